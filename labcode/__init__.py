@@ -1,0 +1,4 @@
+"""labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
+from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, softmax
+
+__all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad"]

@@ -1,0 +1,77 @@
+"""公共入口的输入检查：错误信息写明参数名、规则和收到的值。"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+def _short(value):
+    """把收到的值压成一行短文本，放进错误信息。"""
+    arr = np.asarray(value)
+    text = np.array2string(arr, threshold=8, edgeitems=3) if arr.ndim else repr(arr.item())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def as_float_array(x, name):
+    """转成 float64 数组；字符串、对象、复数等非实数输入报 TypeError。"""
+    arr = np.asarray(x)
+    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        raise TypeError(f"{name} 必须是实数数组，收到 dtype {arr.dtype}：{_short(x)}")
+    return arr.astype(np.float64, copy=False)
+
+
+def as_logits(x, name="logits"):
+    """检查分数数组：至少一维、类别轴（最后一轴或指定轴）非空、无 NaN、无 +inf、每行至少一个有限值。"""
+    z = as_float_array(x, name)
+    if z.ndim == 0:
+        raise ValueError(f"{name} 至少要有一维（类别轴），收到标量 {_short(x)}")
+    if np.isnan(z).any():
+        raise ValueError(f"{name} 不能含 NaN，收到 {_short(x)}")
+    if np.isposinf(z).any():
+        raise ValueError(f"{name} 不能含 +inf（概率无法定义），收到 {_short(x)}")
+    return z
+
+
+def check_axis(axis, ndim, name="axis"):
+    """检查轴号是整数且在 [-ndim, ndim) 内，返回非负轴号。"""
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"{name} 必须是整数，收到 {axis!r}")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"{name} 必须在 [{-ndim}, {ndim}) 内（数组有 {ndim} 维），收到 {axis}")
+    return axis % ndim
+
+
+def check_classes(z, axis, name="logits"):
+    """类别轴不能为空，且每行不能全是 -inf（那一行没有任何可能的类别）。"""
+    if z.shape[axis] == 0:
+        raise ValueError(f"{name} 的类别轴（axis={axis}）长度必须至少为 1，收到形状 {z.shape}")
+    if z.size and np.isneginf(z).all(axis=axis).any():
+        raise ValueError(f"{name} 的每一行至少要有一个有限分数，有的行全是 -inf：{_short(z)}")
+
+
+def check_temperature(temperature):
+    """温度必须是有限的正实数。"""
+    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real):
+        raise TypeError(f"temperature 必须是正的有限实数，收到 {temperature!r}")
+    if not (np.isfinite(temperature) and temperature > 0):
+        raise ValueError(f"temperature 必须是正的有限实数，收到 {temperature!r}")
+    return float(temperature)
+
+
+def as_probs(x, axis=-1, name="probs", atol=1e-6):
+    """检查概率数组：有限、非负、沿类别轴之和为 1（容差 atol）。"""
+    p = as_float_array(x, name)
+    if p.ndim == 0:
+        raise ValueError(f"{name} 至少要有一维（类别轴），收到标量 {_short(x)}")
+    axis = check_axis(axis, p.ndim)
+    if p.shape[axis] == 0:
+        raise ValueError(f"{name} 的类别轴（axis={axis}）长度必须至少为 1，收到形状 {p.shape}")
+    if not np.isfinite(p).all():
+        raise ValueError(f"{name} 必须全是有限数，收到 {_short(x)}")
+    if (p < 0).any():
+        raise ValueError(f"{name} 不能有负数，收到 {_short(x)}")
+    sums = p.sum(axis=axis)
+    if not np.allclose(sums, 1.0, rtol=0, atol=atol):
+        raise ValueError(f"{name} 沿类别轴之和必须为 1（容差 {atol:g}），收到和 {_short(sums)}")
+    return p, axis

@@ -1,0 +1,220 @@
+"""从分数到概率再到损失：softmax、logsumexp、熵与交叉熵（及其梯度）。
+
+约定
+----
+* 类别轴默认是最后一轴，形状写作 ``(..., V)``，V 为类别数（词表大小）。
+* ``-inf`` 分数表示"这个类别不可能出现"（屏蔽）：它的概率恰好为 0；
+  若它正是目标类别，交叉熵为 ``+inf``（-ln 0），这是真实值而不是溢出。
+* ``+inf`` 与 NaN 分数没有定义良好的概率，一律报错；整行都是 ``-inf`` 也报错。
+* 所有计算先减去每行最大值，因此任何有限的 float64 分数都得到有限的概率和损失
+  （除非损失本身超出 float64 的表示范围，约 1.8e308，那时报错而不是返回 inf）。
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ._validate import as_logits, as_probs, check_axis, check_classes, check_temperature
+
+REDUCTIONS = ("mean", "sum", "none")
+
+
+def _shifted(z, axis):
+    """每行减去最大值：结果 <= 0，最大处恰为 0。"""
+    # Spreads beyond the float64 range round to -inf, whose exp is the correct 0.
+    with np.errstate(over="ignore"):
+        return z - np.max(z, axis=axis, keepdims=True)
+
+
+def _log_softmax(z, axis):
+    s = _shifted(z, axis)
+    return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
+
+
+def logsumexp(logits, axis=-1):
+    """稳定地计算 ln Σ_k exp(z_k)。
+
+    参数
+    ----
+    logits : 形状 (..., V, ...) 的实数数组
+    axis : 求和的类别轴，默认最后一轴
+
+    返回
+    ----
+    去掉 ``axis`` 后形状的数组（一维输入时是 float）
+
+    >>> float(logsumexp([1000.0, 1000.0]))  # 直接 exp(1000) 会溢出
+    1000.6931471805599
+    """
+    z = as_logits(logits)
+    axis = check_axis(axis, z.ndim)
+    check_classes(z, axis)
+    m = np.max(z, axis=axis, keepdims=True)
+    with np.errstate(over="ignore"):
+        out = m + np.log(np.sum(np.exp(z - m), axis=axis, keepdims=True))
+    return np.squeeze(out, axis=axis)
+
+
+def softmax(logits, axis=-1, temperature=1.0):
+    """把分数变成概率：p_i = exp(z_i / T) / Σ_k exp(z_k / T)。
+
+    参数
+    ----
+    logits : 形状 (..., V) 的实数数组（类别轴可由 ``axis`` 指定）
+    axis : 类别轴，默认最后一轴
+    temperature : 温度 T，正的有限实数；T<1 更尖锐，T>1 更平坦
+
+    返回
+    ----
+    与 ``logits`` 同形状的概率，沿 ``axis`` 之和为 1
+
+    >>> softmax([0.0, 1.0, 2.0]).round(8)
+    array([0.09003057, 0.24472847, 0.66524096])
+    >>> softmax([1000.0, -1000.0]).tolist()
+    [1.0, 0.0]
+    """
+    z = as_logits(logits)
+    axis = check_axis(axis, z.ndim)
+    check_classes(z, axis)
+    t = check_temperature(temperature)
+    # Shift before dividing by T, so a tiny T cannot push any entry to +inf.
+    with np.errstate(over="ignore"):
+        e = np.exp(_shifted(z, axis) / t)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(logits, axis=-1):
+    """稳定地计算 ln softmax(z) = z - logsumexp(z)，不会出现 ln 0 = -inf（除非分数本身是 -inf）。
+
+    >>> log_softmax([1000.0, -1000.0]).tolist()
+    [0.0, -2000.0]
+    """
+    z = as_logits(logits)
+    axis = check_axis(axis, z.ndim)
+    check_classes(z, axis)
+    return _log_softmax(z, axis)
+
+
+def entropy(probs, axis=-1):
+    """分布自身的熵 H(p) = -Σ p_i ln p_i（约定 0·ln 0 = 0），单位是奈特。
+
+    参数
+    ----
+    probs : 形状 (..., V) 的概率，非负且沿 ``axis`` 之和为 1
+
+    返回
+    ----
+    去掉 ``axis`` 后形状的数组（一维输入时是 float）
+
+    >>> round(float(entropy([0.25, 0.25, 0.25, 0.25])), 6)  # 均匀分布：ln 4
+    1.386294
+    """
+    p, axis = as_probs(probs, axis)
+    terms = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
+    return -np.sum(terms, axis=axis)
+
+
+def _parse_targets(z, targets, ignore_index):
+    """返回 (ids, valid, q)：整数目标给 ids 与有效掩码；概率目标给 q。"""
+    if isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral):
+        raise TypeError(f"ignore_index 必须是整数，收到 {ignore_index!r}")
+    t = np.asarray(targets)
+    if t.shape == z.shape and z.ndim >= 1 and t.dtype != object:
+        q, _ = as_probs(t, -1, name="targets")
+        return None, np.ones(z.shape[:-1], dtype=bool), q
+    if t.dtype == bool or not np.issubdtype(t.dtype, np.integer):
+        raise TypeError(
+            f"targets 必须是整数类别编号（形状 {z.shape[:-1]}）或与 logits 同形状 {z.shape} 的概率分布，"
+            f"收到 dtype {t.dtype}、形状 {t.shape}")
+    if t.shape != z.shape[:-1]:
+        raise ValueError(
+            f"整数 targets 的形状必须等于 logits.shape[:-1] = {z.shape[:-1]}，收到形状 {t.shape}")
+    vocab_size = z.shape[-1]
+    valid = t != ignore_index
+    bad = valid & ((t < 0) | (t >= vocab_size))
+    if bad.any():
+        raise IndexError(
+            f"targets 必须在 [0, {vocab_size}) 内或等于 ignore_index={ignore_index}，"
+            f"收到越界值 {np.unique(t[bad])[:5].tolist()}")
+    return np.where(valid, t, 0), valid, None
+
+
+def _check_reduction(reduction):
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"reduction 必须是 {REDUCTIONS} 之一，收到 {reduction!r}")
+
+
+def _count_valid(valid, ignore_index):
+    '''"mean" 的分母：有效目标的个数；一个都没有时报错，绝不悄悄除以 1。'''
+    n = int(valid.sum())
+    if n == 0:
+        raise ValueError(
+            f"reduction='mean' 需要至少一个有效目标，但全部 {valid.size} 个目标都等于 ignore_index={ignore_index}")
+    return n
+
+
+def cross_entropy(logits, targets, *, ignore_index=-100, reduction="mean"):
+    """交叉熵损失 -ln p_y = logsumexp(z) - z_y（直接由分数计算，数值稳定）。
+
+    参数
+    ----
+    logits : 形状 (..., V) 的分数，类别轴在最后
+    targets : 整数类别编号，形状 (...)（等于 ignore_index 的位置不计入损失）；
+        或与 logits 同形状 (..., V) 的概率分布 q（软目标，损失 -Σ q_i ln p_i）
+    ignore_index : 被忽略的目标值，默认 -100
+    reduction : "mean"（只对有效目标取平均）、"sum" 或 "none"（逐位置，忽略处为 0）
+
+    返回
+    ----
+    "mean"/"sum" 返回 float；"none" 返回形状 (...) 的数组
+
+    >>> z = np.log([2.0, 1.0, 0.5])        # 分数 [ln 2, 0, -ln 2]
+    >>> round(cross_entropy(z, 1), 6)       # -ln(2/7) = ln(7/2)
+    1.252763
+    >>> cross_entropy([[1000.0, -1000.0]], [1])
+    2000.0
+    """
+    z = as_logits(logits)
+    check_classes(z, -1)
+    ids, valid, q = _parse_targets(z, targets, ignore_index)
+    _check_reduction(reduction)
+    logp = _log_softmax(z, -1)                                   # (..., V)
+    if q is None:
+        picked = np.take_along_axis(logp, ids[..., None], axis=-1)[..., 0]
+        losses = np.where(valid, -picked, 0.0)                   # (...)
+        masked = valid & np.isneginf(np.take_along_axis(z, ids[..., None], axis=-1)[..., 0])
+    else:
+        losses = -np.sum(np.where(q > 0, q * logp, 0.0), axis=-1)
+        masked = np.any((q > 0) & np.isneginf(z), axis=-1)
+    if np.isinf(losses[~masked]).any():
+        raise ValueError(f"logits 的取值跨度超出 float64 范围，损失无法表示：{np.array2string(z, threshold=8)}")
+    if reduction == "none":
+        return losses
+    total = float(np.sum(losses))
+    return total if reduction == "sum" else total / _count_valid(valid, ignore_index)
+
+
+def cross_entropy_grad(logits, targets, *, ignore_index=-100, reduction="mean"):
+    """交叉熵对分数的梯度：每个有效位置是 p - e_y（软目标为 p - q）。
+
+    参数与 :func:`cross_entropy` 相同。"mean" 时再除以有效目标个数 N；
+    被忽略的位置梯度恰为 0；"none" 与 "sum" 给出逐位置损失之和的梯度。
+
+    返回
+    ----
+    与 ``logits`` 同形状 (..., V) 的数组
+
+    >>> g = cross_entropy_grad(np.log([2.0, 1.0, 0.5]), 1)
+    >>> (g * 7).round(12).tolist()          # [4/7, -5/7, 1/7]
+    [4.0, -5.0, 1.0]
+    """
+    z = as_logits(logits)
+    check_classes(z, -1)
+    ids, valid, q = _parse_targets(z, targets, ignore_index)
+    _check_reduction(reduction)
+    probs = softmax(z, axis=-1)                                  # (..., V)
+    if q is None:
+        q = (np.arange(z.shape[-1]) == ids[..., None]).astype(float)
+    grad = (probs - q) * valid[..., None]
+    return grad / _count_valid(valid, ignore_index) if reduction == "mean" else grad

@@ -1,0 +1,70 @@
+"""Re-execute chapter notebooks and store their outputs: the reference that nbval compares against.
+
+Run with `make execute` (all notebooks) or `make execute NB=book/01_probability_to_loss.ipynb`.
+Outputs are made reproducible: no cell timings, widget model ids numbered in order of appearance,
+and any output on stderr is an error (warnings do not belong in the book).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import uuid
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+BOOK = ROOT / "book"
+MODEL_ID = re.compile(r"\b[0-9a-f]{32}\b")
+
+
+def stable_widget_ids(nb):
+    """Replace random widget model ids with ids derived from their order, so re-runs give equal files."""
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    if not state:
+        return nb
+    text = json.dumps(nb)
+    mapping = {}
+    for old in MODEL_ID.findall(text):  # first appearance in the file decides the new id
+        if old in state:
+            mapping.setdefault(old, uuid.uuid5(uuid.NAMESPACE_URL, f"widget-{len(mapping)}").hex)
+    text = MODEL_ID.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
+    return nbformat.from_dict(json.loads(text))
+
+
+def stderr_outputs(nb):
+    for index, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream" and out.get("name") == "stderr":
+                yield index, out.get("text", "")
+
+
+def execute(path: Path):
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
+                            store_widget_state=True, resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    noise = list(stderr_outputs(nb))
+    if noise:
+        index, text = noise[0]
+        sys.exit(f"{path.name}: cell {index} wrote to stderr (fix the cause, do not store it):\n{text}")
+    nbformat.write(stable_widget_ids(nb), path)
+    print(f"executed {path.relative_to(ROOT)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every book/*.ipynb")
+    args = parser.parse_args()
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    for path in args.notebooks or sorted(BOOK.glob("*.ipynb")):
+        execute(path.resolve())
+
+
+if __name__ == "__main__":
+    main()
