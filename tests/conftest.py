@@ -49,3 +49,69 @@ def built_site(site_build) -> Path:
     if site_build.returncode != 0:
         pytest.fail("the site build failed:\n" + site_build.log[-4000:])
     return site_build.html
+
+
+CHROMIUM_HINT = "sudo apt-get install chromium (and `pip install playwright`, already in requirements.txt)"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    """Serve the built site on 127.0.0.1 for the duration of the session; yields its base URL."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                              cwd=built_site, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    _wait_for(url)
+    yield url
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def _wait_for(url, seconds=15.0):
+    import time
+    import urllib.request
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """A headless Debian Chromium driven by Playwright (skips locally / fails in CI when missing)."""
+    executable = require_tool("chromium", CHROMIUM_HINT)
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def offline_page(chromium):
+    """A fresh page whose requests to anything but 127.0.0.1 are blocked and recorded in `page.external`."""
+    context = chromium.new_context()
+    page = context.new_page()
+    page.external = []
+
+    def route(r):
+        host = r.request.url.split("/")[2] if "://" in r.request.url else ""
+        if r.request.url.startswith(("data:", "blob:")) or host.split(":")[0] == "127.0.0.1":
+            r.continue_()
+        else:
+            page.external.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    yield page
+    context.close()

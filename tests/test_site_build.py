@@ -1,0 +1,85 @@
+"""The book site builds with warnings as errors, lists only real pages, and loads nothing from outside itself."""
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+EXTERNAL = re.compile(r"^(https?:)?//", re.I)
+CSS_URL = re.compile(r"""(?:url\(\s*['"]?|@import\s+['"])((?:https?:)?//[^'")\s]+)""", re.I)
+
+
+def toc_files(node):
+    if isinstance(node, dict):
+        if "file" in node:
+            yield node["file"]
+        for value in node.values():
+            yield from toc_files(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from toc_files(item)
+
+
+def test_toc_lists_only_pages_that_exist():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [toc["root"], *toc_files(toc)]
+    missing = [f for f in files if not any((ROOT / f).with_suffix(s).exists() for s in (".md", ".ipynb"))]
+    assert len(files) >= 2 and not missing
+
+
+def test_site_builds_with_warnings_as_errors(site_build):
+    assert site_build.returncode == 0, site_build.log[-4000:]
+    assert "WARNING" not in site_build.log and "build succeeded" in site_build.log
+
+
+class ResourceCollector(HTMLParser):
+    """Collects every URL a page would load by itself (not links a reader may click)."""
+
+    LOADS = {"script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src", "video": "src",
+             "embed": "src", "object": "data"}
+
+    def __init__(self):
+        super().__init__()
+        self.urls = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "link" and attrs.get("href") and attrs.get("rel", "") not in ("canonical", "alternate", "next", "prev"):
+            self.urls.append(attrs["href"])
+        elif tag in self.LOADS and attrs.get(self.LOADS[tag]):
+            self.urls.append(attrs[self.LOADS[tag]])
+        if attrs.get("style"):
+            self.urls += CSS_URL.findall(attrs["style"])
+
+    def handle_data(self, data):  # inline <style> blocks
+        self.urls += CSS_URL.findall(data)
+
+
+def test_pages_load_no_script_style_or_font_from_outside(built_site):
+    outside, local_scripts = [], set()
+    for page in built_site.rglob("*.html"):
+        collector = ResourceCollector()
+        collector.feed(page.read_text(encoding="utf-8"))
+        outside += [f"{page.name}: {u}" for u in collector.urls if EXTERNAL.match(u)]
+        local_scripts.update(u for u in collector.urls if not EXTERNAL.match(u))
+    for css in built_site.rglob("*.css"):
+        outside += [f"{css.name}: {u}" for u in CSS_URL.findall(css.read_text(encoding="utf-8", errors="replace"))]
+    assert not outside
+    assert any(u.split("?")[0].endswith("_static/mathjax/tex-chtml.js") for u in local_scripts), "MathJax is not served by the site"
+
+
+def search_terms(built_site):
+    text = (built_site / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(text[text.index("(") + 1: text.rindex(")")])
+    return index
+
+
+def test_search_index_holds_chinese_words_of_chapter_one(built_site):
+    index = search_terms(built_site)
+    chapter = index["docnames"].index("book/01_probability_to_loss")
+    for word in ("概率", "分母", "温度"):
+        docs = index["terms"].get(word)
+        assert docs is not None, f"{word} is not in the search index"
+        assert chapter in (docs if isinstance(docs, list) else [docs])

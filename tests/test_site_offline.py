@@ -1,0 +1,18 @@
+"""The built site in a real browser with every request outside 127.0.0.1 blocked."""
+
+
+def test_formulas_render_with_the_network_off(offline_page, site_url):
+    page = offline_page
+    page.goto(f"{site_url}/book/01_probability_to_loss.html")
+    page.wait_for_selector("mjx-container", timeout=20000)
+    assert page.locator("mjx-container").count() > 10
+    assert page.external == []
+
+
+def test_search_finds_a_chinese_word(offline_page, site_url):
+    page = offline_page
+    page.goto(f"{site_url}/search.html?q=%E6%A6%82%E7%8E%87")  # 概率
+    page.wait_for_selector("#search-results li", timeout=20000)
+    hits = page.locator("#search-results li a").all_inner_texts()
+    assert any("分数" in hit for hit in hits), hits
+    assert page.external == []
