@@ -36,6 +36,21 @@ def stable_widget_ids(nb):
     return nbformat.from_dict(json.loads(text))
 
 
+def merge_streams(nb):
+    """Join consecutive pieces of the same stream: how ipykernel splits them depends on timing."""
+    for cell in nb.cells:
+        merged = []
+        for out in cell.get("outputs", []):
+            last = merged[-1] if merged else None
+            if (out.get("output_type") == "stream" and last is not None and last.get("output_type") == "stream"
+                    and last.get("name") == out.get("name")):
+                last["text"] += out["text"]
+            else:
+                merged.append(out)
+        if "outputs" in cell:
+            cell["outputs"] = merged
+
+
 def stderr_outputs(nb):
     for index, cell in enumerate(nb.cells):
         for out in cell.get("outputs", []):
@@ -48,6 +63,7 @@ def execute(path: Path):
     client = NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
                             store_widget_state=True, resources={"metadata": {"path": str(path.parent)}})
     client.execute()
+    merge_streams(nb)
     noise = list(stderr_outputs(nb))
     if noise:
         index, text = noise[0]

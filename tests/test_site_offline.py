@@ -4,7 +4,7 @@
 def test_formulas_render_with_the_network_off(offline_page, site_url):
     page = offline_page
     page.goto(f"{site_url}/book/01_probability_to_loss.html")
-    page.wait_for_selector("mjx-container", timeout=20000)
+    page.wait_for_selector("mjx-container", state="attached", timeout=20000)
     assert page.locator("mjx-container").count() > 10
     assert page.external == []
 

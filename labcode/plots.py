@@ -1,0 +1,149 @@
+"""课程插图：概率柱状图等（只有本模块和 widgets 导入 matplotlib）。"""
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from ._validate import check_temperature
+from .fonts import use_cjk_font
+from .probability import entropy, softmax
+
+# Okabe–Ito palette: distinguishable under the common forms of colour blindness.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+TARGET_EDGE = "#000000"
+
+
+def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
+    """在 ``ax`` 上画一行概率的柱状图，柱顶标出数值。
+
+    参数
+    ----
+    ax : matplotlib Axes
+    probs : 形状 (V,) 的概率
+    labels : 长度 V 的类别名
+    target : 目标类别的下标；它的柱子加粗黑框
+    title : 图标题
+    ymax : 纵轴上限
+
+    返回
+    ----
+    bars : matplotlib 的 BarContainer，可用 ``set_height`` 更新而不必重画
+    """
+    use_cjk_font()
+    probs = np.asarray(probs, dtype=float)
+    if probs.ndim != 1 or len(labels) != probs.shape[0]:
+        raise ValueError(f"probs 必须是一维且与 labels 等长，收到形状 {probs.shape} 与 {len(labels)} 个标签")
+    colors = [PALETTE[i % len(PALETTE)] for i in range(len(labels))]
+    bars = ax.bar(range(len(labels)), probs, color=colors, edgecolor="none")
+    if target is not None:
+        bars[target].set_edgecolor(TARGET_EDGE)
+        bars[target].set_linewidth(2.5)
+    for rect, p in zip(bars, probs):
+        ax.annotate(f"{p:.3f}", (rect.get_x() + rect.get_width() / 2, p), ha="center", va="bottom",
+                    xytext=(0, 2), textcoords="offset points", fontsize=9)
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_ylim(0, ymax * 1.08)
+    ax.set_ylabel("概率")
+    if title:
+        ax.set_title(title)
+    return bars
+
+
+# ---- chapter 1 figures: each builds a Figure (no pyplot state) and returns it ----
+
+def _check_row(values, labels, name):
+    """values 必须是一维、与 labels 等长。"""
+    arr = np.asarray(values)
+    if arr.ndim != 1 or arr.shape[0] != len(labels):
+        raise ValueError(f"{name} 必须是一维且与 labels 等长（{len(labels)} 项），收到形状 {arr.shape}")
+    return arr
+
+
+def _fmt_scores(z):
+    return "[" + ", ".join(f"{v:g}" for v in np.asarray(z, dtype=float)) + "]"
+
+
+def softmax_before_after(logits_before, logits_after, labels, *, titles=("修改前", "修改后")):
+    """并排两张柱状图：同一组候选在改分数前、后的 softmax 概率。
+
+    参数
+    ----
+    logits_before, logits_after : 形状 (V,) 的分数
+    labels : 长度 V 的候选名
+    titles : 两张子图的标题前缀
+
+    返回
+    ----
+    fig : matplotlib Figure（不调用 show；在笔记本里作为单元格最后一个值即可显示）
+    """
+    use_cjk_font()
+    rows = [_check_row(logits_before, labels, "logits_before"), _check_row(logits_after, labels, "logits_after")]
+    fig = Figure(figsize=(8, 3.4), layout="constrained")
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, z, title in zip(axes, rows, titles):
+        bar_probs(ax, softmax(z), labels, title=f"{title}：分数 {_fmt_scores(z)}")
+    axes[1].set_ylabel("")
+    return fig
+
+
+def temperature_bars(logits, temperatures, labels):
+    """每个温度一张柱状图：softmax(logits / T)，标题给出 T 和分布的熵（单位：nat）。
+
+    参数
+    ----
+    logits : 形状 (V,) 的分数
+    temperatures : 一个或多个正的温度
+    labels : 长度 V 的候选名
+
+    返回
+    ----
+    fig : matplotlib Figure
+    """
+    use_cjk_font()
+    z = _check_row(logits, labels, "logits")
+    temps = [check_temperature(t) for t in np.atleast_1d(np.asarray(temperatures, dtype=object)).tolist()]
+    if not temps:
+        raise ValueError("temperatures 至少要有一个温度，收到空序列")
+    fig = Figure(figsize=(3.2 * len(temps), 3.2), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(temps), sharey=True))
+    for i, (ax, t) in enumerate(zip(axes, temps)):
+        probs = softmax(z, temperature=t)
+        bar_probs(ax, probs, labels, title=f"温度 T = {t:g}，熵 {float(entropy(probs)):.3f}")
+        if i:
+            ax.set_ylabel("")
+    return fig
+
+
+def nll_curve(highlight=None, *, p_min=0.01):
+    """损失曲线 −ln p：真实类别分到的概率越小，损失越大；可在曲线上标出若干点。
+
+    参数
+    ----
+    highlight : 要标出的概率值序列，每个都须在 (0, 1] 内
+    p_min : 横轴起点，须在 (0, 1) 内
+
+    返回
+    ----
+    fig : matplotlib Figure
+    """
+    use_cjk_font()
+    if not (isinstance(p_min, (int, float)) and 0 < p_min < 1):
+        raise ValueError(f"p_min 必须在 (0, 1) 内，收到 {p_min!r}")
+    points = np.atleast_1d(np.asarray([] if highlight is None else highlight, dtype=float))
+    if points.ndim != 1 or np.any(~np.isfinite(points)) or np.any(points <= 0) or np.any(points > 1):
+        raise ValueError(f"highlight 里的每个概率都必须在 (0, 1] 内，收到 {highlight!r}")
+    p = np.linspace(p_min, 1.0, 400)
+    fig = Figure(figsize=(5.5, 3.4), layout="constrained")
+    ax = fig.subplots()
+    ax.plot(p, -np.log(p), color=PALETTE[0])
+    for q in points:
+        ax.plot([q], [-np.log(q)], "o", color=PALETTE[5])
+        right = q > 0.7  # labels near the right edge go on the left of their point
+        ax.annotate(f"p = {q:.3f}\n损失 {-np.log(q):.3f}", (q, -np.log(q)), xytext=(-8 if right else 8, 6),
+                    textcoords="offset points", ha="right" if right else "left")
+    ax.set_xlabel("真实类别分到的概率 p")
+    ax.set_ylabel("损失 −ln p")
+    ax.set_xlim(0, 1.02)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    return fig

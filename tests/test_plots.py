@@ -1,0 +1,166 @@
+"""Figures of chapter 1: Chinese labels render, bars show labcode's numbers, bad input is refused."""
+import io
+import logging
+import warnings
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.ft2font import FT2Font
+
+import labcode
+from labcode import fonts, plots
+
+LABELS = ["红", "黄", "绿"]
+
+
+def all_text(fig):
+    return " ".join(t.get_text() for t in fig.findobj(matplotlib.text.Text))
+
+
+def render_png(fig, caplog):
+    """Render to PNG; return the warnings and font-manager log records that mention missing glyphs/fonts."""
+    buf = io.BytesIO()
+    with caplog.at_level(logging.WARNING, logger="matplotlib.font_manager"), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig.savefig(buf, format="png", dpi=60)
+    problems = [str(w.message) for w in caught if "missing" in str(w.message).lower()]
+    problems += [r.getMessage() for r in caplog.records if "not found" in r.getMessage()]
+    return buf.getvalue(), problems
+
+
+def figures():
+    return {
+        "before_after": plots.softmax_before_after([0.0, 1.0, 2.0], [0.0, 1.0, 3.0], LABELS),
+        "temperature": plots.temperature_bars([2.0, 1.0, 0.0], [0.5, 1.0, 2.0], LABELS),
+        "nll": plots.nll_curve([2 / 7, 0.9]),
+    }
+
+
+def test_use_cjk_font_puts_a_font_with_chinese_glyphs_first_and_is_idempotent():
+    family = fonts.use_cjk_font()
+    assert fonts.use_cjk_font() == family
+    assert matplotlib.rcParams["font.sans-serif"][:2] == [family, "DejaVu Sans"]
+    assert matplotlib.rcParams["font.sans-serif"].count(family) == 1
+    path = matplotlib.font_manager.findfont(matplotlib.font_manager.FontProperties(family=family), fallback_to_default=False)
+    charmap = FT2Font(path).get_charmap()
+    assert all(ord(ch) in charmap for ch in "红黄绿概率损失温度熵")
+
+
+def test_use_cjk_font_sets_unicode_minus_to_what_the_font_can_draw():
+    family = fonts.use_cjk_font()
+    path = matplotlib.font_manager.findfont(matplotlib.font_manager.FontProperties(family=family))
+    assert matplotlib.rcParams["axes.unicode_minus"] == (0x2212 in FT2Font(path).get_charmap())
+
+
+def test_find_cjk_font_takes_the_first_existing_candidate(tmp_path):
+    present = tmp_path / "b.otf"
+    present.write_bytes(b"")
+    assert fonts.find_cjk_font([tmp_path / "a.otf", present]) == present
+
+
+def test_find_cjk_font_without_any_font_says_in_chinese_how_to_install_one(tmp_path):
+    with pytest.raises(FileNotFoundError, match="找不到可用的中文字体") as info:
+        fonts.find_cjk_font([tmp_path / "missing.otf"])
+    assert "apt-get install fonts-noto-cjk" in str(info.value)
+    assert "pip install" in str(info.value)
+    assert str(tmp_path / "missing.otf") in str(info.value)
+
+
+def test_default_candidates_fall_back_to_debian_noto_when_the_pypi_font_is_absent(monkeypatch):
+    monkeypatch.setattr(fonts, "_packaged_font", lambda: None)
+    candidates = fonts.default_candidates()
+    assert candidates[0] == fonts.DEBIAN_NOTO_DIR / "NotoSansCJK-Regular.ttc"
+
+
+@pytest.mark.parametrize("name", ["before_after", "temperature", "nll"])
+def test_figures_render_to_png_without_missing_glyph_warnings(name, caplog):
+    png, problems = render_png(figures()[name], caplog)
+    assert png.startswith(b"\x89PNG")
+    assert problems == []
+
+
+def test_missing_glyph_check_does_catch_tofu_with_a_latin_only_font(caplog):
+    # The check above must be able to fail: DejaVu Sans alone has no Chinese glyphs.
+    fig = matplotlib.figure.Figure()
+    fig.text(0.5, 0.5, "概率", family="DejaVu Sans")
+    _, problems = render_png(fig, caplog)
+    assert any("missing" in p.lower() for p in problems)
+
+
+def test_before_after_figure_shows_labcode_softmax_and_chinese_labels():
+    fig = plots.softmax_before_after([0.0, 1.0, 2.0], [0.0, 1.0, 3.0], LABELS)
+    text = all_text(fig)
+    for word in ["红", "黄", "绿", "修改前", "修改后", "概率"]:
+        assert word in text
+    for ax, logits in zip(fig.axes, ([0.0, 1.0, 2.0], [0.0, 1.0, 3.0])):
+        heights = [bar.get_height() for bar in ax.patches]
+        np.testing.assert_allclose(heights, labcode.softmax(logits), rtol=0, atol=1e-15)
+
+
+def test_temperature_figure_shows_softmax_at_each_temperature_and_its_entropy():
+    logits, temps = [2.0, 1.0, 0.0], [0.5, 1.0, 2.0]
+    fig = plots.temperature_bars(logits, temps, LABELS)
+    assert len(fig.axes) == 3
+    for ax, t in zip(fig.axes, temps):
+        probs = labcode.softmax(logits, temperature=t)
+        np.testing.assert_allclose([b.get_height() for b in ax.patches], probs, rtol=0, atol=1e-15)
+        assert f"{float(labcode.entropy(probs)):.3f}" in ax.get_title()
+        assert "温度" in ax.get_title() and "熵" in ax.get_title()
+
+
+def test_temperature_figure_accepts_a_single_temperature():
+    assert len(plots.temperature_bars([1.0, 0.0], 3.0, ["甲", "乙"]).axes) == 1
+
+
+def test_nll_curve_plots_minus_log_p_and_marks_the_given_points():
+    fig = plots.nll_curve([0.25])
+    main, point = fig.axes[0].lines
+    x, y = main.get_data()
+    np.testing.assert_allclose(y, -np.log(x))
+    np.testing.assert_allclose(point.get_data()[1], [np.log(4)])
+    assert "损失" in all_text(fig)
+
+
+def test_figure_functions_leave_pyplot_alone():
+    before = plt.get_fignums()
+    figures()
+    assert plt.get_fignums() == before
+
+
+def test_before_after_rejects_logits_that_do_not_match_the_labels():
+    with pytest.raises(ValueError, match="logits_after 必须是一维且与 labels 等长"):
+        plots.softmax_before_after([0.0, 1.0, 2.0], [0.0, 1.0], LABELS)
+    with pytest.raises(ValueError, match="logits_before"):
+        plots.softmax_before_after([[0.0, 1.0, 2.0]], [0.0, 1.0, 3.0], LABELS)
+
+
+@pytest.mark.parametrize("bad, error", [(0.0, ValueError), (-1.0, ValueError), (float("inf"), ValueError), ("热", TypeError)])
+def test_temperature_figure_rejects_bad_temperatures(bad, error):
+    with pytest.raises(error, match="temperature 必须是正的有限实数"):
+        plots.temperature_bars([2.0, 1.0, 0.0], [1.0, bad], LABELS)
+
+
+def test_temperature_figure_rejects_an_empty_list_and_nan_logits():
+    with pytest.raises(ValueError, match="temperatures 至少要有一个温度"):
+        plots.temperature_bars([2.0, 1.0, 0.0], [], LABELS)
+    with pytest.raises(ValueError, match="NaN"):
+        plots.temperature_bars([2.0, float("nan"), 0.0], [1.0], LABELS)
+
+
+@pytest.mark.parametrize("bad", [[0.0], [1.5], [float("nan")], [[0.5]]])
+def test_nll_curve_rejects_points_outside_the_unit_interval(bad):
+    with pytest.raises(ValueError, match=r"highlight 里的每个概率都必须在 \(0, 1\] 内"):
+        plots.nll_curve(bad)
+
+
+def test_nll_curve_rejects_a_bad_axis_start():
+    with pytest.raises(ValueError, match="p_min 必须在"):
+        plots.nll_curve(p_min=1.5)
+
+
+def test_bar_probs_rejects_a_two_dimensional_row():
+    ax = matplotlib.figure.Figure().subplots()
+    with pytest.raises(ValueError, match="probs 必须是一维"):
+        plots.bar_probs(ax, [[0.5, 0.5]], ["甲", "乙"])
