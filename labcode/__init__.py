@@ -1,4 +1,13 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
 from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, softmax
 
-__all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad"]
+__all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad",
+           "softmax_explorer", "SoftmaxExplorer"]
+
+
+def __getattr__(name):
+    # The widget pulls in ipywidgets and matplotlib; import it only when asked for.
+    if name in ("softmax_explorer", "SoftmaxExplorer"):
+        from . import widgets
+        return getattr(widgets, name)
+    raise AttributeError(f"module 'labcode' has no attribute {name!r}")

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Build the printed handouts into _build/pdf/ (Jupyter Book's LaTeX route, xelatex).
+
+For every chapter in _toc.yml:
+  NN_name.pdf          the student handout, solutions removed
+  NN_name-answers.pdf  the answer key: the chapter's exercises with their solutions
+and book.pdf, the whole book as the students get it.
+
+Usage: scripts/build_pdf.py [--out DIR] [--if-available]
+  --if-available  when TeX or the fonts are missing, say which Debian packages to
+                  install and exit 0 (used at the end of `make build`).
+Notebooks are executed once per run (a fresh jupyter-cache shared by both builds).
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+LATEX_DIR = ROOT / "latex"
+
+# What the route needs, and the Debian package that brings it (all are in scripts/debian_packages.txt).
+PROGRAMS = {"xelatex": "texlive-xetex", "latexmk": "latexmk"}
+TEX_FILES = {
+    "xeCJK.sty": "texlive-lang-chinese",
+    "fontspec.sty": "texlive-latex-recommended",
+    "unicode-math.sty": "texlive-latex-recommended",
+    "ucharclasses.sty": "texlive-xetex",
+    "titlesec.sty": "texlive-latex-extra",
+    "capt-of.sty": "texlive-latex-extra",
+    "pgfplots.sty": "texlive-latex-extra",
+}
+FONTS = {"Noto Serif CJK SC": "fonts-noto-cjk", "Noto Sans Mono CJK SC": "fonts-noto-cjk"}
+PDF_PACKAGES_SECTION = ("# Chinese glyphs", "# PDF handouts")
+
+KIND_STUDENT = "学生讲义"
+KIND_ANSWERS = "练习答案"
+KIND_BOOK = "全书"
+
+
+# --- what is missing ----------------------------------------------------------
+
+def _debian_pdf_packages() -> list[str]:
+    """Packages of the PDF sections of scripts/debian_packages.txt."""
+    packages, keep = [], False
+    for line in (ROOT / "scripts" / "debian_packages.txt").read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("#"):
+            keep = line.startswith(PDF_PACKAGES_SECTION)
+        elif line and keep:
+            packages.append(line)
+    return packages
+
+
+def _font_installed(family: str) -> bool:
+    if not shutil.which("fc-list"):
+        return False
+    out = subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True, text=True).stdout
+    return bool(out.strip())
+
+
+def _tex_file_found(name: str) -> bool:
+    if not shutil.which("kpsewhich"):
+        return False
+    return bool(subprocess.run(["kpsewhich", name], capture_output=True, text=True).stdout.strip())
+
+
+def missing_packages() -> list[str]:
+    """Debian packages the PDF route needs that this machine lacks (empty list: all there)."""
+    missing = {pkg for prog, pkg in PROGRAMS.items() if not shutil.which(prog)}
+    missing |= {pkg for name, pkg in TEX_FILES.items() if not _tex_file_found(name)}
+    missing |= {pkg for fam, pkg in FONTS.items() if not _font_installed(fam)}
+    if shutil.which("dpkg-query"):
+        for pkg in _debian_pdf_packages():
+            status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True)
+            if "install ok installed" not in status.stdout:
+                missing.add(pkg)
+    order = _debian_pdf_packages()
+    return sorted(missing, key=lambda p: (order.index(p) if p in order else len(order), p))
+
+
+def install_hint(packages: list[str]) -> str:
+    return ("PDF handouts need Debian packages that are not installed: " + " ".join(packages) + "\n"
+            "Install them with:\n  sudo apt-get install " + " ".join(packages))
+
+
+# --- the book's chapters ------------------------------------------------------
+
+def chapters() -> list[dict]:
+    """Chapters in _toc.yml order: docname, number, title (first heading of the file)."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    entries = list(toc.get("chapters", []))
+    for part in toc.get("parts", []):
+        entries += part.get("chapters", [])
+    result = []
+    for number, entry in enumerate(entries, start=1):
+        docname = str(Path(entry["file"]).with_suffix(""))
+        result.append({"docname": docname, "number": number, "title": _first_heading(docname),
+                       "stem": Path(docname).name})
+    return result
+
+
+def _first_heading(docname: str) -> str:
+    for suffix in (".ipynb", ".md"):
+        path = ROOT / (docname + suffix)
+        if not path.exists():
+            continue
+        if suffix == ".ipynb":
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        else:
+            text = path.read_text(encoding="utf-8")
+        match = re.search(r"^#\s+(.+)$", text, flags=re.M)
+        if match:
+            return match.group(1).strip()
+    return Path(docname).name
+
+
+def tex_escape(text: str) -> str:
+    table = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+    return "".join(table.get(ch, ch) for ch in text)
+
+
+# --- Sphinx (LaTeX sources) ---------------------------------------------------
+
+def write_config(work: Path, mode: str, docs: list[dict]) -> Path:
+    """A copy of _config.yml for one build: shared execution cache, documents, handout mode."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config.setdefault("execute", {}).update(execute_notebooks="cache", cache=str(work / "jupyter_cache"))
+    sphinx = config.setdefault("sphinx", {})
+    sphinx.setdefault("local_extensions", {})["handout_filter"] = str(LATEX_DIR)
+    sc = sphinx.setdefault("config", {})
+    sc["handout_mode"] = mode
+    # Not sphinx-exercise's hide_solutions: it drops `solution-start` but leaves the cells and the
+    # `solution-end` behind. latex/handout_filter.py removes whole solutions instead.
+    sc["hide_solutions"] = False
+    # Jupyter Book 1.x does not pass the top-level `language` to Sphinx: Chinese labels need it.
+    sc.setdefault("language", config.get("language", "en"))
+    # Docutils' smart quotes guess wrong next to Chinese characters (both quotes come out as ”).
+    sc["smartquotes"] = False
+    # Widgets carry an image/png snapshot next to their text repr: print the picture, never the repr.
+    sc["nb_mime_priority_overrides"] = [["latex", "image/png", 15], ["latex", "text/plain", 100]]
+    sc["latex_additional_files"] = [str(ROOT / f) for f in sc.get("latex_additional_files", [])]
+    author = config.get("author", "")
+    sc["handout_documents"] = [[d["docname"], d["target"], d["title"], author, "jupyterBook", False] for d in docs]
+    path = work / f"_config_{mode}.yml"
+    path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def run_sphinx(work: Path, mode: str, docs: list[dict], log: Path) -> Path:
+    config = write_config(work, mode, docs)
+    out = work / mode
+    jupyter_book = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()"]
+    cmd = jupyter_book + ["build", str(ROOT), "--builder", "latex", "--config", str(config),
+                          "--path-output", str(out)]
+    with log.open("w", encoding="utf-8") as fh:
+        result = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT)
+    if result.returncode != 0:
+        raise BuildError(f"Sphinx LaTeX build ({mode}) failed", log)
+    # Without -W a failing notebook still "builds": never print a handout from a broken run.
+    if re.search(r"\[mystnb\.exec\]|CellExecutionError", log.read_text(encoding="utf-8", errors="replace")):
+        raise BuildError(f"a notebook failed to execute ({mode} build)", log)
+    return out / "_build" / "latex"
+
+
+# --- xelatex ------------------------------------------------------------------
+
+class BuildError(Exception):
+    def __init__(self, message: str, log: Path):
+        super().__init__(message)
+        self.log = log
+
+
+def prepare_tex(tex: Path, doc: dict, course_title: str) -> None:
+    """Per-document settings the shared preamble cannot know: kind of handout, chapter number."""
+    source = tex.read_text(encoding="utf-8")
+    setup = (f"\\def\\coursetitle{{{tex_escape(course_title)}}}\\def\\handoutkind{{{doc['kind']}}}"
+             f"\\setcounter{{chapter}}{{{doc.get('number', 1) - 1}}}")
+    if doc["kind"] != KIND_BOOK:
+        setup += "\\handoutcompacttrue"
+    source = source.replace("\\begin{document}", "\\begin{document}\n" + setup, 1)
+    tex.write_text(source, encoding="utf-8")
+
+
+def run_latex(latex_dir: Path, doc: dict) -> Path:
+    tex = latex_dir / doc["target"]
+    cmd = ["latexmk", "-pdf", "-dvi-", "-ps-", "-interaction=nonstopmode", "-halt-on-error",
+           "-file-line-error", tex.name]
+    result = subprocess.run(cmd, cwd=latex_dir, capture_output=True, text=True)
+    log = tex.with_suffix(".log")
+    if result.returncode != 0 or not tex.with_suffix(".pdf").exists():
+        if not log.exists():
+            log.write_text(result.stdout + result.stderr, encoding="utf-8")
+        raise BuildError(f"xelatex failed on {tex.name}", log)
+    lost = sorted(set(re.findall(r"Missing character: There is no (.) ", log.read_text(errors="replace"))))
+    if lost:
+        raise BuildError(f"{tex.name}: no glyph in the fonts for {' '.join(lost)}", log)
+    return tex.with_suffix(".pdf")
+
+
+def page_count(pdf: Path) -> str:
+    if not shutil.which("pdfinfo"):
+        return "?"
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    match = re.search(r"^Pages:\s+(\d+)", info, flags=re.M)
+    return match.group(1) if match else "?"
+
+
+# --- main ---------------------------------------------------------------------
+
+def build(out: Path, work: Path) -> list[Path]:
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    course_title = config.get("title", "")
+    chs = chapters()
+    root_doc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["root"]
+    student = [{"docname": root_doc, "target": "book.tex", "title": course_title, "kind": KIND_BOOK,
+                "pdf": "book.pdf", "number": 1}]
+    student += [{**c, "target": f"{c['stem']}.tex", "title": f"第 {c['number']} 章　{c['title']}",
+                 "kind": KIND_STUDENT, "pdf": f"{c['stem']}.pdf"} for c in chs]
+    answers = [{**c, "target": f"{c['stem']}-answers.tex", "title": f"第 {c['number']} 章　{c['title']}",
+                "kind": KIND_ANSWERS, "pdf": f"{c['stem']}-answers.pdf"} for c in chs]
+    logs = work / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+
+    jobs = []
+    for mode, docs in (("student", student), ("answers", answers)):
+        latex_dir = run_sphinx(work, mode, docs, logs / f"sphinx-{mode}.log")
+        for doc in docs:
+            prepare_tex(latex_dir / doc["target"], doc, course_title)
+            jobs.append((latex_dir, doc))
+
+    out.mkdir(parents=True, exist_ok=True)
+    built = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        futures = [(doc, pool.submit(run_latex, latex_dir, doc)) for latex_dir, doc in jobs]
+        for doc, future in futures:
+            pdf = future.result()
+            target = out / doc["pdf"]
+            shutil.copyfile(pdf, target)
+            built.append(target)
+    return built
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "_build" / "pdf", help="where the PDFs go")
+    parser.add_argument("--if-available", action="store_true",
+                        help="skip with a message (exit 0) when TeX or the fonts are missing")
+    parser.add_argument("--work", type=Path, help="keep the LaTeX sources and logs in this folder")
+    args = parser.parse_args(argv)
+
+    missing = missing_packages()
+    if missing:
+        print(install_hint(missing), file=sys.stderr)
+        if args.if_available:
+            print("Skipping the PDF handouts.", file=sys.stderr)
+            return 0
+        return 1
+
+    start = time.perf_counter()
+    work = args.work.resolve() if args.work else Path(tempfile.mkdtemp(prefix="pdf-handouts-"))
+    work.mkdir(parents=True, exist_ok=True)
+    out = args.out.resolve()
+    try:
+        built = build(out, work)
+    except BuildError as err:
+        kept = out / "logs"
+        kept.mkdir(parents=True, exist_ok=True)
+        log = kept / err.log.name
+        shutil.copyfile(err.log, log)
+        print(f"PDF build failed: {err}. Log: {log}", file=sys.stderr)
+        return 1
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    for pdf in built:
+        print(f"{_display(pdf)}  ({page_count(pdf)} pages)")
+    print(f"PDF handouts built in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

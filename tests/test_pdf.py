@@ -1,0 +1,258 @@
+"""PDF handouts: built through the LaTeX route, checked as text (pdftotext) and as pictures (pdftoppm)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+import labcode
+from conftest import IN_CI, require_tool
+
+ROOT = Path(__file__).resolve().parents[1]
+TEX_HINT = ("sudo apt-get install " + " ".join(
+    p for p in (ROOT / "scripts" / "debian_packages.txt").read_text(encoding="utf-8").split()
+    if not p.startswith("#") and p != "chromium"))
+WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBox(", "HBox(", "Layout(",
+                "SoftmaxExplorer(", "Widget(", "model_id", "<Figure size", "application/vnd.jupyter")
+
+
+def _load_build_pdf():
+    spec = importlib.util.spec_from_file_location("build_pdf", ROOT / "scripts" / "build_pdf.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build_pdf = _load_build_pdf()
+CHAPTERS = build_pdf.chapters()
+COURSE_TITLE = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["title"]
+
+
+def key_figures(stem: str) -> list[str]:
+    """Numbers each chapter prints, computed here from labcode (not copied from its output)."""
+    if stem == "01_probability_to_loss":
+        z = np.log([2.0, 1.0, 0.5])
+        return [
+            f"{labcode.softmax(np.array([0.0, 1.0, 2.0]))[2]:.8f}",          # printed probs of [0, 1, 2]
+            f"{labcode.cross_entropy(z, 1):.6f}",                             # the worked loss ln(7/2)
+            f"{labcode.cross_entropy(np.zeros(27), 0):.6f}",                  # uniform loss ln 27
+            f"{labcode.entropy(labcode.softmax(np.array([2.0, 1.0, 0.0]), temperature=0.5)):.4f}",
+        ]
+    return []
+
+
+# --- building ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def pdf_dir(tmp_path_factory) -> Path:
+    """Build every handout once, into a temporary folder (never _build/, which `make build` uses)."""
+    for tool in ("xelatex", "latexmk", "pdftotext", "pdftoppm", "pdfinfo"):
+        require_tool(tool, TEX_HINT)
+    missing = build_pdf.missing_packages()
+    if missing:
+        message = build_pdf.install_hint(missing)
+        if IN_CI:
+            pytest.fail(message + " (CI=true, so this check may not be skipped)")
+        pytest.skip(message)
+    out = tmp_path_factory.mktemp("pdf")
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out)],
+                          capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        logs = "".join(p.read_text(errors="replace")[-3000:] for p in (out / "logs").glob("*.log"))
+        pytest.fail(f"build_pdf.py failed:\n{proc.stdout}\n{proc.stderr}\n{logs}")
+    return out
+
+
+def _pages(pdf: Path) -> list[str]:
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return text.split("\f")[:-1] if text.endswith("\f") else text.split("\f")
+
+
+def _flat(text: str) -> str:
+    """Text without any whitespace: xeCJK's spacing around Latin and digits varies."""
+    return re.sub(r"\s+", "", text)
+
+
+def _page_count(pdf: Path) -> int:
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", info, flags=re.M).group(1))
+
+
+def _all_pdfs(pdf_dir: Path) -> list[Path]:
+    names = ["book.pdf"] + [f"{c['stem']}{suffix}.pdf" for c in CHAPTERS for suffix in ("", "-answers")]
+    return [pdf_dir / name for name in names]
+
+
+# --- what the notebooks say --------------------------------------------------
+
+def _markdown(stem_docname: str) -> list[tuple[str, str]]:
+    cells = json.loads((ROOT / f"{stem_docname}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return [(c["cell_type"], "".join(c["source"])) for c in cells]
+
+
+def _solution_snippets(docname: str) -> list[str]:
+    """A run of Chinese text from each solution that occurs nowhere else in the chapter's source."""
+    inside, solution_text, other_text = False, [], []
+    fence_solution = re.compile(r"^(`{3,}|:{3,})\{solution\}.*?$(.*?)^\1\s*$", re.M | re.S)
+    for kind, source in _markdown(docname):
+        if kind != "markdown":
+            continue
+        for m in fence_solution.finditer(source):
+            solution_text.append(m.group(2))
+        source = fence_solution.sub("", source)
+        if "{solution-start}" in source:
+            before, after = source.split("{solution-start}", 1)
+            other_text.append(before)
+            solution_text.append(after)
+            inside = "{solution-end}" not in after
+        elif inside:
+            if "{solution-end}" in source:
+                body, rest = source.split("{solution-end}", 1)
+                solution_text.append(body)
+                other_text.append(rest)
+                inside = False
+            else:
+                solution_text.append(source)
+        else:
+            other_text.append(source)
+    elsewhere = _flat("".join(other_text))
+    snippets = []
+    for text in solution_text:
+        runs = sorted(re.findall(r"[\u4e00-\u9fff]{8,}", text), key=len, reverse=True)
+        unique = [r for r in runs if r not in elsewhere]
+        if unique:
+            snippets.append(unique[0])
+    return snippets
+
+
+def _exercise_snippets(docname: str) -> list[str]:
+    fence = re.compile(r"^(`{3,}|:{3,})\{exercise\}.*?$(.*?)^\1\s*$", re.M | re.S)
+    snippets = []
+    for kind, source in _markdown(docname):
+        for m in fence.finditer(source) if kind == "markdown" else ():
+            runs = sorted(re.findall(r"[\u4e00-\u9fff]{6,}", m.group(2)), key=len, reverse=True)
+            snippets += runs[:1]
+    return snippets
+
+
+# --- tests ------------------------------------------------------------------
+
+def test_every_chapter_gets_a_handout_and_an_answer_key_and_the_book_is_built(pdf_dir):
+    for pdf in _all_pdfs(pdf_dir):
+        assert pdf.exists(), f"missing {pdf.name}; built: {sorted(p.name for p in pdf_dir.glob('*.pdf'))}"
+
+
+def test_pages_are_a4(pdf_dir):
+    for pdf in _all_pdfs(pdf_dir):
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+        size = re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info)
+        assert size, info
+        width, height = float(size.group(1)), float(size.group(2))
+        assert abs(width - 595.28) < 1 and abs(height - 841.89) < 1, f"{pdf.name} is {width} x {height} pt"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_handout_has_chinese_chapter_heading_and_contents(pdf_dir, chapter):
+    for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / f"{chapter['stem']}-answers.pdf", pdf_dir / "book.pdf"):
+        text = "".join(_pages(pdf))
+        flat = _flat(text)
+        assert f"第{chapter['number']}章" in flat, f"{pdf.name}: no heading 第 {chapter['number']} 章"
+        assert _flat(chapter["title"]) in flat, f"{pdf.name}: no chapter title {chapter['title']}"
+        assert "目录" in flat, f"{pdf.name}: no 目录"
+        for english in ("CHAPTER", "Contents"):
+            assert english not in text, f"{pdf.name} prints {english!r}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_every_page_has_course_title_and_its_number_in_the_header(pdf_dir, chapter):
+    for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / f"{chapter['stem']}-answers.pdf"):
+        for number, page in enumerate(_pages(pdf), start=1):
+            header = _flat("\n".join(page.strip("\n").splitlines()[:2]))
+            assert _flat(COURSE_TITLE) in header, f"{pdf.name} page {number}: header is {header!r}"
+            assert f"第{number}页" in header, f"{pdf.name} page {number}: header is {header!r}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_handout_shows_the_numbers_the_chapter_computes(pdf_dir, chapter):
+    expected = key_figures(chapter["stem"])
+    assert expected, f"list the numbers chapter {chapter['stem']} prints in key_figures() of tests/test_pdf.py"
+    flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf")))
+    for figure in expected:
+        assert figure in flat, f"{chapter['stem']}.pdf does not show {figure}"
+
+
+def test_no_widget_or_figure_text_repr_is_printed(pdf_dir):
+    for pdf in _all_pdfs(pdf_dir):
+        text = "".join(_pages(pdf))
+        for needle in WIDGET_REPRS:
+            assert needle not in text, f"{pdf.name} prints the text repr {needle!r}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_solutions_are_in_the_answer_key_only(pdf_dir, chapter):
+    student = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf")))
+    book = _flat("".join(_pages(pdf_dir / "book.pdf")))
+    answers = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}-answers.pdf")))
+    solutions = _solution_snippets(chapter["docname"])
+    exercises = _exercise_snippets(chapter["docname"])
+    if not exercises:
+        assert "本章没有练习" in answers
+        return
+    assert solutions, f"{chapter['docname']} has exercises but no solution text to look for"
+    for snippet in solutions:
+        assert snippet in answers, f"answer key lacks solution text {snippet!r}"
+        assert snippet not in student, f"student handout shows solution text {snippet!r}"
+        assert snippet not in book, f"book.pdf shows solution text {snippet!r}"
+    for snippet in exercises:
+        assert snippet in student, f"student handout lacks exercise text {snippet!r}"
+        assert snippet in answers, f"answer key lacks exercise text {snippet!r}"
+
+
+def test_fonts_are_embedded(pdf_dir):
+    require_tool("pdffonts", TEX_HINT)
+    for pdf in _all_pdfs(pdf_dir):
+        rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        fonts = rows.splitlines()[2:]
+        assert any("NotoSerifCJK" in row or "NotoSansCJK" in row for row in fonts), f"{pdf.name}: no Noto CJK font"
+        not_embedded = [row for row in fonts if row.split()[-5] != "yes"]
+        assert not not_embedded, f"{pdf.name}: fonts not embedded: {not_embedded}"
+
+
+def test_every_page_renders(pdf_dir, tmp_path):
+    for pdf in _all_pdfs(pdf_dir):
+        pages = _page_count(pdf)
+        assert pages >= 2, f"{pdf.name} has {pages} pages"
+        folder = tmp_path / pdf.stem
+        folder.mkdir()
+        subprocess.run(["pdftoppm", "-r", "20", "-png", str(pdf), str(folder / "page")], check=True,
+                       capture_output=True)
+        images = sorted(folder.glob("page-*.png"))
+        assert len(images) == pages, f"{pdf.name}: {len(images)} of {pages} pages rendered"
+        assert all(image.stat().st_size > 200 for image in images), f"{pdf.name}: an empty page image"
+
+
+def test_missing_tex_is_reported_with_the_apt_command(tmp_path):
+    """Without TeX on PATH the script names the Debian packages; --if-available turns that into a skip."""
+    env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}
+    cmd = [sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(tmp_path / "out")]
+    strict = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    assert strict.returncode != 0
+    for words in ("sudo apt-get install", "texlive-xetex", "latexmk", "fonts-noto-cjk"):
+        assert words in strict.stderr, strict.stderr
+    lenient = subprocess.run(cmd + ["--if-available"], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert lenient.returncode == 0, lenient.stderr
+    assert "sudo apt-get install" in lenient.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_packages_the_script_asks_for_are_in_debian_packages_txt():
+    listed = set((ROOT / "scripts" / "debian_packages.txt").read_text(encoding="utf-8").split())
+    wanted = set(build_pdf.PROGRAMS.values()) | set(build_pdf.TEX_FILES.values()) | set(build_pdf.FONTS.values())
+    assert wanted <= listed, f"add to scripts/debian_packages.txt: {sorted(wanted - listed)}"
