@@ -15,6 +15,7 @@ import anywidget
 import numpy as np
 import traitlets
 
+from ._validate import check_temperature
 from .plots import PALETTE, bar_probs
 from .probability import cross_entropy, cross_entropy_grad, softmax
 
@@ -64,14 +65,6 @@ def _check_labels(labels, n):
     return names
 
 
-def _check_temperature(temperature):
-    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real):
-        raise TypeError(f"temperature 必须是正的有限实数，收到 {temperature!r}")
-    if not (math.isfinite(temperature) and temperature > 0):
-        raise ValueError(f"temperature 必须是正的有限实数，收到 {temperature!r}")
-    return float(temperature)
-
-
 def _check_target(target, n):
     if isinstance(target, bool) or not isinstance(target, numbers.Integral):
         raise TypeError(f"target 必须是类别下标（整数）或类别名，收到 {target!r}")
@@ -118,7 +111,7 @@ class SoftmaxExplorer(anywidget.AnyWidget):
 
     @traitlets.validate("temperature")
     def _valid_temperature(self, proposal):
-        return _check_temperature(proposal["value"])
+        return check_temperature(proposal["value"])
 
     @traitlets.validate("target")
     def _valid_target(self, proposal):
@@ -199,7 +192,7 @@ def softmax_explorer(logits=(0.0, 1.0, 2.0), labels=("红", "黄", "绿"), targe
             raise ValueError(f"target 必须是 labels 中的名字或下标，收到 {target!r}（可选 {names}）")
         target = names.index(target)
     target = _check_target(target, len(z))
-    T = _check_temperature(temperature)
+    T = check_temperature(temperature)
     lo, hi = _check_range(logit_range, "logit_range")
     t_lo, t_hi = _check_range(temperature_range, "temperature_range")
     if t_lo <= 0:

@@ -16,3 +16,14 @@ def test_search_finds_a_chinese_word(offline_page, site_url):
     hits = page.locator("#search-results li a").all_inner_texts()
     assert any("分数" in hit for hit in hits), hits
     assert page.external == []
+
+
+def test_pages_run_without_script_errors(offline_page, site_url):
+    page = offline_page
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    for path in ("intro.html", "book/01_probability_to_loss.html"):
+        page.goto(f"{site_url}/{path}", wait_until="networkidle")
+    assert errors == []
+    assert page.external == []
