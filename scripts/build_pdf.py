@@ -140,7 +140,9 @@ def write_config(work: Path, mode: str, docs: list[dict]) -> Path:
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config.setdefault("execute", {}).update(execute_notebooks="cache", cache=str(work / "jupyter_cache"))
     sphinx = config.setdefault("sphinx", {})
-    sphinx.setdefault("local_extensions", {})["handout_filter"] = str(LATEX_DIR)
+    # This copy lives in the work folder: point the book's own local extensions at the project root.
+    local = {name: str(ROOT / path) for name, path in (sphinx.get("local_extensions") or {}).items()}
+    sphinx["local_extensions"] = dict(local, handout_filter=str(LATEX_DIR))
     sc = sphinx.setdefault("config", {})
     sc["handout_mode"] = mode
     # Not sphinx-exercise's hide_solutions: it drops `solution-start` but leaves the cells and the
