@@ -139,7 +139,7 @@ class SoftmaxExplorer(anywidget.AnyWidget):
         """当前状态的柱状图（PNG 字节），供 PDF 与不能运行插件的页面使用。"""
         from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
 
-        fig = Figure(figsize=(max(3.2, 0.75 * len(self.labels) + 1.6), 2.8), dpi=dpi, layout="constrained")
+        fig = Figure(figsize=(max(3.4, 0.6 * len(self.labels) + 1.6), 2.4), dpi=dpi, layout="constrained")
         bar_probs(fig.subplots(), self.probs, self.labels, target=self.target,
                   title=f"z=[{', '.join(_short(z) for z in self.logits)}]，T={_short(self.temperature)}，目标={self.labels[self.target]}，损失={fmt(self.loss, 4)}")
         buf = io.BytesIO()
