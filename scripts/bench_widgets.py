@@ -1,13 +1,11 @@
 """Timings of the softmax explorer: kernel-side update per slider move, and input → bars in Chromium.
 
 `rows()` is collected by scripts/benchmark.py; `python scripts/bench_widgets.py` prints the rows alone.
-The browser rows build a one-page book with the explorer (same _config.yml settings as the site,
-same vendored scripts in _vendor/) into a temporary folder, serve it on 127.0.0.1 and time
-`input` events dispatched on a logit slider until the bars' DOM holds the new heights.
+The browser rows build the site into a temporary folder, serve it on 127.0.0.1, open chapter 1 and time
+`input` events dispatched on the first explorer's logit slider until the bars' DOM holds the new heights.
 """
 from __future__ import annotations
 
-import json
 import shutil
 import socket
 import statistics
@@ -17,13 +15,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 MOVES = 400
+PAGE = "book/01_probability_to_loss.html"  # the chapter page with the explorer
 
 
 def pct(values, q):
@@ -52,16 +50,6 @@ def kernel_rows(moves=2000):
 
 
 # ---------------------------------------------------------------- browser side
-NOTEBOOK = {
-    "cells": [
-        {"cell_type": "markdown", "metadata": {}, "source": "# 探索器计时"},
-        {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
-         "source": "from labcode import widgets\nwidgets.softmax_explorer([0, 1, 2], ['红', '黄', '绿'], target='绿')"},
-    ],
-    "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-    "nbformat": 4, "nbformat_minor": 5,
-}
-
 TIMER_JS = """async (moves) => {
     const root = document.querySelector(".sx-root");
     const input = root.querySelector(".sx-logit");
@@ -85,14 +73,9 @@ TIMER_JS = """async (moves) => {
 }"""
 
 
-def build_mini_book(folder: Path) -> Path:
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    config["sphinx"]["config"]["html_static_path"] = [str(ROOT / "_vendor")]
-    config["title"] = "explorer timing"
-    (folder / "_config.yml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    (folder / "_toc.yml").write_text("format: jb-book\nroot: explorer\n", encoding="utf-8")
-    (folder / "explorer.ipynb").write_text(json.dumps(NOTEBOOK, ensure_ascii=False), encoding="utf-8")
-    subprocess.run([str(BIN / "jupyter-book"), "build", str(folder), "--path-output", str(folder)],
+def build_site(folder: Path) -> Path:
+    """Build the book as the site is built, into a temporary folder."""
+    subprocess.run([str(BIN / "jupyter-book"), "build", str(ROOT), "--path-output", str(folder)],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return folder / "_build" / "html"
 
@@ -106,7 +89,7 @@ def browser_rows(moves=MOVES):
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        html = build_mini_book(Path(tmp))
+        html = build_site(Path(tmp))
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
@@ -118,11 +101,11 @@ def browser_rows(moves=MOVES):
                 page = browser.new_page()
                 for _ in range(50):  # until the server answers
                     try:
-                        page.goto(f"http://127.0.0.1:{port}/explorer.html")
+                        page.goto(f"http://127.0.0.1:{port}/{PAGE}")
                         break
                     except Exception:
                         time.sleep(0.1)
-                page.locator(".sx-root").wait_for(timeout=20000)
+                page.locator(".sx-root").first.wait_for(timeout=20000)
                 page.evaluate(TIMER_JS, 50)  # warm-up: JIT, first layouts
                 result = page.evaluate(TIMER_JS, moves)
                 browser.close()
