@@ -148,6 +148,9 @@ function build(model, el) {
     p.dataset.k = g.dataset.k = String(k);
     cells.push({ tr, p, g });
   }
+  // Lumino (Notebook 7 listens in the capture phase, before the handler above) skips its shortcuts
+  // for a key whose target carries this attribute.
+  for (const node of root.querySelectorAll("input, select, button")) node.setAttribute("data-lm-suppress-shortcuts", "true");
   const lossLine = make("p", "sx-lossline", root);
   lossLine.setAttribute("aria-live", "polite");
 

@@ -30,10 +30,12 @@ SHOTS = ROOT / "_build" / "screenshots"
 NOTEBOOK = "kernel_widgets.ipynb"
 INSTALL_HINT = "pip install -r requirements.txt (jupyterlab and notebook are pinned there)"
 
-# front end -> (jupyter subcommand, path of the notebook page)
+# front end -> (jupyter subcommand, address of the notebook page). Without `reset`, JupyterLab's first
+# start (a fresh config folder) restores its default workspace while opening the notebook, and about
+# every other time the notebook then never asks for a kernel.
 FRONT_ENDS = {
-    "jupyterlab": ("lab", f"/lab/tree/{NOTEBOOK}"),
-    "notebook7": ("notebook", f"/notebooks/{NOTEBOOK}"),
+    "jupyterlab": ("lab", f"/lab/tree/{NOTEBOOK}?reset&"),
+    "notebook7": ("notebook", f"/notebooks/{NOTEBOOK}?"),
 }
 
 CELLS = [
@@ -97,6 +99,10 @@ def jupyter(request, tmp_path_factory):
     root.mkdir()
     config.mkdir()
     (config / "jupyter_server_config.json").write_text(json.dumps(SERVER_CONFIG), encoding="utf-8")
+    if name == "jupyterlab":  # no "get notified about Jupyter news?" toast over the notebook
+        settings = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+        settings.mkdir(parents=True)
+        (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}', encoding="utf-8")
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in CELLS])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nbformat.write(nb, root / NOTEBOOK)
@@ -125,7 +131,58 @@ def jupyter(request, tmp_path_factory):
             if server.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the {name} server did not start:\n" + (tmp / "server.log").read_text(encoding="utf-8")[-4000:])
             time.sleep(0.1)
-    return name, f"{base}{page_path}?token={token}"
+    return name, base, token, f"{base}{page_path}token={token}"
+
+
+def kernel_ready(base, token, seconds):
+    """Whether, within `seconds`, the server has an idle kernel for the notebook with the page connected to it.
+
+    (The page's own status indicator says "idle" for a moment before it attaches to a kernel, and a
+    cell run in that moment is silently dropped; the server's session list does not have that gap.)
+    """
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{base}/api/sessions?token={token}", timeout=5) as reply:
+            sessions = json.load(reply)
+        if any(s["name"] == NOTEBOOK and s["kernel"]["execution_state"] == "idle"
+               and s["kernel"]["connections"] >= 1 for s in sessions):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def start_session(base, token):
+    """Start the notebook's kernel through the server's REST API, as the front end itself would.
+
+    The page then finds a running session to attach to, instead of racing to start one while a freshly
+    started JupyterLab is still restoring its workspace (it sometimes never asks for a kernel then).
+    """
+    body = json.dumps({"path": NOTEBOOK, "name": NOTEBOOK, "type": "notebook", "kernel": {"name": "python3"}})
+    request = urllib.request.Request(f"{base}/api/sessions?token={token}", data=body.encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).close()
+
+
+def open_notebook(page, url, base, token):
+    """Open the notebook and wait until it is attached to its running kernel (reload once if it is not)."""
+    start_session(base, token)
+    page.goto(url)
+    for patience in (10, 60):
+        cell(page, PROBE).locator(".jp-InputArea-editor").wait_for(timeout=60000)
+        if kernel_ready(base, token, seconds=patience):
+            page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=10000)
+            return
+        page.reload()
+    pytest.fail(f"the page never attached to a kernel for {NOTEBOOK}")
+
+
+def widget_errors(errors):
+    """Page errors, leaving out those raised wholly inside the front end's own core bundle under /static/
+    (Notebook 7.6.5 throws one while loading its shortcut settings, with no widget on the page)."""
+    def core_only(error):
+        frames = [line for line in error.splitlines()[1:] if "://" in line]
+        return bool(frames) and all("/static/" in line for line in frames)
+    return [e for e in errors if not core_only(e)]
 
 
 # ---------------------------------------------------------------- page helpers
@@ -188,15 +245,12 @@ def assert_python_agrees_with_labcode(py):
 
 # ---------------------------------------------------------------- test
 def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_page):
-    name, url = jupyter
+    name, base, token, url = jupyter
     page = offline_page
     errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
     page.set_viewport_size({"width": 1280, "height": 1000})
-    page.goto(url)
-    cell(page, PROBE).locator(".jp-InputArea-editor").wait_for(timeout=60000)
-
-    # The kernel starts with the page; the first run waits for it.
+    open_notebook(page, url, base, token)
     run_cell(page, START)
     root = page.locator(".sx-root")
     root.wait_for(timeout=60000)
@@ -220,7 +274,10 @@ def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_pa
     page.mouse.move(box["x"] + box["width"] * 0.8, y, steps=6)
     page.mouse.up()
     moved = shown_state(page)
-    assert moved["logits"][0] == pytest.approx(moved_z0, abs=1e-9), "keyboard did not move z(红) by 3 steps"
+    problems = []  # the keyboard result is reported at the end, so one broken input still lets (b) and (c) run
+    if moved["logits"][0] != pytest.approx(moved_z0, abs=1e-9):
+        problems.append(f"3 x ArrowRight on the focused z(红) slider left z(红) at {moved['logits'][0]}, "
+                        f"expected {moved_z0:g}: {name} took the arrow keys away from the widget")
     assert abs(moved["logits"][1] - (lo + 0.8 * (hi - lo))) < 1, f"mouse drag left z(黄) at {moved['logits'][1]}"
     assert moved["logits"][2] == start["logits"][2]
 
@@ -254,4 +311,5 @@ def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_pa
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"kernel_{name}.png"))
     assert page.external == [], f"requests left 127.0.0.1: {page.external}"
-    assert errors == [], f"JavaScript errors in {name}: {errors}"
+    assert widget_errors(errors) == [], f"JavaScript errors in {name}"
+    assert problems == []
