@@ -19,20 +19,36 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
-MODEL_ID = re.compile(r"\b[0-9a-f]{32}\b")
+MODEL_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")  # also inside "IPY_MODEL_<id>"
+MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
 
 def stable_widget_ids(nb):
-    """Replace random widget model ids with ids derived from their order, so re-runs give equal files."""
+    """Replace random widget model ids with ids derived from their place, so re-runs give equal files.
+
+    Models are numbered in a fixed walk: the widget views in cell order, each followed by the models its
+    state refers to (keys sorted), then any model no view reaches.
+    """
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
     if not state:
         return nb
-    text = json.dumps(nb)
-    mapping = {}
-    for old in MODEL_ID.findall(text):  # first appearance in the file decides the new id
-        if old in state:
-            mapping.setdefault(old, uuid.uuid5(uuid.NAMESPACE_URL, f"widget-{len(mapping)}").hex)
-    text = MODEL_ID.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
+    order = []
+
+    def visit(model_id):
+        if model_id in state and model_id not in order:
+            order.append(model_id)
+            for ref in MODEL_REF.findall(json.dumps(state[model_id].get("state", {}), sort_keys=True)):
+                visit(ref)
+
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get("application/vnd.jupyter.widget-view+json")
+            if view:
+                visit(view["model_id"])
+    for model_id in sorted(state, key=lambda m: (state[m].get("model_name", ""), m)):
+        visit(model_id)
+    mapping = {old: uuid.uuid5(uuid.NAMESPACE_URL, f"widget-{i}").hex for i, old in enumerate(order)}
+    text = MODEL_ID.sub(lambda m: mapping.get(m.group(0), m.group(0)), json.dumps(nb))
     return nbformat.from_dict(json.loads(text))
 
 
