@@ -85,7 +85,7 @@ def execute(path: Path):
         index, text = noise[0]
         sys.exit(f"{path.name}: cell {index} wrote to stderr (fix the cause, do not store it):\n{text}")
     nbformat.write(stable_widget_ids(nb), path)
-    print(f"executed {path.relative_to(ROOT)}")
+    print(f"executed {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 def main():
