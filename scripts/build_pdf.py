@@ -91,8 +91,10 @@ def missing_packages() -> list[str]:
 
 
 def install_hint(packages: list[str]) -> str:
-    return ("PDF handouts need Debian packages that are not installed: " + " ".join(packages) + "\n"
-            "Install them with:\n  sudo apt-get install " + " ".join(packages))
+    names = " ".join(packages)
+    return (f"生成 PDF 讲义需要以下 Debian 软件包，本机尚未安装：{names}\n"
+            f"PDF handouts need Debian packages that are not installed: {names}\n"
+            f"安装方法 / install them with:\n  sudo apt-get install {names}")
 
 
 # --- the book's chapters ------------------------------------------------------
