@@ -22,7 +22,9 @@ MATHJAX_KEEP = ["tex-chtml.js", "input", "output", "ui", "a11y", "adaptors"]
 
 def npm_install():
     if shutil.which("npm") is None:
-        sys.exit("npm was not found. Install Node.js and npm first, e.g. `sudo apt-get install nodejs npm`.")
+        sys.exit("找不到 npm：网站自带的公式与插件脚本要用它从 npm 仓库安装。请先安装 Node.js 与 npm，"
+                 "例如 `sudo apt-get install nodejs npm`。\n"
+                 "npm was not found. Install Node.js and npm first, e.g. `sudo apt-get install nodejs npm`.")
     stamp = MODULES / ".package-lock.json"
     lock = WEB / "package-lock.json"
     if stamp.exists() and lock.exists() and stamp.stat().st_mtime >= lock.stat().st_mtime:
