@@ -108,7 +108,7 @@ def temperature_bars(logits, temperatures, labels):
     axes = np.atleast_1d(fig.subplots(1, len(temps), sharey=True))
     for i, (ax, t) in enumerate(zip(axes, temps)):
         probs = softmax(z, temperature=t)
-        bar_probs(ax, probs, labels, title=f"温度 T = {t:g}，熵 {float(entropy(probs)):.3f}")
+        bar_probs(ax, probs, labels, title=f"温度 T = {t:g}，熵 {float(entropy(probs)):.4f}")
         if i:
             ax.set_ylabel("")
     return fig

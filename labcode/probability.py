@@ -22,7 +22,7 @@ REDUCTIONS = ("mean", "sum", "none")
 
 def _shifted(z, axis):
     """每行减去最大值：结果 <= 0，最大处恰为 0。"""
-    # Spreads beyond the float64 range round to -inf, whose exp is the correct 0.
+    # 差距超出 float64 范围时结果是 -inf，它的指数恰好是正确的 0。
     with np.errstate(over="ignore"):
         return z - np.max(z, axis=axis, keepdims=True)
 
@@ -78,7 +78,7 @@ def softmax(logits, axis=-1, temperature=1.0):
     axis = check_axis(axis, z.ndim)
     check_classes(z, axis)
     t = check_temperature(temperature)
-    # Shift before dividing by T, so a tiny T cannot push any entry to +inf.
+    # 先平移再除以 T：T 很小时也不会有哪一项变成 +inf。
     with np.errstate(over="ignore"):
         e = np.exp(_shifted(z, axis) / t)
     return e / np.sum(e, axis=axis, keepdims=True)

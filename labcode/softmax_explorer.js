@@ -137,7 +137,7 @@ function build(model, el) {
   // Readout: one row per class, so it stays narrow on a phone.
   const table = make("table", "sx-table", root);
   const head = make("tr", "", make("thead", "", table));
-  for (const h of ["类别", "概率 p", "梯度 ∂L/∂z"]) make("th", "", head, h);
+  for (const h of ["类别", "概率 p", "梯度 ∂ℓ/∂z"]) make("th", "", head, h);
   const body = make("tbody", "", table);
   const cells = [];
   for (let k = 0; k < V; k++) {
@@ -178,7 +178,7 @@ function build(model, el) {
     tInput.setAttribute("aria-valuetext", `T = ${short(T)}`);
     select.value = String(y);
     lossLine.textContent = "";
-    make("span", "", lossLine, `交叉熵损失 L = -ln p(${labels[y]}) = `);
+    make("span", "", lossLine, `交叉熵损失 ℓ = -ln p(${labels[y]}) = `);
     make("strong", "sx-loss", lossLine, fmt(loss, 4));
   }
 

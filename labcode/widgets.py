@@ -143,7 +143,7 @@ class SoftmaxExplorer(anywidget.AnyWidget):
         bar_probs(fig.subplots(), self.probs, self.labels, target=self.target,
                   title=f"z=[{', '.join(_short(z) for z in self.logits)}]，T={_short(self.temperature)}，目标={self.labels[self.target]}，损失={fmt(self.loss, 4)}")
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", metadata={"Software": None})
+        fig.savefig(buf, format="png", bbox_inches="tight", metadata={"Software": None})
         return buf.getvalue()
 
     def __repr__(self):

@@ -194,7 +194,10 @@ def prepare_tex(tex: Path, doc: dict, course_title: str) -> None:
     setup = (f"\\def\\coursetitle{{{tex_escape(course_title)}}}\\def\\handoutkind{{{doc['kind']}}}"
              f"\\setcounter{{chapter}}{{{doc.get('number', 1) - 1}}}")
     if doc["kind"] != KIND_BOOK:
+        # One chapter: heading on page 1, no title page. The answer key has no sections to list.
         setup += "\\handoutcompacttrue"
+        if doc["kind"] == KIND_STUDENT:
+            setup += "\\handoutsectionlisttrue"
     source = source.replace("\\begin{document}", "\\begin{document}\n" + setup, 1)
     tex.write_text(source, encoding="utf-8")
 

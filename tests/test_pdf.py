@@ -62,16 +62,26 @@ def pdf_dir(tmp_path_factory) -> Path:
             pytest.fail(message + " (CI=true, so this check may not be skipped)")
         pytest.skip(message)
     out = tmp_path_factory.mktemp("pdf")
-    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out)],
-                          capture_output=True, text=True, cwd=ROOT)
+    work = out / "latex-work"
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out),
+                           "--work", str(work)], capture_output=True, text=True, cwd=ROOT)
     if proc.returncode != 0:
         logs = "".join(p.read_text(errors="replace")[-3000:] for p in (out / "logs").glob("*.log"))
         pytest.fail(f"build_pdf.py failed:\n{proc.stdout}\n{proc.stderr}\n{logs}")
     return out
 
 
-def _pages(pdf: Path) -> list[str]:
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+def _latex_logs(pdf_dir: Path) -> list[Path]:
+    """xelatex logs of every handout, next to their .tex sources (kept with --work)."""
+    logs = sorted((pdf_dir / "latex-work").glob("*/_build/latex/*.log"))
+    assert len(logs) == len(_all_pdfs(pdf_dir)), f"expected one xelatex log per PDF, found {logs}"
+    return logs
+
+
+def _pages(pdf: Path, layout: bool = True) -> list[str]:
+    """Text of each page; layout=False gives reading order (columns one after the other)."""
+    cmd = ["pdftotext"] + (["-layout"] if layout else []) + [str(pdf), "-"]
+    text = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     return text.split("\f")[:-1] if text.endswith("\f") else text.split("\f")
 
 
@@ -132,6 +142,28 @@ def _solution_snippets(docname: str) -> list[str]:
     return snippets
 
 
+def _section_titles(docname: str) -> list[str]:
+    """The chapter's `##` headings (those without maths or code, whose printed text is predictable)."""
+    titles = []
+    for kind, source in _markdown(docname):
+        if kind == "markdown":
+            titles += [t.strip() for t in re.findall(r"^##\s+(.+)$", source, flags=re.M) if not re.search(r"[$`]", t)]
+    return titles
+
+
+def _opening_text(docname: str) -> str:
+    """A run of Chinese text from the chapter's first paragraph (right below its `#` title)."""
+    text = "\n".join(source for kind, source in _markdown(docname) if kind == "markdown")
+    after_title = re.split(r"^#\s+.+$", text, maxsplit=1, flags=re.M)[1]
+    paragraph = next(p for p in re.split(r"\n\s*\n", after_title) if re.search(r"[\u4e00-\u9fff]{8,}", p))
+    return max(re.findall(r"[\u4e00-\u9fff]{8,}", paragraph), key=len)
+
+
+def _body(page: str) -> str:
+    """A page's text without its two header lines."""
+    return "\n".join(page.strip("\n").splitlines()[2:])
+
+
 def _exercise_snippets(docname: str) -> list[str]:
     fence = re.compile(r"^(`{3,}|:{3,})\{exercise\}.*?$(.*?)^\1\s*$", re.M | re.S)
     snippets = []
@@ -165,9 +197,98 @@ def test_handout_has_chinese_chapter_heading_and_contents(pdf_dir, chapter):
         flat = _flat(text)
         assert f"第{chapter['number']}章" in flat, f"{pdf.name}: no heading 第 {chapter['number']} 章"
         assert _flat(chapter["title"]) in flat, f"{pdf.name}: no chapter title {chapter['title']}"
-        assert "目录" in flat, f"{pdf.name}: no 目录"
         for english in ("CHAPTER", "Contents"):
             assert english not in text, f"{pdf.name} prints {english!r}"
+
+
+def _contents_heading_pages(pdf: Path) -> list[int]:
+    """Pages (1-based) with a line that reads just 目录: the heading of a table of contents."""
+    return [number for number, page in enumerate(_pages(pdf), start=1)
+            if any(line.strip() == "目录" for line in page.splitlines())]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed(pdf_dir, chapter):
+    pdf = pdf_dir / f"{chapter['stem']}.pdf"
+    pages = _pages(pdf)
+    # Page 1 has the plain header (course title, page number), in reading order for the two-column list.
+    first = _flat(_pages(pdf, layout=False)[0])
+    assert f"第{chapter['number']}章" in first and _flat(chapter["title"]) in first, f"page 1 of {pdf.name}: {first!r}"
+    assert _flat(build_pdf.KIND_STUDENT) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_STUDENT}"
+    assert _contents_heading_pages(pdf) == [1], f"{pdf.name}: 目录 on pages {_contents_heading_pages(pdf)}"
+    sections = _section_titles(chapter["docname"])
+    assert sections, f"{chapter['docname']} has no ## sections to list"
+    for title in sections:
+        assert _flat(title) in first, f"page 1 of {pdf.name} does not list the section {title!r}"
+    # The chapter text begins on page 1 and the heading is not repeated on page 2.
+    assert _opening_text(chapter["docname"]) in first, f"{pdf.name}: the chapter text does not start on page 1"
+    assert _flat(chapter["title"]) not in _flat(_body(pages[1])), f"{pdf.name} repeats the chapter heading on page 2"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_answer_key_starts_with_the_chapter_heading_and_no_contents(pdf_dir, chapter):
+    pdf = pdf_dir / f"{chapter['stem']}-answers.pdf"
+    first = _flat(_body(_pages(pdf)[0]))
+    assert f"第{chapter['number']}章" in first and _flat(chapter["title"]) in first, f"page 1 of {pdf.name}: {first!r}"
+    assert _flat(build_pdf.KIND_ANSWERS) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_ANSWERS}"
+    assert not _contents_heading_pages(pdf), f"{pdf.name} prints a 目录 (of one entry)"
+    exercises = _exercise_snippets(chapter["docname"])
+    if exercises:
+        assert exercises[0] in first, f"{pdf.name}: the first exercise does not start on page 1"
+
+
+def test_book_has_a_title_page_and_a_full_contents(pdf_dir):
+    pdf = pdf_dir / "book.pdf"
+    pages = _pages(pdf)
+    title_page = _flat(pages[0])
+    assert _flat(COURSE_TITLE) in title_page and _flat(build_pdf.KIND_BOOK) in title_page, title_page
+    contents = _contents_heading_pages(pdf)
+    assert contents == [2], f"book.pdf: 目录 on pages {contents}"
+    # The contents run over the pages numbered i, ii, … (the chapters count from 1).
+    front = [page for page in pages[1:] if re.search(r"第[ivxl]+页", _flat(page.strip().splitlines()[0]))]
+    listed = _flat("".join(front))
+    for chapter in CHAPTERS:
+        for title in [chapter["title"]] + _section_titles(chapter["docname"]):
+            assert _flat(title) in listed, f"book.pdf contents lack {title!r}"
+
+
+def test_no_line_sticks_out_into_the_margin(pdf_dir):
+    for log in _latex_logs(pdf_dir):
+        text = log.read_text(encoding="utf-8", errors="replace")
+        too_wide = [float(w) for w in re.findall(r"^Overfull \\hbox \(([\d.]+)pt too wide\)", text, flags=re.M)]
+        assert all(w < 1.0 for w in too_wide), f"{log.name}: overfull lines {too_wide} pt"
+
+
+def test_table_cells_are_ragged_right(pdf_dir):
+    """Justified narrow cells stretch their lines (TeX reports them as underfull); ragged-right ones do not."""
+    checked = 0
+    for log in _latex_logs(pdf_dir):
+        tex = log.with_suffix(".tex").read_text(encoding="utf-8").splitlines()
+        in_table, table_lines = False, set()
+        for number, line in enumerate(tex, start=1):
+            if re.search(r"\\begin\{(tabular|tabulary|longtable)\}", line):
+                in_table = True
+            if in_table:
+                table_lines.add(number)
+            if re.search(r"\\end\{(tabular|tabulary|longtable)\}", line):
+                in_table = False
+        checked += bool(table_lines)
+        text = log.read_text(encoding="utf-8", errors="replace")
+        stretched = [(int(a), int(b)) for a, b in
+                     re.findall(r"^Underfull \\hbox \(badness \d+\) in paragraph at lines (\d+)--(\d+)", text, flags=re.M)]
+        in_cells = [r for r in stretched if r[0] in table_lines]
+        assert not in_cells, f"{log.name}: stretched table cells at .tex lines {in_cells}"
+    assert checked, "no handout has a table: nothing was checked"
+
+
+def test_captions_read_figure_number_then_text(pdf_dir):
+    found = 0
+    for pdf in _all_pdfs(pdf_dir):
+        text = "".join(_pages(pdf))
+        numbers = re.findall(r"([图表])\s*(\d+\.\d+)\s*([:：]?)", text)
+        found += len(numbers)
+        assert not [n for n in numbers if n[2]], f"{pdf.name}: captions with a colon {numbers}"
+    assert found, "no numbered figure or table in any PDF: nothing was checked"
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
