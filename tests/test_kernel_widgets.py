@@ -164,7 +164,7 @@ def start_session(base, token):
     urllib.request.urlopen(request, timeout=30).close()
 
 
-def open_and_display(page, url, base, token, attempts=3):
+def open_and_display(page, url, base, token, attempts=4):
     """Open the notebook, run its first cell and wait for the explorer to appear.
 
     A front end that has just started can open the notebook without attaching it to the kernel, or
