@@ -16,9 +16,6 @@ import labcode
 from conftest import IN_CI, require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-TEX_HINT = ("sudo apt-get install " + " ".join(
-    p for p in (ROOT / "scripts" / "debian_packages.txt").read_text(encoding="utf-8").split()
-    if not p.startswith("#") and p != "chromium"))
 WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBox(", "HBox(", "Layout(",
                 "SoftmaxExplorer(", "Widget(", "model_id", "<Figure size", "application/vnd.jupyter")
 
@@ -31,6 +28,7 @@ def _load_build_pdf():
 
 
 build_pdf = _load_build_pdf()
+TEX_HINT = "sudo apt-get install " + " ".join(build_pdf._debian_pdf_packages())
 CHAPTERS = build_pdf.chapters()
 COURSE_TITLE = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["title"]
 
