@@ -150,8 +150,6 @@ def write_config(work: Path, mode: str, docs: list[dict]) -> Path:
     # Not sphinx-exercise's hide_solutions: it drops `solution-start` but leaves the cells and the
     # `solution-end` behind. latex/handout_filter.py removes whole solutions instead.
     sc["hide_solutions"] = False
-    # Jupyter Book 1.x does not pass the top-level `language` to Sphinx: Chinese labels need it.
-    sc.setdefault("language", config.get("language", "en"))
     # Docutils' smart quotes guess wrong next to Chinese characters (both quotes come out as ”).
     sc["smartquotes"] = False
     # Widgets carry an image/png snapshot next to their text repr: print the picture, never the repr.
