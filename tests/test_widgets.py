@@ -128,7 +128,7 @@ def test_fmt_drops_sign_of_zero_and_keeps_plain_minus():
 def test_front_end_is_the_packaged_module_with_its_maths_exported():
     w = softmax_explorer()
     js = Path(labcode.widgets.__file__).with_name("softmax_explorer.js").read_text(encoding="utf-8")
-    assert w._esm == js
+    assert w._esm.endswith(js) and "export function softmax" in w._esm  # family maths bundled in front
     assert "export function explorerMaths" in js and "export default { render }" in js
 
 
@@ -203,3 +203,11 @@ def test_class_count_changes_only_with_labels_and_logits_together():
         w.logits = [0, 1, 2, 3]
     assert len(w.probs) == 4 and w.summary().startswith("Softmax 探索器：logits=[0, 1, 2, 3]，T=1，目标=红，")
     assert_matches_labcode(w)
+
+
+def test_class_built_with_no_arguments_has_a_valid_state():
+    w = SoftmaxExplorer()
+    assert w.labels == ["红", "黄", "绿"] and w.logits == [0.0, 1.0, 2.0] and w.target == 2
+    assert w.summary() == softmax_explorer().summary()
+    assert_matches_labcode(w)
+    assert base64.b64decode(w._repr_mimebundle_()[0]["image/png"]).startswith(b"\x89PNG")

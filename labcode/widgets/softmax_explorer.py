@@ -5,37 +5,20 @@
 """
 from __future__ import annotations
 
-import base64
-import io
 import math
 import numbers
-from pathlib import Path
 
-import anywidget
 import numpy as np
 import traitlets
 
-from ._validate import check_temperature
-from .plots import PALETTE, bar_probs
-from .probability import cross_entropy, cross_entropy_grad, softmax
+from .._validate import check_temperature
+from ..plots import PALETTE, bar_probs
+from ..probability import cross_entropy, cross_entropy_grad, softmax
+from ._family import FamilyWidget, figure_png, fmt, front_end, styles
+from ._family import short as _short
 
-HERE = Path(__file__).parent
 MIN_CLASSES, MAX_CLASSES = 2, 8
-
-
-def fmt(x, digits):
-    """定点小数，负号用普通的 "-"；四舍五入后为零的值不带负号（与 JS 端的 fmt 一致）。
-
-    >>> fmt(-0.0001, 3), fmt(-0.25, 3), fmt(2.0, 4)
-    ('0.000', '-0.250', '2.0000')
-    """
-    text = f"{x:.{digits}f}"
-    return f"{0:.{digits}f}" if float(text) == 0 else text
-
-
-def _short(x):
-    """滑块数值的最短写法：0、-1.5、1000。"""
-    return f"{x:g}"
+DEFAULT_LOGITS, DEFAULT_LABELS = (0.0, 1.0, 2.0), ("红", "黄", "绿")
 
 
 # ---------------------------------------------------------------- validation
@@ -74,7 +57,7 @@ def _check_target(target, n):
 
 
 # ---------------------------------------------------------------- widget
-class SoftmaxExplorer(anywidget.AnyWidget):
+class SoftmaxExplorer(FamilyWidget):
     """Softmax 探索器插件。``logits``、``temperature``、``target`` 三个特性是唯一的真值来源：
 
     在浏览器里拖动滑块会改它们，在 Python 里赋值（如 ``w.logits = [0, 1, 3]``）会移动滑块。
@@ -83,13 +66,14 @@ class SoftmaxExplorer(anywidget.AnyWidget):
     里同时给 ``labels`` 和 ``logits`` 赋值。
     """
 
-    _esm = HERE / "softmax_explorer.js"
-    _css = HERE / "softmax_explorer.css"
+    _esm = front_end("softmax_explorer")
+    _css = styles("softmax_explorer")
 
-    logits = traitlets.List(traitlets.Float()).tag(sync=True)      # (V,)
-    labels = traitlets.List(traitlets.Unicode()).tag(sync=True)    # (V,)
+    # The defaults are a valid state (the chapter's red/yellow/green example), so SoftmaxExplorer() displays.
+    logits = traitlets.List(traitlets.Float(), default_value=list(DEFAULT_LOGITS)).tag(sync=True)    # (V,)
+    labels = traitlets.List(traitlets.Unicode(), default_value=list(DEFAULT_LABELS)).tag(sync=True)  # (V,)
     temperature = traitlets.Float(1.0).tag(sync=True)
-    target = traitlets.Int(0).tag(sync=True)
+    target = traitlets.Int(len(DEFAULT_LOGITS) - 1).tag(sync=True)
     palette = traitlets.List(traitlets.Unicode(), default_value=list(PALETTE)).tag(sync=True)
     logit_min = traitlets.Float(-10.0).tag(sync=True)
     logit_max = traitlets.Float(10.0).tag(sync=True)
@@ -117,6 +101,10 @@ class SoftmaxExplorer(anywidget.AnyWidget):
     def _valid_target(self, proposal):
         return _check_target(proposal["value"], len(self.logits))
 
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._recompute()  # the defaults send no change event
+
     @traitlets.observe("logits", "temperature", "target")
     def _recompute(self, change=None):
         if not self.logits or self.target >= len(self.logits):
@@ -142,23 +130,11 @@ class SoftmaxExplorer(anywidget.AnyWidget):
         fig = Figure(figsize=(max(3.4, 0.6 * len(self.labels) + 1.6), 2.4), dpi=dpi, layout="constrained")
         bar_probs(fig.subplots(), self.probs, self.labels, target=self.target,
                   title=f"z=[{', '.join(_short(z) for z in self.logits)}]，T={_short(self.temperature)}，目标={self.labels[self.target]}，损失={fmt(self.loss, 4)}")
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", bbox_inches="tight", metadata={"Software": None})
-        return buf.getvalue()
-
-    def __repr__(self):
-        return self.summary()
-
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data, **{"text/plain": self.summary(),
-                             "image/png": base64.b64encode(self.snapshot_png()).decode("ascii")})
-        return data, metadata
+        return figure_png(fig)
 
 
 # ---------------------------------------------------------------- factory
-def softmax_explorer(logits=(0.0, 1.0, 2.0), labels=("红", "黄", "绿"), target=None, temperature=1.0, *,
+def softmax_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=None, temperature=1.0, *,
                      logit_range=(-10.0, 10.0), step=0.1, temperature_range=(0.1, 10.0)):
     """创建 Softmax 探索器（返回插件，不自动显示；放在单元格最后一行即可显示）。
 

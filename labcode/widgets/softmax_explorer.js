@@ -6,50 +6,23 @@
 // Same maths as labcode.softmax / cross_entropy / cross_entropy_grad applied to z / T:
 //   p = softmax(z / T), loss = logsumexp(z / T) - z_y / T, dL/dz = (p - e_y) / T.
 // Shift by the max before dividing by T, so a tiny T cannot overflow exp.
+// softmax, crossEntropy, fmt, short (maths.js) and make, keepControlKeys (dom.js)
+// are shared by the widget family and bundled in front of this file.
 export function explorerMaths(logits, temperature, target) {
   const m = Math.max(...logits);
   const s = logits.map((z) => (z - m) / temperature); // (V,) all <= 0, max is 0
-  const e = s.map(Math.exp);
-  const total = e.reduce((a, b) => a + b, 0); // in [1, V]
-  const probs = e.map((v) => v / total);
-  const loss = Math.log(total) - s[target]; // logsumexp(s) - s_y
+  const probs = softmax(s);
+  const loss = crossEntropy(s, target); // logsumexp(s) - s_y
   const grad = probs.map((p, k) => (p - (k === target ? 1 : 0)) / temperature);
   return { probs, loss, grad };
-}
-
-// Number formatting shared with labcode.widgets.fmt: fixed decimals, plain "-",
-// and no "-0.000" (a value that rounds to zero prints without a sign).
-export function fmt(x, digits) {
-  const text = x.toFixed(digits);
-  return Number(text) === 0 ? (0).toFixed(digits) : text;
-}
-
-// Shortest form of a slider value, like Python's f"{x:g}" for the values a slider can take.
-function short(x) {
-  return String(Number(x.toPrecision(6)));
-}
-
-function make(tag, cls, parent, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
 }
 
 // Build the whole view for the current class count, labels, palette and slider ranges.
 // Returns a function that detaches its listeners.
 function build(model, el) {
-  const root = make("div", "sx-root", el);
+  const root = make("div", "sx-root lc-widget", el);
   root.setAttribute("role", "group");
   root.setAttribute("aria-label", "Softmax 探索器");
-  // JupyterLab binds arrow keys (and Space, Enter...) to notebook commands at the document
-  // level; keep the keys the native controls use inside the widget.
-  const CONTROL_KEYS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown", " ", "Enter"];
-  root.addEventListener("keydown", (event) => {
-    const modified = event.shiftKey || event.ctrlKey || event.altKey || event.metaKey;
-    if (!modified && CONTROL_KEYS.includes(event.key)) event.stopPropagation();
-  });
   const V = model.get("logits").length;
   const labels = model.get("labels");
   const palette = model.get("palette");
@@ -148,9 +121,7 @@ function build(model, el) {
     p.dataset.k = g.dataset.k = String(k);
     cells.push({ tr, p, g });
   }
-  // Lumino (Notebook 7 listens in the capture phase, before the handler above) skips its shortcuts
-  // for a key whose target carries this attribute.
-  for (const node of root.querySelectorAll("input, select, button")) node.setAttribute("data-lm-suppress-shortcuts", "true");
+  keepControlKeys(root);
   const lossLine = make("p", "sx-lossline", root);
   lossLine.setAttribute("aria-live", "polite");
 

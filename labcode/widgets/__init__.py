@@ -1,0 +1,8 @@
+"""课程的交互插件（anywidget）：每个插件一个 Python 模块和一个同名 JS 模块，数学与 labcode 共用。
+
+插件工厂只返回插件，不自己调用 ``display``；放在单元格最后一行即可显示。
+"""
+from ._family import fmt
+from .softmax_explorer import SoftmaxExplorer, softmax_explorer
+
+__all__ = ["fmt", "SoftmaxExplorer", "softmax_explorer"]
