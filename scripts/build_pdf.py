@@ -100,11 +100,13 @@ def install_hint(packages: list[str]) -> str:
 # --- the book's chapters ------------------------------------------------------
 
 def chapters() -> list[dict]:
-    """Chapters in _toc.yml order: docname, number, title (first heading of the file)."""
+    """Chapter notebooks in _toc.yml order: docname, number, title (first heading of the file)."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     entries = list(toc.get("chapters", []))
     for part in toc.get("parts", []):
         entries += part.get("chapters", [])
+    # Handouts are made of chapter notebooks; reference pages in Markdown (the glossary) are in book.pdf only.
+    entries = [e for e in entries if (ROOT / Path(e["file"]).with_suffix(".ipynb")).exists()]
     result = []
     for number, entry in enumerate(entries, start=1):
         docname = str(Path(entry["file"]).with_suffix(""))
