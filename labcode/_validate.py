@@ -75,3 +75,50 @@ def as_probs(x, axis=-1, name="probs", atol=1e-6):
     if not np.allclose(sums, 1.0, rtol=0, atol=atol):
         raise ValueError(f"{name} 沿类别轴之和必须为 1（容差 {atol:g}），收到和 {_short(sums)}")
     return p, axis
+
+
+class IdError(ValueError, IndexError):
+    """编号越界或是忽略值：既是 ValueError（坏输入）也是 IndexError（查表越界），两种写法都能捕获。"""
+
+
+def check_count(n, name):
+    """n 必须是正整数（行数、类别数、表长）。"""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"{name} 必须是正整数，收到 {n!r}")
+    if n < 1:
+        raise ValueError(f"{name} 必须是正整数（至少为 1），收到 {n!r}")
+    return int(n)
+
+
+def as_ids(ids, num_embeddings, name="ids"):
+    """检查编号数组：整数 dtype（不是布尔）、每个都在 [0, num_embeddings) 内；返回 int64 数组。
+
+    负数（包括忽略值 -100）一律报错，而不是让 NumPy 从表尾倒着取行。
+    """
+    arr = np.asarray(ids)
+    if arr.size == 0 and arr.dtype == np.float64:  # np.asarray([]) 是 float64：空列表也算合法的空编号
+        arr = arr.astype(np.int64)
+    if arr.dtype == bool:
+        raise TypeError(f"{name} 必须是整数编号数组，不能是布尔数组（True/False 会被当成掩码或 1/0），收到 {_short(ids)}")
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} 必须是整数编号数组，收到 dtype {arr.dtype}：{_short(ids)}")
+    bad = (arr < 0) | (arr >= num_embeddings)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        value = int(arr[where])
+        at = f"位置 {where if arr.ndim > 1 else where[0]}" if arr.ndim else "标量"
+        if value == -100:
+            raise IdError(f"{name} 含忽略值 -100（{at}）：-100 只用来标记不计损失的目标，不能拿来查表；请先用掩码去掉它")
+        if value < 0:
+            raise IdError(f"{name} 的每个编号都必须 >= 0（负数会被 NumPy 从表尾倒着取，悄悄读错行），"
+                          f"收到 {value}（{at}）")
+        raise IdError(f"{name} 的每个编号都必须 < {num_embeddings}（表只有 {num_embeddings} 行），收到 {value}（{at}）")
+    return arr.astype(np.int64, copy=False)
+
+
+def as_table(x, name):
+    """检查参数表（如嵌入表 E、位置表 P）：二维实数数组，形状 (行数, D)。"""
+    t = as_float_array(x, name)
+    if t.ndim != 2:
+        raise ValueError(f"{name} 必须是二维数组（行数, D），收到形状 {t.shape}")
+    return t

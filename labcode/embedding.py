@@ -1,0 +1,190 @@
+"""共享嵌入：按编号查表、独热矩阵乘法，以及可学习的绝对位置表（及其梯度）。
+
+约定
+----
+* 嵌入表 ``E`` 形状 (V, D)：第 i 行是编号 i 的向量；位置表 ``P`` 形状 (T_max, D)：第 t 行属于位置 t。
+* ``ids`` 是任意形状的整数数组，查表结果形状为 ``ids.shape + (D,)``。
+* 同一个编号出现几次，它那一行就被读几次；反向时这几次的梯度相加（``np.add.at``），
+  而不是像 ``g[ids] += dx`` 那样只留下最后一次写入。
+* 负编号（包括忽略值 -100）和 >= V 的编号一律报错，绝不让 NumPy 从表尾倒着取行。
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import _short, as_float_array, as_ids, as_table, check_count
+
+
+def _check_grad(grad_out, ids, name="grad_out"):
+    """上游梯度的形状必须是 ids.shape + (D,)。"""
+    g = as_float_array(grad_out, name)
+    if g.ndim != ids.ndim + 1 or g.shape[:-1] != ids.shape:
+        raise ValueError(f"{name} 的形状必须是 ids.shape + (D,) = {ids.shape} + (D,)，收到形状 {g.shape}")
+    return g
+
+
+def one_hot(ids, num_classes):
+    """把编号变成独热向量：第 k 个编号变成只在位置 ids[k] 上为 1 的行。
+
+    参数
+    ----
+    ids : 任意形状的整数数组，每个编号在 [0, num_classes) 内
+    num_classes : 类别数（词表大小）V
+
+    返回
+    ----
+    形状 ``ids.shape + (V,)`` 的 float64 数组
+
+    >>> one_hot([3, 1], 4)
+    array([[0., 0., 0., 1.],
+           [0., 1., 0., 0.]])
+    """
+    num_classes = check_count(num_classes, "num_classes")
+    ids = as_ids(ids, num_classes)
+    out = np.zeros(ids.shape + (num_classes,))  # (..., V)
+    np.put_along_axis(out, ids[..., None], 1.0, axis=-1)
+    return out
+
+
+def embedding(E, ids):
+    """查表：返回 E 的第 ids 行，等于 ``one_hot(ids, V) @ E``（逐位完全相等）。
+
+    参数
+    ----
+    E : 形状 (V, D) 的嵌入表
+    ids : 任意形状的整数数组，每个编号在 [0, V) 内
+
+    返回
+    ----
+    形状 ``ids.shape + (D,)`` 的数组（副本，改它不会改 E）
+
+    >>> E = np.array([[0., 0.], [1., 0.], [0., 2.]])
+    >>> embedding(E, [1, 2, 1])
+    array([[1., 0.],
+           [0., 2.],
+           [1., 0.]])
+    """
+    E = as_table(E, "E")
+    ids = as_ids(ids, E.shape[0])
+    return E[ids]  # (..., D)
+
+
+def embedding_backward(grad_out, ids, num_embeddings):
+    """查表的反向：把每个位置的上游梯度加到它读过的那一行上，重复的编号累加。
+
+    等于 ``one_hot(ids, V).reshape(-1, V).T @ grad_out.reshape(-1, D)``。
+
+    参数
+    ----
+    grad_out : 形状 ``ids.shape + (D,)`` 的上游梯度 ∂L/∂H
+    ids : 前向时用的编号
+    num_embeddings : 嵌入表的行数 V
+
+    返回
+    ----
+    dE : 形状 (V, D)；没被读到的行恰好是 0
+
+    >>> embedding_backward([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)
+    array([[ 0.,  0.],
+           [ 4.,  1.],
+           [-1.,  1.]])
+    """
+    num_embeddings = check_count(num_embeddings, "num_embeddings")
+    ids = as_ids(ids, num_embeddings)
+    g = _check_grad(grad_out, ids)
+    dE = np.zeros((num_embeddings, g.shape[-1]))  # (V, D)
+    np.add.at(dE, ids, g)  # 重复编号逐次相加
+    return dE
+
+
+def embedding_backward_overwrite(grad_out, ids, num_embeddings):
+    """错误示范（只用于对照）：``dE[ids] += grad_out`` 的结果，重复编号只留下最后一次写入。
+
+    参数与返回同 :func:`embedding_backward`。
+
+    >>> embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
+    array([ 3., -1.])
+    """
+    num_embeddings = check_count(num_embeddings, "num_embeddings")
+    ids = as_ids(ids, num_embeddings)
+    g = _check_grad(grad_out, ids)
+    dE = np.zeros((num_embeddings, g.shape[-1]))
+    dE[ids] += g  # 先读出各行、加上、再写回：同一行被写了几次，只剩最后一次
+    return dE
+
+
+def embed_with_positions(E, P, ids):
+    """字向量加位置向量：x[..., t, :] = E[ids[..., t]] + P[t]。
+
+    参数
+    ----
+    E : 形状 (V, D) 的嵌入表
+    P : 形状 (T_max, D) 的位置表（可学习的绝对位置）
+    ids : 形状 (..., T) 的整数数组，最后一轴是位置，T <= T_max
+
+    返回
+    ----
+    形状 ``ids.shape + (D,)`` 的数组
+
+    >>> E = np.array([[1., 0.], [0., 2.]])
+    >>> P = np.array([[0., 0.], [10., 10.], [20., 20.]])
+    >>> embed_with_positions(E, P, [1, 0])
+    array([[ 0.,  2.],
+           [11., 10.]])
+    """
+    E, P, ids = _check_positions(E, P, ids)
+    T = ids.shape[-1]
+    return E[ids] + P[:T]  # (..., T, D) + (T, D)
+
+
+def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
+    """:func:`embed_with_positions` 的反向：返回 (dE, dP)，两张表都按使用次数累加。
+
+    参数
+    ----
+    grad_out : 形状 ``ids.shape + (D,)`` 的上游梯度
+    ids : 形状 (..., T) 的编号
+    num_embeddings : 嵌入表行数 V
+    num_positions : 位置表行数 T_max
+
+    返回
+    ----
+    dE : 形状 (V, D)，每次读到某个字，就把那个位置的梯度加到它那一行
+    dP : 形状 (T_max, D)，第 t 行是所有序列在位置 t 的梯度之和；没用到的位置为 0
+
+    >>> dE, dP = embed_with_positions_backward([[[1., 0.], [0., 1.]], [[2., 0.], [0., 3.]]], [[0, 0], [1, 0]], 2, 3)
+    >>> dE
+    array([[1., 4.],
+           [2., 0.]])
+    >>> dP
+    array([[3., 0.],
+           [0., 4.],
+           [0., 0.]])
+    """
+    num_positions = check_count(num_positions, "num_positions")
+    dE = embedding_backward(grad_out, ids, num_embeddings)
+    ids = np.asarray(ids)
+    _check_length(ids, num_positions)
+    g = np.asarray(grad_out, dtype=np.float64)
+    T = ids.shape[-1]
+    dP = np.zeros((num_positions, g.shape[-1]))  # (T_max, D)
+    dP[:T] = g.sum(axis=tuple(range(g.ndim - 2)))  # (..., T, D) -> (T, D)：每个位置汇总所有序列
+    return dE, dP
+
+
+def _check_length(ids, num_positions, name="ids"):
+    """ids 至少一维（最后一轴是位置），且长度 T 不超过位置表行数。"""
+    if ids.ndim == 0:
+        raise ValueError(f"{name} 至少要有一维（最后一轴是位置），收到标量 {_short(ids)}")
+    if ids.shape[-1] > num_positions:
+        raise ValueError(f"{name} 的序列长度 T 不能超过位置表的行数 {num_positions}，收到 T = {ids.shape[-1]}"
+                         f"（形状 {ids.shape}）")
+
+
+def _check_positions(E, P, ids):
+    E, P = as_table(E, "E"), as_table(P, "P")
+    if P.shape[1] != E.shape[1]:
+        raise ValueError(f"P 的宽度必须与 E 相同（D = {E.shape[1]}），收到 P 的形状 {P.shape}")
+    ids = as_ids(ids, E.shape[0])
+    _check_length(ids, P.shape[0])
+    return E, P, ids
