@@ -6,12 +6,12 @@ from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax
 __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
            "embed_with_positions", "embed_with_positions_backward",
-           "softmax_explorer", "SoftmaxExplorer"]
+           "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer"]
 
 
 def __getattr__(name):
     # The widget pulls in ipywidgets and matplotlib; import it only when asked for.
-    if name in ("softmax_explorer", "SoftmaxExplorer"):
+    if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer"):
         from . import widgets
         return getattr(widgets, name)
     raise AttributeError(f"module 'labcode' has no attribute {name!r}")

@@ -29,6 +29,12 @@ export function crossEntropyGrad(z, y) {
   return softmax(z).map((p, k) => p - (k === y ? 1 : 0));
 }
 
+// One step of gradient descent on the logits of one row: z - lr * (p - e_y).
+export function gradientStep(z, y, lr) {
+  const g = crossEntropyGrad(z, y);
+  return z.map((v, k) => v - lr * g[k]);
+}
+
 // Number formatting shared with labcode.widgets.fmt: fixed decimals, plain "-",
 // and no "-0.000" (a value that rounds to zero prints without a sign).
 export function fmt(x, digits) {

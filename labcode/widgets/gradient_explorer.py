@@ -1,0 +1,325 @@
+"""梯度一步探索器：沿梯度 p - e_y 走一步，看概率怎样变、损失怎样下降。
+
+浏览器里的计算由 ``gradient_explorer.js`` 完成（与 labcode 同一套公式），静态网页上没有内核也能走步；
+在 Jupyter 内核里，Python 端用 labcode 的 ``cross_entropy`` 与 ``cross_entropy_grad`` 算出同样的数。
+
+同步的状态：当前分数 ``logits``、目标 ``target``、学习率 ``lr``，以及走步的记录
+``start_logits``（起点）、``steps``（已走步数）、``history``（第 0 到第 steps 步的损失）。
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+import traitlets
+
+from ..plots import PALETTE
+from ..probability import cross_entropy, cross_entropy_grad, softmax
+from ._family import FamilyWidget, figure_png, fmt, front_end, styles
+from ._family import short as _short
+
+MIN_CANDIDATES, MAX_CANDIDATES = 2, 8
+DEFAULT_LOGITS, DEFAULT_LABELS, DEFAULT_TARGET = (0.0, 1.0, 2.0), ("红", "黄", "绿"), 0
+DEFAULT_LR, DEFAULT_MAX_STEPS = 1.0, 100
+PREVIEW_STEPS = 20  # the PNG snapshot draws the loss curve at least this far
+
+
+# ---------------------------------------------------------------- validation
+def _check_logits(logits, n=None):
+    if isinstance(logits, (str, bytes)) or not hasattr(logits, "__len__"):
+        raise TypeError(f"logits 必须是实数序列，收到 {logits!r}")
+    if not all(isinstance(z, numbers.Real) and not isinstance(z, bool) for z in logits):
+        raise TypeError(f"logits 的每个元素必须是实数，收到 {list(logits)!r}")
+    z = [float(v) for v in logits]
+    if not MIN_CANDIDATES <= len(z) <= MAX_CANDIDATES:
+        raise ValueError(f"logits 的候选个数必须在 {MIN_CANDIDATES} 到 {MAX_CANDIDATES} 之间，收到 {len(z)} 个：{z}")
+    if n is not None and len(z) != n:
+        raise ValueError(f"logits 的长度必须等于候选个数 {n}（与 labels 一致），收到 {len(z)} 个：{z}")
+    if not all(math.isfinite(v) for v in z):
+        raise ValueError(f"logits 必须全是有限实数，收到 {z}")
+    return z
+
+
+def _check_labels(labels, n):
+    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
+        raise TypeError(f"labels 必须是字符串序列，收到 {labels!r}")
+    names = [str(label) for label in labels]
+    if len(names) != n:
+        raise ValueError(f"labels 的长度必须等于 logits 的长度 {n}，收到 {len(names)} 个：{names}")
+    if len(set(names)) != len(names) or not all(names):
+        raise ValueError(f"labels 必须是互不相同的非空名字，收到 {names}")
+    return names
+
+
+def _check_target(target, names):
+    if isinstance(target, str):
+        if target not in names:
+            raise ValueError(f"target 必须是 labels 中的名字或下标，收到 {target!r}（可选 {names}）")
+        return names.index(target)
+    if isinstance(target, bool) or not isinstance(target, numbers.Integral):
+        raise TypeError(f"target 必须是候选的下标（整数）或名字，收到 {target!r}")
+    if not 0 <= target < len(names):
+        raise ValueError(f"target 必须在 [0, {len(names)}) 内，收到 {target}")
+    return int(target)
+
+
+def _check_lr(lr):
+    if isinstance(lr, bool) or not isinstance(lr, numbers.Real):
+        raise TypeError(f"lr（学习率 η）必须是正的有限实数，收到 {lr!r}")
+    if not (math.isfinite(lr) and lr > 0):
+        raise ValueError(f"lr（学习率 η）必须是正的有限实数，收到 {lr!r}")
+    return float(lr)
+
+
+def _check_range(pair, name, positive=False):
+    try:
+        lo, hi = (float(v) for v in pair)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} 必须是两个实数 (最小, 最大)，收到 {pair!r}") from None
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi) or (positive and lo <= 0):
+        rule = "0 < 最小 < 最大" if positive else "最小 < 最大"
+        raise ValueError(f"{name} 必须是有限的 (最小, 最大) 且 {rule}，收到 {pair!r}")
+    return lo, hi
+
+
+def _check_count(n, name, low):
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"{name} 必须是整数，收到 {n!r}")
+    if n < low:
+        raise ValueError(f"{name} 必须至少为 {low}，收到 {n}")
+    return int(n)
+
+
+# ---------------------------------------------------------------- maths (labcode)
+def gradient_step(logits, target, lr):
+    """一步梯度下降：z - lr * (p - e_y)。形状 (V,) -> (V,)。"""
+    z = np.asarray(logits, dtype=float)                    # (V,)
+    return z - lr * cross_entropy_grad(z, target)
+
+
+# ---------------------------------------------------------------- widget
+class GradientExplorer(FamilyWidget):
+    """梯度一步探索器插件。``logits``、``target``、``lr`` 与走步记录是唯一的真值来源。
+
+    在 Python 里给 ``logits`` 或 ``target`` 赋值，等于从当前分数重新开始（记录清零）；改 ``lr`` 不清零，
+    只影响以后的步子（它是标量，可以用 ``ipywidgets.jslink`` 接到一个标准滑块上）。
+    ``step(n)`` 走 n 步，``reset()`` 回到起点。``start_logits``、``steps``、``history`` 只由这两个方法
+    和网页上的按钮改写，在 Python 里是只读的。一般用 :func:`gradient_explorer` 创建。
+    """
+
+    _esm = front_end("gradient_explorer")
+    _css = styles("gradient_explorer")
+
+    logits = traitlets.List(traitlets.Float(), default_value=list(DEFAULT_LOGITS)).tag(sync=True)    # (V,) current z
+    labels = traitlets.List(traitlets.Unicode(), default_value=list(DEFAULT_LABELS)).tag(sync=True)  # (V,)
+    target = traitlets.Int(DEFAULT_TARGET).tag(sync=True)
+    lr = traitlets.Float(DEFAULT_LR).tag(sync=True)
+    start_logits = traitlets.List(traitlets.Float(), read_only=True).tag(sync=True)   # (V,) where the run began
+    steps = traitlets.Int(0, read_only=True).tag(sync=True)
+    history = traitlets.List(traitlets.Float(), read_only=True).tag(sync=True)        # (steps + 1,) losses
+    max_steps = traitlets.Int(DEFAULT_MAX_STEPS).tag(sync=True)
+    palette = traitlets.List(traitlets.Unicode(), default_value=list(PALETTE)).tag(sync=True)
+    logit_min = traitlets.Float(-10.0).tag(sync=True)
+    logit_max = traitlets.Float(10.0).tag(sync=True)
+    logit_step = traitlets.Float(0.1).tag(sync=True)
+    lr_min = traitlets.Float(0.1).tag(sync=True)
+    lr_max = traitlets.Float(5.0).tag(sync=True)
+    lr_step = traitlets.Float(0.1).tag(sync=True)
+
+    probs = traitlets.List(traitlets.Float(), read_only=True)        # (V,) p = softmax(z)
+    loss = traitlets.Float(read_only=True)                           # -ln p_y
+    grad = traitlets.List(traitlets.Float(), read_only=True)         # (V,) p - e_y
+    next_logits = traitlets.List(traitlets.Float(), read_only=True)  # (V,) z - lr * grad
+    next_probs = traitlets.List(traitlets.Float(), read_only=True)   # (V,)
+    next_loss = traitlets.Float(read_only=True)
+
+    @traitlets.validate("logits")
+    def _valid_logits(self, proposal):
+        return _check_logits(proposal["value"], len(self.labels) if self.labels else None)
+
+    @traitlets.validate("labels")
+    def _valid_labels(self, proposal):
+        return _check_labels(proposal["value"], len(self.logits) if self.logits else len(proposal["value"]))
+
+    @traitlets.validate("target")
+    def _valid_target(self, proposal):
+        return _check_target(proposal["value"], self.labels)
+
+    @traitlets.validate("lr")
+    def _valid_lr(self, proposal):
+        return _check_lr(proposal["value"])
+
+    def __init__(self, **kwargs):
+        self._from_page = False
+        super().__init__(**kwargs)
+        self._restart()  # the defaults send no change event
+
+    def set_state(self, sync_data):
+        # The page sends a step, a reset or a new start together with its bookkeeping: keep it as sent.
+        self._from_page = True
+        try:
+            super().set_state(sync_data)
+        finally:
+            self._from_page = False
+
+    # ------------------------------------------------------------ stepping
+    def _restart(self):
+        """从当前分数重新开始：起点 = 当前分数，记录只有第 0 步的损失。"""
+        with self.hold_sync():
+            self.set_trait("start_logits", list(self.logits))
+            self.set_trait("steps", 0)
+            self.set_trait("history", [cross_entropy(np.asarray(self.logits), self.target)])
+        self._recompute()
+
+    def step(self, n=1):
+        """沿梯度走 n 步：每步 z ← z - lr * (p - e_y)，并把新损失记入 ``history``。"""
+        n = _check_count(n, "n", 1)
+        if self.steps + n > self.max_steps:
+            raise ValueError(f"n 太大：已走 {self.steps} 步，再走 {n} 步会超过 max_steps={self.max_steps}")
+        z, losses = np.asarray(self.logits), list(self.history)
+        for _ in range(n):
+            z = gradient_step(z, self.target, self.lr)        # (V,)
+            losses.append(cross_entropy(z, self.target))
+        self._set_run(z.tolist(), self.steps + n, losses)
+
+    def reset(self):
+        """回到起点：分数恢复为 ``start_logits``，记录清零。"""
+        z = list(self.start_logits)
+        self._set_run(z, 0, [cross_entropy(np.asarray(z), self.target)])
+
+    def _set_run(self, logits, steps, history):
+        with self.hold_sync():
+            self._from_page = True  # bookkeeping written here: no restart
+            try:
+                self.logits = logits
+            finally:
+                self._from_page = False
+            self.set_trait("steps", steps)
+            self.set_trait("history", history)
+
+    @traitlets.observe("logits", "target")
+    def _on_start_change(self, change):
+        if self._from_page:
+            self._recompute()
+        else:
+            self._restart()  # a new z or y from Python: a new run
+
+    @traitlets.observe("lr")
+    def _on_lr(self, change):
+        self._recompute()
+
+    def _recompute(self):
+        if not self.logits or self.target >= len(self.logits):
+            return  # still being constructed
+        z = np.asarray(self.logits)                            # (V,)
+        g = cross_entropy_grad(z, self.target)                 # (V,) p - e_y
+        z_next = z - self.lr * g
+        self.set_trait("probs", softmax(z).tolist())
+        self.set_trait("loss", cross_entropy(z, self.target))
+        self.set_trait("grad", g.tolist())
+        self.set_trait("next_logits", z_next.tolist())
+        self.set_trait("next_probs", softmax(z_next).tolist())
+        self.set_trait("next_loss", cross_entropy(z_next, self.target))
+
+    # ------------------------------------------------------------ paper
+    def summary(self):
+        """一行文字：分数、目标、学习率、步数、这一步前后的损失（纸面和纯文本界面显示它）。"""
+        zs = ", ".join(fmt(z, 3) for z in self.logits)
+        return (f"梯度一步探索器：z=[{zs}]，目标={self.labels[self.target]}，η={_short(self.lr)}，"
+                f"已走 {self.steps} 步，损失 {fmt(self.loss, 4)} → 一步后 {fmt(self.next_loss, 4)}")
+
+    def snapshot_png(self, dpi=100):
+        """当前状态的静态图（PNG 字节）：左为这一步前后的概率，右为损失记录及按当前 η 继续走的损失。"""
+        from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
+
+        from ..fonts import use_cjk_font
+
+        use_cjk_font()
+        fig = Figure(figsize=(max(6.4, 0.7 * len(self.labels) + 4.4), 2.6), dpi=dpi, layout="constrained")
+        left, right = fig.subplots(1, 2, width_ratios=[max(3, len(self.labels)), 3])
+        _draw_probs(left, self)
+        _draw_losses(right, self)
+        return figure_png(fig)
+
+
+def _draw_probs(ax, w):
+    """每个候选两根柱：实心 = 当前 p，斜线 = 走一步后的 p′；目标的名字后标“（目标）”。"""
+    from matplotlib.patches import Patch
+
+    x = np.arange(len(w.labels))
+    colours = [w.palette[k % len(w.palette)] for k in x]
+    now = ax.bar(x - 0.2, w.probs, 0.38, color=colours)
+    after = ax.bar(x + 0.2, w.next_probs, 0.38, color="white", edgecolor=colours, hatch="///")
+    for rect, p in zip([*now, *after], [*w.probs, *w.next_probs]):
+        ax.annotate(fmt(p, 2), (rect.get_x() + rect.get_width() / 2, p), ha="center", va="bottom",
+                    xytext=(0, 1), textcoords="offset points", fontsize=7)
+    names = [f"{name}（目标）" if k == w.target else name for k, name in enumerate(w.labels)]
+    ax.set_xticks(x, names)
+    ax.set_ylim(0, 1.12)
+    ax.set_ylabel("概率")
+    keys = [Patch(color="0.35", label="当前 p"), Patch(facecolor="white", edgecolor="0.35", hatch="///", label="一步后 p′")]
+    ax.legend(handles=keys, loc="upper left", fontsize=7, frameon=False, ncols=2)
+    ax.set_title(f"目标={w.labels[w.target]}，η={_short(w.lr)}，第 {w.steps} 步", fontsize=9)
+
+
+def _draw_losses(ax, w):
+    """实线 = 已记录的损失；虚线 = 按当前 η 继续走到第 PREVIEW_STEPS 步的损失。"""
+    ax.plot(range(len(w.history)), w.history, "o-", color="black", markersize=3, label="已走的步")
+    z, ahead = np.asarray(w.logits), [w.history[-1]]
+    for _ in range(max(0, PREVIEW_STEPS - w.steps)):
+        z = gradient_step(z, w.target, w.lr)
+        ahead.append(cross_entropy(z, w.target))
+    if len(ahead) > 1:
+        ax.plot(range(w.steps, w.steps + len(ahead)), ahead, "--", color=PALETTE[0], label="按当前 η 继续走")
+    ax.set_ylim(0, max(w.history[0], ahead[0]) * 1.1)
+    ax.set_xlabel("步数")
+    ax.set_ylabel("损失")
+    ax.legend(fontsize=7, frameon=False)
+    ax.set_title(f"损失 {fmt(w.history[0], 3)} → {fmt(w.loss, 3)}", fontsize=9)
+
+
+# ---------------------------------------------------------------- factory
+def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAULT_TARGET, lr=DEFAULT_LR, *,
+                      logit_range=(-10.0, 10.0), logit_step=0.1, lr_range=(0.1, 5.0), lr_step=0.1,
+                      max_steps=DEFAULT_MAX_STEPS):
+    """创建梯度一步探索器（返回插件，不自动显示；放在单元格最后一行即可显示）。
+
+    参数
+    ----
+    logits : 2 到 8 个有限实数，每个候选的起始分数 z，形状 (V,)
+    labels : 与 logits 等长的候选名，互不相同
+    target : 真实目标 y：下标或候选名；默认第一个候选
+    lr : 学习率 η，正的有限实数
+    logit_range, logit_step : 分数滑块的范围 (最小, 最大) 与步长；走步可以走出这个范围，滑块停在端点
+    lr_range, lr_step : 学习率滑块的范围（下限大于 0）与步长
+    max_steps : 一次最多走多少步（连续走到这里自动停）
+
+    返回
+    ----
+    GradientExplorer
+
+    >>> w = gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0)
+    >>> [round(g, 3) for g in w.grad]            # p - e_y
+    [-0.91, 0.245, 0.665]
+    >>> w.step(3)
+    >>> [round(loss, 3) for loss in w.history]   # 损失一步步下降
+    [2.408, 1.22, 0.593, 0.344]
+    """
+    z = _check_logits(logits)
+    names = _check_labels(labels, len(z))
+    y = _check_target(target, names)
+    eta = _check_lr(lr)
+    lo, hi = _check_range(logit_range, "logit_range")
+    lr_lo, lr_hi = _check_range(lr_range, "lr_range", positive=True)
+    _check_slider_step(logit_step, "logit_step", hi - lo)
+    _check_slider_step(lr_step, "lr_step", lr_hi - lr_lo)
+    n = _check_count(max_steps, "max_steps", 1)
+    return GradientExplorer(labels=names, logits=z, target=y, lr=eta, logit_min=lo, logit_max=hi,
+                            logit_step=float(logit_step), lr_min=lr_lo, lr_max=lr_hi, lr_step=float(lr_step),
+                            max_steps=n)
+
+
+def _check_slider_step(step, name, width):
+    if isinstance(step, bool) or not isinstance(step, numbers.Real) or not (math.isfinite(step) and 0 < step <= width):
+        raise ValueError(f"{name} 必须是正数且不超过滑块范围 {width:g}，收到 {step!r}")

@@ -1,0 +1,115 @@
+"""Timings of the gradient-step explorer: Python steps in the kernel, and input → redraw and one step in Chromium.
+
+`rows()` is collected by scripts/benchmark.py; `python scripts/bench_gradient_explorer.py` prints the rows alone.
+The browser rows build the site into a temporary folder, serve it on 127.0.0.1 and open chapter 2, whose
+explorer they drive: `input` events on the learning-rate slider, and clicks on 走一步 (reset every 50 steps).
+"""
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = "book/02_gradient.html"  # the chapter page with the explorer
+_spec = importlib.util.spec_from_file_location("bench_widgets", Path(__file__).with_name("bench_widgets.py"))
+_shared = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_shared)
+ms, build_site, CHROMIUM_ARGS = _shared.ms, _shared.build_site, _shared.CHROMIUM_ARGS
+
+
+# ---------------------------------------------------------------- kernel side
+def kernel_rows(repeats=500):
+    from labcode.widgets import gradient_explorer
+
+    w = gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0, max_steps=repeats)
+    steps, moves = [], []
+    for i in range(repeats):
+        start = time.perf_counter()
+        w.step()  # one step with labcode, history appended, serialised
+        steps.append((time.perf_counter() - start) * 1000)
+    for i in range(repeats):
+        start = time.perf_counter()
+        w.lr = 0.1 + (i % 50) * 0.1  # what dragging the lr slider sends; recompute the next step
+        moves.append((time.perf_counter() - start) * 1000)
+    return [{"what": "gradient explorer, kernel: step()", "value": ms(steps), "goal": "median <= 2 ms"},
+            {"what": "gradient explorer, kernel: set lr + recompute", "value": ms(moves), "goal": "median <= 2 ms"}]
+
+
+# ---------------------------------------------------------------- browser side
+TIMER_JS = """async (n) => {
+    const root = document.querySelector(".gx-root");
+    const lr = root.querySelector(".gx-lr"), step = root.querySelector(".gx-step");
+    const reset = root.querySelector(".gx-reset"), line = root.querySelector(".gx-lossline");
+    const after = [...root.querySelectorAll(".gx-after")];
+    const nextFrame = () => new Promise(requestAnimationFrame);
+    const redraw = [], steps = [];
+    for (let i = 0; i < n; i++) {
+        const before = after.map(b => b.style.height).join();
+        lr.value = String(0.5 + (i % 2) * 1.5);
+        const t0 = performance.now();
+        lr.dispatchEvent(new Event("input", {bubbles: true}));
+        while (after.map(b => b.style.height).join() === before) await nextFrame();
+        redraw.push(performance.now() - t0);
+        if (i % 50 === 0) reset.click();
+        const done = String(Number(line.dataset.steps) + 1);
+        const t1 = performance.now();
+        step.click();
+        while (line.dataset.steps !== done) await nextFrame();
+        steps.push(performance.now() - t1);
+        if (i % 20 === 0) await nextFrame();  // let the page paint now and then
+    }
+    return {redraw, steps};
+}"""
+
+
+def browser_rows(n=300):
+    names = ("gradient explorer, browser: lr input -> redrawn", "gradient explorer, browser: one step (click -> redrawn)")
+    chromium = shutil.which("chromium")
+    if chromium is None or not (ROOT / "_vendor" / "widgets").is_dir():
+        why = "no chromium" if chromium is None else "run scripts/vendor_assets.py first"
+        return [{"what": w, "value": f"not measured ({why})", "goal": "p95 <= 5 ms"} for w in names]
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        html = build_site(Path(tmp))
+        if not (html / PAGE).exists():
+            return [{"what": w, "value": f"not measured (no {PAGE})", "goal": "p95 <= 5 ms"} for w in names]
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                                  cwd=html, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                for _ in range(50):  # until the server answers
+                    try:
+                        page.goto(f"http://127.0.0.1:{port}/{PAGE}")
+                        break
+                    except Exception:
+                        time.sleep(0.1)
+                page.locator(".gx-root").first.wait_for(timeout=20000)
+                page.evaluate(TIMER_JS, 30)  # warm-up: JIT, first layouts
+                result = page.evaluate(TIMER_JS, n)
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    return [{"what": names[0], "value": ms(result["redraw"]), "goal": "p95 <= 5 ms"},
+            {"what": names[1], "value": ms(result["steps"]), "goal": "p95 <= 5 ms"}]
+
+
+def rows():
+    return kernel_rows() + browser_rows()
+
+
+if __name__ == "__main__":
+    for row in rows():
+        print(f"{row['what']:<58}  {row['value']:>34}  {row['goal']}")

@@ -1,0 +1,136 @@
+"""The gradient-step explorer in a RUNNING KERNEL in JupyterLab (server and page helpers from
+test_kernel_widgets.py): buttons and sliders in the page reach Python's traits, and Python's steps
+reach the page. Both sides are checked against a trajectory computed here with labcode.
+"""
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import nbformat
+import numpy as np
+import pytest
+
+import labcode
+from test_kernel_widgets import (NOTEBOOK, SHOTS, PlaywrightTimeout, cell, jupyter, kernel_idle,  # noqa: F401
+                                 output_text, run_cell, start_session, widget_errors)
+
+CELLS = [
+    'import json\n'
+    'import labcode\n'
+    'w = labcode.gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0)\n'
+    'w',
+    'print("STATE", json.dumps({"n": get_ipython().execution_count, "logits": w.logits, "steps": w.steps,\n'
+    '                           "history": w.history, "lr": w.lr, "start": w.start_logits}))',
+    'w.step(2)\n'
+    'print("STEPPED", w.steps)',
+]
+START, PROBE, STEP = range(3)
+Z0, TARGET = [0.0, 1.0, 2.0], 0
+
+
+def trajectory(z, lr, n):
+    zs = [np.asarray(z, dtype=float)]
+    for _ in range(n):
+        zs.append(zs[-1] - lr * labcode.cross_entropy_grad(zs[-1], TARGET))
+    return zs, [labcode.cross_entropy(v, TARGET) for v in zs]
+
+
+def write_notebook(base, token):
+    """Replace the server's test notebook with this module's cells (contents API)."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in CELLS])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    body = json.dumps({"type": "notebook", "format": "json", "content": json.loads(nbformat.writes(nb))})
+    request = urllib.request.Request(f"{base}/api/contents/{NOTEBOOK}?token={token}", data=body.encode(),
+                                     method="PUT", headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).close()
+
+
+def open_and_display(page, url, base, token, attempts=4):
+    start_session(base, token)
+    page.goto(url)
+    for _ in range(attempts):
+        cell(page, PROBE).locator(".jp-InputArea-editor").wait_for(timeout=60000)
+        kernel_idle(base, token, seconds=30)
+        run_cell(page, START)
+        try:
+            page.locator(".gx-root").wait_for(timeout=20000)
+            return
+        except PlaywrightTimeout:
+            page.reload()
+    pytest.fail(f"the explorer never appeared ({attempts} attempts)")
+
+
+def probe_python(page, previous_n=0):
+    run_cell(page, PROBE)
+    page.wait_for_function(
+        """([k, prev]) => {
+            const m = document.querySelectorAll('.jp-Notebook .jp-Cell')[k].innerText.match(/STATE (\\{.*\\})/);
+            return m !== null && JSON.parse(m[1]).n > prev;
+        }""", arg=[PROBE, previous_n], timeout=30000)
+    line = next(s for s in output_text(page, PROBE).splitlines() if s.startswith("STATE "))
+    return json.loads(line[len("STATE "):])
+
+
+def probe_until(page, py, done, tries=5):
+    """Widget messages reach the kernel asynchronously: re-ask until Python has caught up."""
+    for _ in range(tries):
+        py = probe_python(page, py["n"])
+        if done(py):
+            break
+    return py
+
+
+def page_state(page):
+    root = page.locator(".gx-root")
+    return {"z": [float(v) for v in root.locator(".gx-z").evaluate_all("els => els.map(e => e.dataset.value)")],
+            "steps": int(root.locator(".gx-lossline").get_attribute("data-steps")),
+            "history": [float(t) for t in root.locator(".gx-item").all_text_contents()],
+            "lr": float(root.locator(".gx-lrval").inner_text())}
+
+
+@pytest.mark.parametrize("jupyter", ["jupyterlab"], indirect=True)
+def test_buttons_sliders_and_python_agree_in_a_running_kernel(jupyter, offline_page):
+    name, base, token, url = jupyter
+    page = offline_page
+    errors = []
+    page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    write_notebook(base, token)
+    open_and_display(page, url, base, token)
+    root = page.locator(".gx-root")
+
+    # (a) two clicks on 走一步 in the page: Python holds the same logits, step count and loss history.
+    for _ in range(2):
+        root.locator(".gx-step").click()
+    zs, losses = trajectory(Z0, 1.0, 2)
+    py = probe_until(page, {"n": 0}, lambda py: py["steps"] == 2)
+    assert py["steps"] == 2 and py["start"] == Z0, "the kernel never received the steps"
+    np.testing.assert_allclose(py["logits"], zs[-1], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(py["history"], losses, rtol=1e-12)
+
+    # (b) the learning-rate slider by keyboard (JupyterLab must leave the arrow keys to it): lr only, no restart.
+    root.locator(".gx-lr").focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    py = probe_until(page, py, lambda py: py["lr"] != 1.0)
+    assert py["lr"] == pytest.approx(1.5, abs=1e-9) and py["steps"] == 2
+
+    # (c) Python steps twice more at lr 1.5: the page follows with the same numbers.
+    run_cell(page, STEP)
+    page.wait_for_function("() => document.querySelector('.gx-root .gx-lossline').dataset.steps === '4'", timeout=30000)
+    zs2, losses2 = trajectory(zs[-1], py["lr"], 2)
+    shown = page_state(page)
+    np.testing.assert_allclose(shown["z"], zs2[-1], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(shown["history"], [*losses, *losses2[1:]], atol=0.00005 + 1e-12)
+    assert shown["lr"] == 1.5
+
+    # (d) 回到起点 in the page: Python is back at the start.
+    root.locator(".gx-reset").click()
+    py = probe_until(page, py, lambda py: py["steps"] == 0)
+    assert py["steps"] == 0 and py["logits"] == Z0 and len(py["history"]) == 1
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"kernel_gradient_{name}.png"))
+    assert page.external == [], f"requests left 127.0.0.1: {page.external}"
+    assert widget_errors(errors) == [], f"JavaScript errors in {name}"
