@@ -1,17 +1,19 @@
 # Every target creates or reuses the project-local environment in .venv.
 # `make build` and `make test` are the two set-up commands of the README.
 VENV   ?= .venv
+# The interpreter that creates .venv (Python >= 3.11, see requires-python in pyproject.toml).
+PYTHON ?= python3
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
 
-.PHONY: build site pdf test execute lab bench assets clean
+.PHONY: build site pdf test lint execute lab bench assets clean
 
 $(STAMP): requirements.txt pyproject.toml
-	@python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed (found " + sys.version.split()[0] + ")")'
-	python3 -m venv $(VENV)
+	@$(PYTHON) scripts/check_python.py
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
@@ -34,6 +36,10 @@ pdf: assets
 ## test: unit and property tests, doctests, nbval, site build, browser and PDF checks
 test: assets
 	$(PY) -m pytest
+
+## lint: ruff over the code and the notebooks' code cells (`make test` runs it too); FIX=1 applies safe fixes
+lint: $(STAMP)
+	$(VENV)/bin/ruff check $(if $(FIX),--fix) labcode scripts tests book _ext latex
 
 ## execute: re-run every notebook and store its outputs (the reference nbval compares against)
 execute: $(STAMP)

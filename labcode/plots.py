@@ -38,7 +38,7 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
     if target is not None:
         bars[target].set_edgecolor(TARGET_EDGE)
         bars[target].set_linewidth(2.5)
-    for rect, p in zip(bars, probs):
+    for rect, p in zip(bars, probs, strict=True):
         ax.annotate(f"{p:.3f}", (rect.get_x() + rect.get_width() / 2, p), ha="center", va="bottom",
                     xytext=(0, 2), textcoords="offset points", fontsize=9)
     ax.set_xticks(range(len(labels)), labels)
@@ -78,9 +78,11 @@ def softmax_before_after(logits_before, logits_after, labels, *, titles=("修改
     """
     use_cjk_font()
     rows = [_check_row(logits_before, labels, "logits_before"), _check_row(logits_after, labels, "logits_after")]
+    if isinstance(titles, str) or len(titles) != 2:
+        raise ValueError(f"titles 必须正好是两个标题（修改前、修改后），收到 {titles!r}")
     fig = Figure(figsize=(8, 3.4), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
-    for ax, z, title in zip(axes, rows, titles):
+    for ax, z, title in zip(axes, rows, titles, strict=True):
         bar_probs(ax, softmax(z), labels, title=f"{title}：分数 {_fmt_scores(z)}")
     axes[1].set_ylabel("")
     return fig
@@ -106,7 +108,7 @@ def temperature_bars(logits, temperatures, labels):
         raise ValueError("temperatures 至少要有一个温度，收到空序列")
     fig = Figure(figsize=(3.2 * len(temps), 3.2), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(temps), sharey=True))
-    for i, (ax, t) in enumerate(zip(axes, temps)):
+    for i, (ax, t) in enumerate(zip(axes, temps, strict=True)):
         probs = softmax(z, temperature=t)
         bar_probs(ax, probs, labels, title=f"温度 T = {t:g}，熵 {float(entropy(probs)):.4f}")
         if i:

@@ -63,7 +63,7 @@ REQUIRE_CONFIG = """\
     paths: {
       anywidget: here + "anywidget",
       // the HTML manager finds its icon fonts next to this module id's URL
-      "@jupyter-widgets/html-manager/dist": here.replace(/\/$/, ""),
+      "@jupyter-widgets/html-manager/dist": here.replace(/\\/$/, ""),
     },
   });
 })();

@@ -93,7 +93,7 @@ def test_keyboard_moves_one_logit_and_every_bar_follows(page):
     step = float(slider.get_attribute("step"))
     assert after["logits"][0] == pytest.approx(before["logits"][0] + 5 * step, abs=1e-9)
     assert after["logits"][1:] == before["logits"][1:]
-    assert all(b != a for b, a in zip(before["heights"], after["heights"]))  # shared denominator
+    assert all(b != a for b, a in zip(before["heights"], after["heights"], strict=True))  # shared denominator
     assert_shows_labcode_values(after)
 
 
@@ -158,7 +158,7 @@ def test_page_maths_agrees_with_labcode_to_1e9_on_extreme_grid(page):
             return cases.map(([z, t, y]) => mod.explorerMaths(z, t, y));
         }""", cases)
     assert len(results) == len(cases)
-    for (z, t, y), js in zip(cases, results):
+    for (z, t, y), js in zip(cases, results, strict=True):
         scaled = np.asarray(z, dtype=float) / t
         probs = labcode.softmax(z, temperature=t)
         loss = labcode.cross_entropy(scaled, y)

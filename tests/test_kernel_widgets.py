@@ -131,7 +131,8 @@ def jupyter(request, tmp_path_factory):
             break
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the {name} server did not start:\n" + (tmp / "server.log").read_text(encoding="utf-8")[-4000:])
+                log = (tmp / "server.log").read_text(encoding="utf-8")
+                pytest.fail(f"the {name} server did not start:\n" + log[-4000:])
             time.sleep(0.1)
     return name, base, token, f"{base}{page_path}token={token}"
 
@@ -264,7 +265,8 @@ def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_pa
     root = page.locator(".sx-root")
     sliders = root.locator(".sx-logit")
     start = shown_state(page)
-    assert_page_shows(start, [0, 1, 2], labcode.softmax([0, 1, 2]), labcode.cross_entropy(np.array([0., 1., 2.]), TARGET))
+    assert_page_shows(start, [0, 1, 2], labcode.softmax([0, 1, 2]),
+                      labcode.cross_entropy(np.array([0., 1., 2.]), TARGET))
 
     # (a) keyboard: three ArrowRight presses on 红's slider move z(红) by three steps, inside the notebook
     #     (the notebook binds arrow keys to cell navigation; the widget must keep them).
@@ -306,7 +308,8 @@ def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_pa
     run_cell(page, SET)
     page.wait_for_function("k => document.querySelectorAll('.jp-Notebook .jp-Cell')[k].innerText.includes('SET [')",
                            arg=SET, timeout=30000)
-    page.wait_for_function("want => [...document.querySelectorAll('.sx-root .sx-logit')].every((e, k) => e.valueAsNumber === want[k])",
+    page.wait_for_function("want => [...document.querySelectorAll('.sx-root .sx-logit')]"
+                           ".every((e, k) => e.valueAsNumber === want[k])",
                            arg=SET_LOGITS, timeout=10000)
     py = probe_python(page, py["n"])
     assert py["logits"] == SET_LOGITS

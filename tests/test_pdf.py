@@ -272,8 +272,8 @@ def test_table_cells_are_ragged_right(pdf_dir):
                 in_table = False
         checked += bool(table_lines)
         text = log.read_text(encoding="utf-8", errors="replace")
-        stretched = [(int(a), int(b)) for a, b in
-                     re.findall(r"^Underfull \\hbox \(badness \d+\) in paragraph at lines (\d+)--(\d+)", text, flags=re.M)]
+        underfull = r"^Underfull \\hbox \(badness \d+\) in paragraph at lines (\d+)--(\d+)"
+        stretched = [(int(a), int(b)) for a, b in re.findall(underfull, text, flags=re.M)]
         in_cells = [r for r in stretched if r[0] in table_lines]
         assert not in_cells, f"{log.name}: stretched table cells at .tex lines {in_cells}"
     assert checked, "no handout has a table: nothing was checked"

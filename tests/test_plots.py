@@ -22,7 +22,8 @@ def all_text(fig):
 def render_png(fig, caplog):
     """Render to PNG; return the warnings and font-manager log records that mention missing glyphs/fonts."""
     buf = io.BytesIO()
-    with caplog.at_level(logging.WARNING, logger="matplotlib.font_manager"), warnings.catch_warnings(record=True) as caught:
+    with (caplog.at_level(logging.WARNING, logger="matplotlib.font_manager"),
+          warnings.catch_warnings(record=True) as caught):
         warnings.simplefilter("always")
         fig.savefig(buf, format="png", dpi=60)
     problems = [str(w.message) for w in caught if "missing" in str(w.message).lower()]
@@ -43,7 +44,8 @@ def test_use_cjk_font_puts_a_font_with_chinese_glyphs_first_and_is_idempotent():
     assert fonts.use_cjk_font() == family
     assert matplotlib.rcParams["font.sans-serif"][:2] == [family, "DejaVu Sans"]
     assert matplotlib.rcParams["font.sans-serif"].count(family) == 1
-    path = matplotlib.font_manager.findfont(matplotlib.font_manager.FontProperties(family=family), fallback_to_default=False)
+    props = matplotlib.font_manager.FontProperties(family=family)
+    path = matplotlib.font_manager.findfont(props, fallback_to_default=False)
     charmap = FT2Font(path).get_charmap()
     assert all(ord(ch) in charmap for ch in "红黄绿概率损失温度熵")
 
@@ -94,7 +96,7 @@ def test_before_after_figure_shows_labcode_softmax_and_chinese_labels():
     text = all_text(fig)
     for word in ["红", "黄", "绿", "修改前", "修改后", "概率"]:
         assert word in text
-    for ax, logits in zip(fig.axes, ([0.0, 1.0, 2.0], [0.0, 1.0, 3.0])):
+    for ax, logits in zip(fig.axes, ([0.0, 1.0, 2.0], [0.0, 1.0, 3.0]), strict=True):
         heights = [bar.get_height() for bar in ax.patches]
         np.testing.assert_allclose(heights, labcode.softmax(logits), rtol=0, atol=1e-15)
 
@@ -103,7 +105,7 @@ def test_temperature_figure_shows_softmax_at_each_temperature_and_its_entropy():
     logits, temps = [2.0, 1.0, 0.0], [0.5, 1.0, 2.0]
     fig = plots.temperature_bars(logits, temps, LABELS)
     assert len(fig.axes) == 3
-    for ax, t in zip(fig.axes, temps):
+    for ax, t in zip(fig.axes, temps, strict=True):
         probs = labcode.softmax(logits, temperature=t)
         np.testing.assert_allclose([b.get_height() for b in ax.patches], probs, rtol=0, atol=1e-15)
         assert f"{float(labcode.entropy(probs)):.3f}" in ax.get_title()
@@ -136,7 +138,8 @@ def test_before_after_rejects_logits_that_do_not_match_the_labels():
         plots.softmax_before_after([[0.0, 1.0, 2.0]], [0.0, 1.0, 3.0], LABELS)
 
 
-@pytest.mark.parametrize("bad, error", [(0.0, ValueError), (-1.0, ValueError), (float("inf"), ValueError), ("热", TypeError)])
+@pytest.mark.parametrize("bad, error",
+                         [(0.0, ValueError), (-1.0, ValueError), (float("inf"), ValueError), ("热", TypeError)])
 def test_temperature_figure_rejects_bad_temperatures(bad, error):
     with pytest.raises(error, match="temperature 必须是正的有限实数"):
         plots.temperature_bars([2.0, 1.0, 0.0], [1.0, bad], LABELS)
@@ -164,3 +167,9 @@ def test_bar_probs_rejects_a_two_dimensional_row():
     ax = matplotlib.figure.Figure().subplots()
     with pytest.raises(ValueError, match="probs 必须是一维"):
         plots.bar_probs(ax, [[0.5, 0.5]], ["甲", "乙"])
+
+
+@pytest.mark.parametrize("titles", [("甲",), ("甲", "乙", "丙"), "甲乙"])
+def test_before_after_needs_exactly_two_titles(titles):
+    with pytest.raises(ValueError, match="titles 必须正好是两个标题.*收到"):
+        plots.softmax_before_after([0.0, 1.0, 2.0], [0.0, 1.0, 3.0], LABELS, titles=titles)

@@ -46,7 +46,8 @@ class ResourceCollector(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "link" and attrs.get("href") and attrs.get("rel", "") not in ("canonical", "alternate", "next", "prev"):
+        navigation = ("canonical", "alternate", "next", "prev")
+        if tag == "link" and attrs.get("href") and attrs.get("rel", "") not in navigation:
             self.urls.append(attrs["href"])
         elif tag in self.LOADS and attrs.get(self.LOADS[tag]):
             self.urls.append(attrs[self.LOADS[tag]])
@@ -67,7 +68,8 @@ def test_pages_load_no_script_style_or_font_from_outside(built_site):
     for css in built_site.rglob("*.css"):
         outside += [f"{css.name}: {u}" for u in CSS_URL.findall(css.read_text(encoding="utf-8", errors="replace"))]
     assert not outside
-    assert any(u.split("?")[0].endswith("_static/mathjax/tex-chtml.js") for u in local_scripts), "MathJax is not served by the site"
+    mathjax = any(u.split("?")[0].endswith("_static/mathjax/tex-chtml.js") for u in local_scripts)
+    assert mathjax, "MathJax is not served by the site"
 
 
 def search_terms(built_site):

@@ -144,7 +144,8 @@ def test_synced_traits_are_the_ones_the_front_end_reads():
 
 @pytest.mark.parametrize("kwargs, error, pattern", [
     ({"logits": [1.0]}, ValueError, r"logits 的类别数必须在 2 到 8 之间，收到 1 个"),
-    ({"logits": list(range(9)), "labels": list("abcdefghi")}, ValueError, r"logits 的类别数必须在 2 到 8 之间，收到 9 个"),
+    ({"logits": list(range(9)), "labels": list("abcdefghi")}, ValueError,
+     r"logits 的类别数必须在 2 到 8 之间，收到 9 个"),
     ({"logits": [0, 1, float("nan")]}, ValueError, r"logits 必须全是有限实数.*nan"),
     ({"logits": [0, 1, float("inf")]}, ValueError, r"logits 必须全是有限实数.*inf"),
     ({"logits": "012"}, TypeError, r"logits 必须是实数序列"),
@@ -181,8 +182,9 @@ def test_bad_assignment_is_rejected_and_state_kept():
 
 def test_summary_format_for_another_state():
     w = softmax_explorer([0, 1, 3], ["红", "黄", "绿"], target=0, temperature=2)
-    assert re.fullmatch(r"Softmax 探索器：logits=\[0, 1, 3\]，T=2，目标=红，p=\[\d\.\d{3}, \d\.\d{3}, \d\.\d{3}\]，损失=\d+\.\d{4}",
-                        w.summary())
+    pattern = (r"Softmax 探索器：logits=\[0, 1, 3\]，T=2，目标=红，"
+               r"p=\[\d\.\d{3}, \d\.\d{3}, \d\.\d{3}\]，损失=\d+\.\d{4}")
+    assert re.fullmatch(pattern, w.summary())
 
 
 def test_state_sent_by_the_front_end_recomputes_in_python():

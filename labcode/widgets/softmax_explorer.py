@@ -111,7 +111,8 @@ class SoftmaxExplorer(FamilyWidget):
             return  # still being constructed
         scaled = np.asarray(self.logits) / self.temperature          # (V,)
         if not np.isfinite(scaled).all():
-            raise ValueError(f"logits / temperature 必须是有限数，收到 logits={self.logits}，temperature={self.temperature}")
+            raise ValueError(f"logits / temperature 必须是有限数，"
+                             f"收到 logits={self.logits}，temperature={self.temperature}")
         self.set_trait("probs", softmax(self.logits, temperature=self.temperature).tolist())
         self.set_trait("loss", cross_entropy(scaled, self.target))
         self.set_trait("grad", (cross_entropy_grad(scaled, self.target) / self.temperature).tolist())
@@ -128,8 +129,9 @@ class SoftmaxExplorer(FamilyWidget):
         from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
 
         fig = Figure(figsize=(max(3.4, 0.6 * len(self.labels) + 1.6), 2.4), dpi=dpi, layout="constrained")
-        bar_probs(fig.subplots(), self.probs, self.labels, target=self.target,
-                  title=f"z=[{', '.join(_short(z) for z in self.logits)}]，T={_short(self.temperature)}，目标={self.labels[self.target]}，损失={fmt(self.loss, 4)}")
+        title = (f"z=[{', '.join(_short(z) for z in self.logits)}]，T={_short(self.temperature)}，"
+                 f"目标={self.labels[self.target]}，损失={fmt(self.loss, 4)}")
+        bar_probs(fig.subplots(), self.probs, self.labels, target=self.target, title=title)
         return figure_png(fig)
 
 
@@ -173,7 +175,8 @@ def softmax_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=None, 
     t_lo, t_hi = _check_range(temperature_range, "temperature_range")
     if t_lo <= 0:
         raise ValueError(f"temperature_range 的下限必须大于 0，收到 {temperature_range!r}")
-    if isinstance(step, bool) or not isinstance(step, numbers.Real) or not (math.isfinite(step) and 0 < step <= hi - lo):
+    step_ok = isinstance(step, numbers.Real) and not isinstance(step, bool) and math.isfinite(step)
+    if not (step_ok and 0 < step <= hi - lo):
         raise ValueError(f"step 必须是正数且不超过滑块范围 {hi - lo:g}，收到 {step!r}")
     return SoftmaxExplorer(labels=names, logits=z, target=target, temperature=T,
                            logit_min=lo, logit_max=hi, step=float(step),
