@@ -1,0 +1,88 @@
+"""The GitHub Actions workflow: actionlint finds nothing, and it runs only what `make` runs here."""
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+BIN = Path(sys.executable).parent
+BOOK = ROOT / ".github" / "workflows" / "book.yml"
+APT_INSTALL = "grep -v '^#' scripts/debian_packages.txt | xargs apt-get install -y -qq --no-install-recommends"
+
+
+def actionlint(*files):
+    """Run the pinned actionlint with the pinned shellcheck on PATH (both from requirements.txt)."""
+    for tool in ("actionlint", "shellcheck"):
+        if not (BIN / tool).exists():
+            pytest.fail(f"{BIN / tool} is missing: `make` installs it from requirements.txt")
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    return subprocess.run([str(BIN / "actionlint"), "-no-color", "-pyflakes=", *map(str, files)],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+
+
+def workflow():
+    data = yaml.safe_load(BOOK.read_text(encoding="utf-8"))
+    data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as True
+    return data
+
+
+def test_actionlint_finds_nothing():
+    assert WORKFLOWS, "no workflow in .github/workflows"
+    proc = actionlint(*WORKFLOWS)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_actionlint_catches_a_broken_workflow(tmp_path):
+    bad = tmp_path / ".github" / "workflows" / "bad.yml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("on: push\njobs:\n  t:\n    runs-on: ubuntu-24.04\n    steps:\n"
+                   "      - run: echo ${{ matrix.nope }}\n      - run: rm -rf $DIR/*\n", encoding="utf-8")
+    proc = actionlint(bad)
+    assert proc.returncode == 1
+    assert "matrix" in proc.stdout and "shellcheck" in proc.stdout
+
+
+def run_commands(data):
+    return [line.strip() for job in data["jobs"].values() for step in job.get("steps", [])
+            for line in step.get("run", "").splitlines() if line.strip()]
+
+
+def test_every_command_is_one_that_runs_locally():
+    targets = set(re.findall(r"^([a-z]+):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
+    for command in run_commands(workflow()):
+        if command.startswith("make "):
+            assert command.split()[1] in targets, command
+        else:  # the README's Debian packages, from the same list
+            assert command in ("apt-get update -qq", APT_INSTALL), command
+    assert {"make test", "make build"} <= set(run_commands(workflow()))
+
+
+def test_actions_are_pinned_by_version():
+    uses = [step["uses"] for job in workflow()["jobs"].values() for step in job.get("steps", []) if "uses" in step]
+    assert uses
+    for ref in uses:
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+@(v\d+(\.\d+){0,2}|[0-9a-f]{40})", ref), f"{ref} is not pinned by version"
+
+
+def test_pull_requests_test_on_lowest_and_newest_python_and_main_publishes():
+    data = workflow()
+    assert "pull_request" in data["on"] and data["on"]["push"]["branches"] == ["main"]
+    test, build, deploy = data["jobs"]["test"], data["jobs"]["build"], data["jobs"]["deploy"]
+    floor = re.search(r'requires-python = ">=(\d+\.\d+)"', (ROOT / "pyproject.toml").read_text()).group(1)
+    assert test["strategy"]["matrix"]["python"] == [floor, "3.14"]
+    assert "pull_request" in test["if"] and "pull_request" in build["if"] and "!=" in build["if"]
+    assert [s["run"] for s in test["steps"] if "run" in s][-1] == "make test"
+    upload = next(s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-pages-artifact@"))
+    assert upload["with"]["path"] == "_build/html"
+    assert deploy["needs"] == "build" and deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert any(s.get("uses", "").startswith("actions/deploy-pages@") for s in deploy["steps"])
+    assert data["permissions"] == {"contents": "read"} and "group" in data["concurrency"]
+    for job in (test, build):  # pip and npm caches
+        uses = [s.get("uses", "") for s in job["steps"]]
+        assert any(u.startswith("actions/cache@") for u in uses)
+        assert any(s.get("with", {}).get("cache") == "npm" for s in job["steps"])
