@@ -1,6 +1,12 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
-from .embedding import (embed_with_positions, embed_with_positions_backward, embedding, embedding_backward,
-                        embedding_backward_overwrite, one_hot)
+from .embedding import (
+    embed_with_positions,
+    embed_with_positions_backward,
+    embedding,
+    embedding_backward,
+    embedding_backward_overwrite,
+    one_hot,
+)
 from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, softmax
 
 __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad",

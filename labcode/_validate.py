@@ -99,7 +99,8 @@ def as_ids(ids, num_embeddings, name="ids"):
     if arr.size == 0 and arr.dtype == np.float64:  # np.asarray([]) 是 float64：空列表也算合法的空编号
         arr = arr.astype(np.int64)
     if arr.dtype == bool:
-        raise TypeError(f"{name} 必须是整数编号数组，不能是布尔数组（True/False 会被当成掩码或 1/0），收到 {_short(ids)}")
+        raise TypeError(f"{name} 必须是整数编号数组，不能是布尔数组（True/False 会被当成掩码或 1/0），"
+                        f"收到 {_short(ids)}")
     if not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"{name} 必须是整数编号数组，收到 dtype {arr.dtype}：{_short(ids)}")
     bad = (arr < 0) | (arr >= num_embeddings)
@@ -108,7 +109,8 @@ def as_ids(ids, num_embeddings, name="ids"):
         value = int(arr[where])
         at = f"位置 {where if arr.ndim > 1 else where[0]}" if arr.ndim else "标量"
         if value == -100:
-            raise IdError(f"{name} 含忽略值 -100（{at}）：-100 只用来标记不计损失的目标，不能拿来查表；请先用掩码去掉它")
+            raise IdError(f"{name} 含忽略值 -100（{at}）：-100 只用来标记不计损失的目标，"
+                          "不能拿来查表；请先用掩码去掉它")
         if value < 0:
             raise IdError(f"{name} 的每个编号都必须 >= 0（负数会被 NumPy 从表尾倒着取，悄悄读错行），"
                           f"收到 {value}（{at}）")

@@ -1,12 +1,18 @@
 """Tests for labcode.embedding: lookup, one-hot products, accumulated gradients, position table, errors."""
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
-from labcode import (embed_with_positions, embed_with_positions_backward, embedding, embedding_backward,
-                     embedding_backward_overwrite, one_hot)
+from labcode import (
+    embed_with_positions,
+    embed_with_positions_backward,
+    embedding,
+    embedding_backward,
+    embedding_backward_overwrite,
+    one_hot,
+)
 
 
 def loop_backward(grad_out, ids, V):
@@ -176,7 +182,6 @@ def test_position_gradients_accumulate_per_use_in_both_tables():
 
 def test_positions_with_one_sequence_and_with_three_axes():
     rng = np.random.default_rng(2)
-    E, P = rng.normal(size=(3, 2)), rng.normal(size=(5, 2))
     ids = rng.integers(0, 3, size=(2, 2, 5))
     G = rng.normal(size=(2, 2, 5, 2))
     _, dP = embed_with_positions_backward(G, ids, 3, 5)
@@ -235,7 +240,8 @@ def test_bad_tables_and_gradients():
         embedding(np.zeros(3), [0])
     with pytest.raises(TypeError, match=r"E 必须是实数数组"):
         embedding(np.array([["a"]]), [0])
-    with pytest.raises(ValueError, match=r"grad_out 的形状必须是 ids.shape \+ \(D,\) = \(3,\) \+ \(D,\)，收到形状 \(2, 2\)"):
+    pattern = r"grad_out 的形状必须是 ids.shape \+ \(D,\) = \(3,\) \+ \(D,\)，收到形状 \(2, 2\)"
+    with pytest.raises(ValueError, match=pattern):
         embedding_backward(np.zeros((2, 2)), [0, 1, 2], 3)
     with pytest.raises(ValueError, match=r"grad_out 的形状必须是.*收到形状 \(3,\)"):
         embedding_backward(np.zeros(3), [0, 1, 2], 3)
