@@ -29,7 +29,7 @@ def kernel_rows(repeats=500):
 
     w = gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0, max_steps=repeats)
     steps, moves = [], []
-    for i in range(repeats):
+    for _ in range(repeats):
         start = time.perf_counter()
         w.step()  # one step with labcode, history appended, serialised
         steps.append((time.perf_counter() - start) * 1000)
@@ -69,7 +69,8 @@ TIMER_JS = """async (n) => {
 
 
 def browser_rows(n=300):
-    names = ("gradient explorer, browser: lr input -> redrawn", "gradient explorer, browser: one step (click -> redrawn)")
+    names = ("gradient explorer, browser: lr input -> redrawn",
+             "gradient explorer, browser: one step (click -> redrawn)")
     chromium = shutil.which("chromium")
     if chromium is None or not (ROOT / "_vendor" / "widgets").is_dir():
         why = "no chromium" if chromium is None else "run scripts/vendor_assets.py first"

@@ -75,7 +75,8 @@ def test_loss_falls_at_every_step_for_any_lr(lr):
     w = gradient_explorer([3, -1, 0.5, 2], list("abcd"), target=1, lr=lr)
     w.step(10)
     assert w.steps == 10 and len(w.history) == 11
-    assert all(b < a or b == a == 0.0 for a, b in zip(w.history, w.history[1:]))  # 0.0 once p_y rounds to 1
+    pairs = zip(w.history[:-1], w.history[1:], strict=True)
+    assert all(b < a or b == a == 0.0 for a, b in pairs)  # 0.0 once p_y rounds to 1
     z = np.array([3, -1, 0.5, 2.0])
     for _ in range(10):
         z = one_step(z, 1, lr)
@@ -149,7 +150,8 @@ def test_max_steps_bounds_a_run():
 
 def test_summary_is_one_readable_line():
     w = gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0)
-    assert w.summary() == "梯度一步探索器：z=[0.000, 1.000, 2.000]，目标=红，η=1，已走 0 步，损失 2.4076 → 一步后 1.2196"
+    assert w.summary() == ("梯度一步探索器：z=[0.000, 1.000, 2.000]，目标=红，η=1，"
+                           "已走 0 步，损失 2.4076 → 一步后 1.2196")
     w.step()
     assert "已走 1 步，损失 1.2196 → 一步后" in w.summary()
     assert repr(w) == w.summary() and "\n" not in w.summary() and "\u2212" not in w.summary()

@@ -12,8 +12,18 @@ import numpy as np
 import pytest
 
 import labcode
-from test_kernel_widgets import (NOTEBOOK, SHOTS, PlaywrightTimeout, cell, jupyter, kernel_idle,  # noqa: F401
-                                 output_text, run_cell, start_session, widget_errors)
+from test_kernel_widgets import (  # noqa: F401
+    NOTEBOOK,
+    SHOTS,
+    PlaywrightTimeout,
+    cell,
+    jupyter,
+    kernel_idle,
+    output_text,
+    run_cell,
+    start_session,
+    widget_errors,
+)
 
 CELLS = [
     'import json\n'
@@ -90,7 +100,7 @@ def page_state(page):
 
 
 @pytest.mark.parametrize("jupyter", ["jupyterlab"], indirect=True)
-def test_buttons_sliders_and_python_agree_in_a_running_kernel(jupyter, offline_page):
+def test_buttons_sliders_and_python_agree_in_a_running_kernel(jupyter, offline_page):  # noqa: F811 (the fixture)
     name, base, token, url = jupyter
     page = offline_page
     errors = []

@@ -11,13 +11,18 @@ import pytest
 # Colours are composited as the browser paints them: the elements stacked under the centre of each
 # text (document.elementsFromPoint), so a label drawn above a coloured bar is measured against the page.
 CONTRAST_JS = """(root) => {
-    const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+    const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number);
+                           return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
     const over = (top, under) => top.slice(0, 3).map((v, i) => v * top[3] + under[i] * (1 - top[3]));
-    const backdrop = (stack) => stack.reverse().reduce((under, el) => over(parse(getComputedStyle(el).backgroundColor), under), [255, 255, 255]);
-    const lum = (rgb) => { const [r, g, b] = rgb.map(v => v / 255).map(v => v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    const backdrop = (stack) => stack.reverse().reduce(
+        (under, el) => over(parse(getComputedStyle(el).backgroundColor), under), [255, 255, 255]);
+    const lum = (rgb) => { const [r, g, b] = rgb.map(v => v / 255)
+                                                .map(v => v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
                            return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-    const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
-    const centre = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.width * r.height]; };
+    const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+                              return (hi + 0.05) / (lo + 0.05); };
+    const centre = (el) => { const r = el.getBoundingClientRect();
+                             return [r.left + r.width / 2, r.top + r.height / 2, r.width * r.height]; };
     const box = root.getBoundingClientRect();
     const page = backdrop([document.body, document.documentElement]);
     const inside = document.elementsFromPoint(box.left + 4, Math.max(box.top, 120) + 4);
@@ -66,11 +71,12 @@ def test_every_widget_follows_light_and_dark_with_aa_contrast(offline_page, site
                 # a tall widget is measured in viewport-sized slices
                 height = root.evaluate("el => el.getBoundingClientRect().height")
                 for offset in range(0, int(height) + 1, 600):
-                    root.evaluate("(el, dy) => window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top + dy - 100)", offset)
+                    root.evaluate("(el, dy) => window.scrollTo(0, "
+                                  "window.scrollY + el.getBoundingClientRect().top + dy - 100)", offset)
                     r = root.evaluate(CONTRAST_JS)
                     where = f"{path} widget {k} ({scheme})"
                     assert r["theme"] == scheme
-                    assert max(abs(a - b) for a, b in zip(r["behindRoot"], r["page"])) < 2, \
+                    assert max(abs(a - b) for a, b in zip(r["behindRoot"], r["page"], strict=True)) < 2, \
                         f"{where}: painted on {r['behindRoot']}, the page is {r['page']}"
                     low = [t for t in r["texts"] if t["ratio"] < 4.5]
                     assert low == [], f"{where}: text below 4.5:1 contrast: {low[:5]}"

@@ -251,14 +251,15 @@ def _draw_probs(ax, w):
     colours = [w.palette[k % len(w.palette)] for k in x]
     now = ax.bar(x - 0.2, w.probs, 0.38, color=colours)
     after = ax.bar(x + 0.2, w.next_probs, 0.38, color="white", edgecolor=colours, hatch="///")
-    for rect, p in zip([*now, *after], [*w.probs, *w.next_probs]):
+    for rect, p in zip([*now, *after], [*w.probs, *w.next_probs], strict=True):
         ax.annotate(fmt(p, 2), (rect.get_x() + rect.get_width() / 2, p), ha="center", va="bottom",
                     xytext=(0, 1), textcoords="offset points", fontsize=7)
     names = [f"{name}（目标）" if k == w.target else name for k, name in enumerate(w.labels)]
     ax.set_xticks(x, names)
     ax.set_ylim(0, 1.12)
     ax.set_ylabel("概率")
-    keys = [Patch(color="0.35", label="当前 p"), Patch(facecolor="white", edgecolor="0.35", hatch="///", label="一步后 p′")]
+    keys = [Patch(color="0.35", label="当前 p"),
+            Patch(facecolor="white", edgecolor="0.35", hatch="///", label="一步后 p′")]
     ax.legend(handles=keys, loc="upper left", fontsize=7, frameon=False, ncols=2)
     ax.set_title(f"目标={w.labels[w.target]}，η={_short(w.lr)}，第 {w.steps} 步", fontsize=9)
 
