@@ -1,4 +1,5 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
+from .batch import BOS, EOS, IGNORE, UNK, collate
 from .embedding import (
     embed_with_positions,
     embed_with_positions_backward,
@@ -7,9 +8,13 @@ from .embedding import (
     embedding_backward_overwrite,
     one_hot,
 )
+from .gradients import GradCheck, gradcheck, numerical_grad
+from .linear import linear, linear_backward
 from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, softmax
 
 __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad",
+           "numerical_grad", "gradcheck", "GradCheck", "linear", "linear_backward",
+           "UNK", "BOS", "EOS", "IGNORE", "collate",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
            "embed_with_positions", "embed_with_positions_backward",
            "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer"]

@@ -1,0 +1,72 @@
+"""把若干篇文档（编号序列）拼成一个批次：特殊编号、右侧填充与错位一格的目标。
+
+约定
+----
+* 特殊编号 ``UNK, BOS, EOS = 0, 1, 2``：未知词、文档开头、文档结尾；``IGNORE = -100`` 是
+  “这个位置没有目标”的标记，交叉熵（``ignore_index=-100``）跳过它。
+* 传给 :func:`collate` 的每篇文档已经带好首尾：以 BOS 开头、以 EOS 结尾，中间只有普通编号
+  （UNK 可以出现在中间）。输入是文档去掉最后一个编号，目标是文档去掉第一个编号，
+  所以第 t 个位置读到第 t 个编号，要预测第 t+1 个编号；EOS 只当目标，BOS 只当输入。
+* 较短的文档在右侧补齐：输入补 EOS（任何合法编号都行，它的目标是 IGNORE，不影响损失），
+  目标补 IGNORE。
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ._validate import _short
+
+UNK, BOS, EOS = 0, 1, 2
+IGNORE = -100
+
+
+def _check_doc(doc, i, vocab_size):
+    """检查第 i 篇文档：非空整数序列，BOS 开头、EOS 结尾，中间不含 BOS/EOS/负数。"""
+    arr = np.asarray(doc)
+    if arr.dtype == bool or arr.ndim != 1 or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+        raise TypeError(f"docs[{i}] 必须是一维整数编号序列，收到 dtype {arr.dtype}、形状 {arr.shape}：{_short(doc)}")
+    if arr.size < 2:
+        raise ValueError(f"docs[{i}] 至少要有 BOS 和 EOS 两个编号（空文档写作 [{BOS}, {EOS}]），收到 {_short(doc)}")
+    if arr[0] != BOS or arr[-1] != EOS:
+        raise ValueError(f"docs[{i}] 必须以 BOS={BOS} 开头、以 EOS={EOS} 结尾，收到 {_short(doc)}")
+    inner = arr[1:-1]
+    if np.isin(inner, [BOS, EOS]).any() or (inner < 0).any():
+        raise ValueError(f"docs[{i}] 中间的编号必须是 UNK={UNK} 或 >= 3 的普通编号"
+                         f"（BOS/EOS 只能在首尾，负数不是编号），收到 {_short(doc)}")
+    if vocab_size is not None and arr.max() >= vocab_size:
+        raise IndexError(f"docs[{i}] 的编号必须小于 vocab_size={vocab_size}，收到 {_short(doc)}")
+    return arr.astype(np.int64)
+
+
+def collate(docs, vocab_size=None):
+    """把带首尾标记的文档拼成右侧填充的批次 (inputs, targets)。
+
+    参数
+    ----
+    docs : 由 B 篇文档组成的序列，每篇是以 BOS 开头、EOS 结尾的整数编号序列
+    vocab_size : 可选，词表大小；给出时检查每个编号都小于它
+
+    返回
+    ----
+    inputs : 形状 (B, T) 的 int64 数组，T = 最长文档长度 - 1，右侧补 EOS
+    targets : 形状 (B, T) 的 int64 数组，inputs 向左错一格，右侧补 IGNORE
+
+    >>> inputs, targets = collate([[1, 3, 5, 2], [1, 4, 2]])
+    >>> inputs.tolist(), targets.tolist()
+    ([[1, 3, 5], [1, 4, 2]], [[3, 5, 2], [4, 2, -100]])
+    """
+    if isinstance(docs, (str, bytes)) or not hasattr(docs, "__len__") or len(docs) == 0:
+        raise ValueError(f"docs 必须是至少含一篇文档的序列，收到 {docs!r}")
+    if vocab_size is not None and (isinstance(vocab_size, bool) or not isinstance(vocab_size, numbers.Integral)
+                                   or vocab_size <= EOS):
+        raise ValueError(f"vocab_size 必须是大于 {EOS} 的整数（要容纳特殊编号），收到 {vocab_size!r}")
+    arrays = [_check_doc(doc, i, vocab_size) for i, doc in enumerate(docs)]
+    T = max(len(a) for a in arrays) - 1
+    inputs = np.full((len(arrays), T), EOS, dtype=np.int64)     # (B, T)
+    targets = np.full((len(arrays), T), IGNORE, dtype=np.int64)  # (B, T)
+    for b, a in enumerate(arrays):
+        inputs[b, :len(a) - 1] = a[:-1]
+        targets[b, :len(a) - 1] = a[1:]
+    return inputs, targets

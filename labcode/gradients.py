@@ -1,0 +1,103 @@
+"""数值梯度：用中心差分检查手写的梯度。
+
+中心差分 (f(x + h e_i) - f(x - h e_i)) / (2h) 的截断误差约为 h² 量级，
+舍入误差约为 (机器精度 × |f|) / h：h 太大、太小都不准，float64 下 h 取 1e-5 左右合适。
+"""
+from __future__ import annotations
+
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+
+from ._validate import _short, as_float_array
+
+
+def _check_step(h):
+    if isinstance(h, bool) or not isinstance(h, numbers.Real):
+        raise TypeError(f"h 必须是正的有限实数，收到 {h!r}")
+    if not (np.isfinite(h) and h > 0):
+        raise ValueError(f"h 必须是正的有限实数，收到 {h!r}")
+    return float(h)
+
+
+def _scalar(value, name="f(x)"):
+    """f 的返回值必须是有限的实数标量（0 维数组或只含一个元素的数组也可以）。"""
+    arr = np.asarray(value)
+    if arr.size != 1 or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)) \
+            or arr.dtype == bool:
+        raise TypeError(f"{name} 必须返回一个实数标量，收到 dtype {arr.dtype}、形状 {arr.shape}：{_short(value)}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} 必须返回有限数，收到 {_short(value)}")
+    return arr.reshape(())
+
+
+def numerical_grad(f, x, h=1e-5):
+    """用中心差分估计标量函数 f 在 x 处的梯度。
+
+    参数
+    ----
+    f : 接收与 x 同形状数组、返回一个有限实数标量的函数
+    x : 任意形状的实数数组；整数输入按 float64 处理。x 是 float32 时，
+        扰动后的输入、函数值和差商都按 float32 存储，用来观察单精度的舍入误差
+    h : 步长，正的有限实数，默认 1e-5
+
+    返回
+    ----
+    与 x 同形状（同为 float32 或 float64）的数组；x 本身不被修改
+
+    >>> numerical_grad(lambda v: (v ** 2).sum(), [1.0, -2.0]).round(6)
+    array([ 2., -4.])
+    """
+    h = _check_step(h)
+    dtype = np.float32 if np.asarray(x).dtype == np.float32 else np.float64
+    x = np.array(as_float_array(x, "x"), dtype=dtype, copy=True)   # 自己的副本，调用者的 x 不变
+    if not np.isfinite(x).all():
+        raise ValueError(f"x 必须全是有限数，收到 {_short(x)}")
+    grad = np.zeros_like(x)
+    flat, gflat = x.reshape(-1), grad.reshape(-1)             # 视图：改 flat 就是改 x
+    for i in range(flat.size):
+        old = flat[i]
+        flat[i] = old + dtype(h)
+        f_plus = _scalar(f(x.copy())).astype(dtype)
+        flat[i] = old - dtype(h)
+        f_minus = _scalar(f(x.copy())).astype(dtype)
+        flat[i] = old
+        gflat[i] = (f_plus - f_minus) / dtype(2 * h)
+    return grad
+
+
+class GradCheck(NamedTuple):
+    """梯度检查的结果：最大绝对误差、相对误差（除以两个梯度中最大的绝对值）和数值梯度本身。"""
+    max_abs_error: float
+    max_rel_error: float
+    numeric: np.ndarray
+
+
+def gradcheck(f, grad, x, h=1e-5):
+    """把解析梯度 grad 与 f 在 x 处的中心差分梯度比较。
+
+    参数
+    ----
+    f : 标量函数，同 :func:`numerical_grad`
+    grad : 手写（解析）梯度，与 x 同形状的数组
+    x : 求梯度的点
+    h : 中心差分步长
+
+    返回
+    ----
+    GradCheck(max_abs_error, max_rel_error, numeric)：max_rel_error 是最大绝对误差除以
+    max(|grad| 的最大值, |numeric| 的最大值)，两者都为 0 时相对误差记为 0
+
+    >>> res = gradcheck(lambda v: (v ** 2).sum(), [2.0, -4.0], [1.0, -2.0])
+    >>> res.max_abs_error < 1e-8, res.max_rel_error < 1e-9
+    (True, True)
+    """
+    numeric = numerical_grad(f, x, h)
+    analytic = as_float_array(grad, "grad")
+    if analytic.shape != numeric.shape:
+        raise ValueError(f"grad 的形状必须与 x 相同 {numeric.shape}，收到形状 {analytic.shape}")
+    diff = np.abs(analytic - numeric)
+    max_abs = float(diff.max()) if diff.size else 0.0
+    scale = max(float(np.abs(analytic).max(initial=0.0)), float(np.abs(numeric).max(initial=0.0)))
+    return GradCheck(max_abs, max_abs / scale if scale > 0 else 0.0, numeric)
