@@ -8,12 +8,12 @@ from .embedding import (
     embedding_backward_overwrite,
     one_hot,
 )
-from .gradients import GradCheck, gradcheck, numerical_grad
+from .gradients import GradCheck, gradcheck, numerical_grad, step_size_errors
 from .linear import linear, linear_backward
 from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, softmax
 
 __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad",
-           "numerical_grad", "gradcheck", "GradCheck", "linear", "linear_backward",
+           "numerical_grad", "gradcheck", "GradCheck", "step_size_errors", "linear", "linear_backward",
            "UNK", "BOS", "EOS", "IGNORE", "collate",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
            "embed_with_positions", "embed_with_positions_backward",

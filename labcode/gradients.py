@@ -101,3 +101,26 @@ def gradcheck(f, grad, x, h=1e-5):
     max_abs = float(diff.max()) if diff.size else 0.0
     scale = max(float(np.abs(analytic).max(initial=0.0)), float(np.abs(numeric).max(initial=0.0)))
     return GradCheck(max_abs, max_abs / scale if scale > 0 else 0.0, numeric)
+
+
+def step_size_errors(f, x, grad, hs):
+    """对每个步长 h，求中心差分梯度与解析梯度 grad 的最大绝对误差。
+
+    参数
+    ----
+    f, x : 同 :func:`numerical_grad`；x 是 float32 时整条曲线都按单精度计算
+    grad : 与 x 同形状的解析梯度
+    hs : 一个或多个正的步长
+
+    返回
+    ----
+    形状 (len(hs),) 的 float64 数组
+
+    >>> errs = step_size_errors(lambda v: (v ** 3).sum(), [1.0], [3.0], [1e-1, 1e-3])
+    >>> [f"{e:.0e}" for e in errs]                      # 截断误差恰为 h²
+    ['1e-02', '1e-06']
+    """
+    steps = np.atleast_1d(np.asarray(hs, dtype=object))
+    if steps.ndim != 1 or steps.size == 0:
+        raise ValueError(f"hs 必须是非空的一维步长序列，收到 {hs!r}")
+    return np.array([gradcheck(f, grad, x, h).max_abs_error for h in steps.tolist()])
