@@ -1,8 +1,6 @@
 """线性层 Z = X W + b 及其反向传播（链式法则的矩阵形式）。"""
 from __future__ import annotations
 
-import numpy as np
-
 from ._validate import as_float_array
 
 

@@ -30,7 +30,7 @@ def test_cross_entropy_grad_with_integer_targets_and_ignore(z, data):
     ids = np.where(ids < 0, -100, ids)
     reductions = ["sum", "none"] + (["mean"] if (ids != -100).any() else [])
     for reduction in reductions:
-        def f(v):
+        def f(v, reduction=reduction):
             return np.sum(cross_entropy(v, ids, reduction=reduction))
         g = cross_entropy_grad(z, ids, reduction=reduction)
         np.testing.assert_allclose(g, numerical_grad(f, z, F64_H), atol=F64_ATOL, rtol=0)
@@ -44,8 +44,8 @@ def test_cross_entropy_grad_with_soft_targets_is_p_minus_q(z, data):
     q = raw / raw.sum(axis=-1, keepdims=True)
     for reduction in ("mean", "sum"):
         g = cross_entropy_grad(z, q, reduction=reduction)
-        np.testing.assert_allclose(g, numerical_grad(lambda v: cross_entropy(v, q, reduction=reduction), z, F64_H),
-                                   atol=F64_ATOL, rtol=0)
+        numeric = numerical_grad(lambda v, r=reduction: cross_entropy(v, q, reduction=r), z, F64_H)
+        np.testing.assert_allclose(g, numeric, atol=F64_ATOL, rtol=0)
     n = max(1, int(np.prod(z.shape[:-1])))
     e = np.exp(z - z.max(axis=-1, keepdims=True))
     np.testing.assert_allclose(cross_entropy_grad(z, q, reduction="sum"), e / e.sum(-1, keepdims=True) - q, atol=1e-12)
