@@ -1,6 +1,7 @@
-"""Shared fixtures: optional tools, and one site build per test session."""
+"""Shared fixtures: optional tools, one site build and one PDF build per test session."""
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -49,6 +50,36 @@ def built_site(site_build) -> Path:
     if site_build.returncode != 0:
         pytest.fail("the site build failed:\n" + site_build.log[-4000:])
     return site_build.html
+
+
+def _load_build_pdf():
+    spec = importlib.util.spec_from_file_location("build_pdf", ROOT / "scripts" / "build_pdf.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def pdf_dir(tmp_path_factory) -> Path:
+    """Build every handout once, into a temporary folder (never _build/, which `make build` uses)."""
+    build_pdf = _load_build_pdf()
+    tex_hint = "sudo apt-get install " + " ".join(build_pdf._debian_pdf_packages())
+    for tool in ("xelatex", "latexmk", "pdftotext", "pdftoppm", "pdfinfo"):
+        require_tool(tool, tex_hint)
+    missing = build_pdf.missing_packages()
+    if missing:
+        message = build_pdf.install_hint(missing)
+        if IN_CI:
+            pytest.fail(message + " (CI=true, so this check may not be skipped)")
+        pytest.skip(message)
+    out = tmp_path_factory.mktemp("pdf")
+    work = out / "latex-work"
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out),
+                           "--work", str(work)], capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0:
+        logs = "".join(p.read_text(errors="replace")[-3000:] for p in (out / "logs").glob("*.log"))
+        pytest.fail(f"build_pdf.py failed:\n{proc.stdout}\n{proc.stderr}\n{logs}")
+    return out
 
 
 CHROMIUM_HINT = "sudo apt-get install chromium (and `pip install playwright`, already in requirements.txt)"

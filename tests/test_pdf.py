@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 import labcode
-from conftest import IN_CI, require_tool
+from conftest import require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBox(", "HBox(", "Layout(",
@@ -46,28 +46,7 @@ def key_figures(stem: str) -> list[str]:
     return []
 
 
-# --- building ---------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def pdf_dir(tmp_path_factory) -> Path:
-    """Build every handout once, into a temporary folder (never _build/, which `make build` uses)."""
-    for tool in ("xelatex", "latexmk", "pdftotext", "pdftoppm", "pdfinfo"):
-        require_tool(tool, TEX_HINT)
-    missing = build_pdf.missing_packages()
-    if missing:
-        message = build_pdf.install_hint(missing)
-        if IN_CI:
-            pytest.fail(message + " (CI=true, so this check may not be skipped)")
-        pytest.skip(message)
-    out = tmp_path_factory.mktemp("pdf")
-    work = out / "latex-work"
-    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out),
-                           "--work", str(work)], capture_output=True, text=True, cwd=ROOT)
-    if proc.returncode != 0:
-        logs = "".join(p.read_text(errors="replace")[-3000:] for p in (out / "logs").glob("*.log"))
-        pytest.fail(f"build_pdf.py failed:\n{proc.stdout}\n{proc.stderr}\n{logs}")
-    return out
-
+# --- building: the `pdf_dir` fixture in conftest.py builds every handout once per session ---
 
 def _latex_logs(pdf_dir: Path) -> list[Path]:
     """xelatex logs of every handout, next to their .tex sources (kept with --work)."""

@@ -1,0 +1,174 @@
+"""Cross-references read as Chinese prose, on the site and in the PDFs.
+
+Two mistakes are easy to make with MyST roles and hard to see in the source:
+- a word written in front of a reference that already carries it: "见练习 {ref}`ch1-ex-x`" reads "见练习 练习 5";
+- a `{ref}` to a section without link text, which drops the section's bare title into the sentence.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+from conftest import ROOT
+
+# "练习 练习 5", "图 图 1.1", "表 表 1.1": the word, again, then the number.
+DOUBLED = re.compile(r"(练习|图|表)\s*\1\s*\d")
+HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*$", re.M)
+FENCE = re.compile(r"^(`{3,}|~{3,}).*?^\1\s*$", re.M | re.S)
+# Titles this short ("练习", "小结", "术语表") are ordinary words too; a dropped title is a longer one.
+MIN_TITLE = 5
+CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def doubled_words(text: str) -> list[str]:
+    """Each "练习 练习 5"-like run in `text`, with a little context."""
+    return [text[max(m.start() - 8, 0):m.end() + 4] for m in DOUBLED.finditer(text)]
+
+
+# --- the site -------------------------------------------------------------------
+
+def _pages(html_dir: Path) -> dict[str, BeautifulSoup]:
+    pages = {}
+    for path in sorted(html_dir.rglob("*.html")):
+        if path.name in ("genindex.html", "search.html") or "_static" in path.parts:
+            continue
+        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        article = soup.find("article")
+        if article is not None:
+            pages[str(path.relative_to(html_dir))] = article
+    return pages
+
+
+def _heading_text(tag) -> str:
+    for mark in tag.select("a.headerlink"):
+        mark.decompose()
+    return " ".join(tag.get_text(" ").split())
+
+
+def bare_section_links(pages: dict[str, BeautifulSoup]) -> list[str]:
+    """Links in running text (paragraphs, list items, table cells) whose whole text is a section title."""
+    titles = {_heading_text(h) for article in pages.values() for h in article.find_all(re.compile(r"^h[1-6]$"))}
+    titles = {t for t in titles if len(_flat(t)) >= MIN_TITLE}
+    found = []
+    for name, article in pages.items():
+        for link in article.select("a.reference.internal"):
+            if link.find_parent(class_="toctree-wrapper") or not link.find_parent(["p", "li", "td"]):
+                continue
+            text = " ".join(link.get_text(" ").split())
+            if text in titles:
+                found.append(f"{name}: …{' '.join(link.parent.get_text(' ').split())[:80]}…")
+    return found
+
+
+def test_site_has_no_doubled_reference_word(built_site):
+    pages = _pages(built_site)
+    assert pages, f"no page with an <article> in {built_site}"
+    doubled = {name: doubled_words(article.get_text(" ")) for name, article in pages.items()}
+    assert not {k: v for k, v in doubled.items() if v}, doubled
+
+
+def test_site_gives_every_section_reference_its_own_words(built_site):
+    pages = _pages(built_site)
+    assert bare_section_links(pages) == []
+
+
+def test_the_site_checks_can_fail():
+    """The checks above on a page written the wrong way, and the right way."""
+    wrong = BeautifulSoup(
+        '<article><h2>整体平移，分布不变<a class="headerlink">#</a></h2><p>这正是 '
+        '<a class="reference internal" href="#s"><span>整体平移，分布不变</span></a> 里说的'
+        '（见练习 <a class="reference internal" href="#e">练习 5</a>）</p></article>', "html.parser")
+    right = BeautifulSoup(
+        '<article><h2>整体平移，分布不变</h2><p>这正是<a class="reference internal" href="#s">“整体平移”一节</a>'
+        '讲的（见<a class="reference internal" href="#e">练习 5</a>）</p></article>', "html.parser")
+    assert bare_section_links({"wrong.html": wrong}) and doubled_words(wrong.get_text(" "))
+    assert not bare_section_links({"right.html": right}) and not doubled_words(right.get_text(" "))
+
+
+# --- the PDFs -------------------------------------------------------------------
+
+def section_titles() -> list[str]:
+    """Headings of every page in _toc.yml whose printed text is predictable (no maths, no code)."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [toc["root"]] + [e["file"] for e in toc.get("chapters", [])]
+    files += [e["file"] for part in toc.get("parts", []) for e in part.get("chapters", [])]
+    titles = []
+    for name in files:
+        path = next((ROOT / name).with_suffix(s) for s in (".ipynb", ".md") if (ROOT / name).with_suffix(s).exists())
+        if path.suffix == ".ipynb":
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        else:
+            text = path.read_text(encoding="utf-8")
+        titles += [t for t in HEADING.findall(FENCE.sub("", text))
+                   if not re.search(r"[$`{]", t) and len(_flat(t)) >= MIN_TITLE]
+    return titles
+
+
+def bare_titles_in_text(text: str, titles: list[str]) -> list[str]:
+    """Section titles that share their line with other Chinese words (a heading or a contents line stands alone).
+
+    A title split over two lines counts too: headings and contents entries are short enough not to wrap,
+    a sentence is not.
+    """
+    lines = [_flat(line) for line in text.splitlines() if line.strip()]
+    found = []
+    for title in {_flat(t) for t in titles}:
+        for first, second in zip(lines, lines[1:] + [""]):
+            joined = first + second
+            start = joined.find(title)
+            if start < 0 or start >= len(first):
+                continue  # not in this line (a title found only in `second` is checked on the next round)
+            rest = joined[:start] + joined[start + len(title):] if start + len(title) > len(first) \
+                else first.replace(title, "", 1)
+            # What may stand beside a heading: its number, leader dots, a page number, 第 N 章/页.
+            rest = re.sub(r"第[\divxl]+[章页]|[\d.·…]+", "", rest)
+            if CJK.search(rest):
+                found.append(f"{title} in “{joined[:120]}”")
+    return found
+
+
+def _pdf_text(pdf: Path) -> str:
+    return subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def _pdfs(pdf_dir: Path) -> list[Path]:
+    pdfs = sorted(pdf_dir.glob("*.pdf"))
+    assert any(p.name == "book.pdf" for p in pdfs), f"no book.pdf among {pdfs}"
+    return pdfs
+
+
+def test_pdfs_have_no_doubled_reference_word(pdf_dir):
+    doubled = {pdf.name: doubled_words(_pdf_text(pdf)) for pdf in _pdfs(pdf_dir)}
+    assert not {k: v for k, v in doubled.items() if v}, doubled
+
+
+def test_pdfs_never_drop_a_section_title_into_a_sentence(pdf_dir):
+    titles = section_titles()
+    assert len(titles) >= 5, titles
+    bare = {pdf.name: bare_titles_in_text(_pdf_text(pdf), titles) for pdf in _pdfs(pdf_dir)}
+    assert not {k: v for k, v in bare.items() if v}, bare
+
+
+def test_the_pdf_checks_can_fail():
+    titles = ["整体平移，分布不变", "温度：让分布更尖或更平"]
+    wrong = "只动一项，三个概率全变了。这正是 整体平移，分\n布不变 里说的平移不变性（见练习 练习 5）。\n"
+    right = ("1.3 整体平移，分布不变 . . . . . 5\n整体平移，分布不变\n第 3 页\n"
+             "这正是“整体平移”一节讲的平移不变性（见练习 5），\n温度：让分布更尖或更平\n")
+    assert bare_titles_in_text(wrong, titles) and doubled_words(wrong)
+    assert not bare_titles_in_text(right, titles) and not doubled_words(right)
+
+
+@pytest.mark.parametrize("title", ["整体平移，分布不变"])
+def test_a_title_on_its_own_line_is_fine_even_after_a_section_number(title):
+    assert bare_titles_in_text(f"1.3 {title}\n正文从这里开始。\n", [title]) == []
