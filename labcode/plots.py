@@ -20,8 +20,8 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
     ----
     ax : matplotlib Axes
     probs : 形状 (V,) 的概率
-    labels : 长度 V 的类别名
-    target : 目标类别的下标；它的柱子加粗黑框
+    labels : 长度 V 的候选名
+    target : 真实目标的下标；它的柱子加粗黑框
     title : 图标题
     ymax : 纵轴上限
 
@@ -117,7 +117,7 @@ def temperature_bars(logits, temperatures, labels):
 
 
 def nll_curve(highlight=None, *, p_min=0.01):
-    """损失曲线 −ln p：真实类别分到的概率越小，损失越大；可在曲线上标出若干点。
+    """损失曲线 −ln p：真实目标分到的概率越小，损失越大；可在曲线上标出若干点。
 
     参数
     ----
@@ -143,7 +143,7 @@ def nll_curve(highlight=None, *, p_min=0.01):
         right = q > 0.7  # labels near the right edge go on the left of their point
         ax.annotate(f"p = {q:.3f}\n损失 {-np.log(q):.3f}", (q, -np.log(q)), xytext=(-8 if right else 8, 6),
                     textcoords="offset points", ha="right" if right else "left")
-    ax.set_xlabel("真实类别分到的概率 p")
+    ax.set_xlabel("分给真实目标的概率 p")
     ax.set_ylabel("损失 −ln p")
     ax.set_xlim(0, 1.02)
     ax.set_ylim(bottom=0)

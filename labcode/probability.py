@@ -2,9 +2,9 @@
 
 约定
 ----
-* 类别轴默认是最后一轴，形状写作 ``(..., V)``，V 为类别数（词表大小）。
-* ``-inf`` 分数表示"这个类别不可能出现"（屏蔽）：它的概率恰好为 0；
-  若它正是目标类别，交叉熵为 ``+inf``（-ln 0），这是真实值而不是溢出。
+* 候选轴（类别轴）默认是最后一轴，形状写作 ``(..., V)``，V 为候选个数（词表大小）。
+* ``-inf`` 分数表示"这个候选不可能出现"（屏蔽）：它的概率恰好为 0；
+  若它正是真实目标，交叉熵为 ``+inf``（-ln 0），这是真实值而不是溢出。
 * ``+inf`` 与 NaN 分数没有定义良好的概率，一律报错；整行都是 ``-inf`` 也报错。
 * 所有计算先减去每行最大值，因此任何有限的 float64 分数都得到有限的概率和损失
   （除非损失本身超出 float64 的表示范围，约 1.8e308，那时报错而不是返回 inf）。
@@ -38,7 +38,7 @@ def logsumexp(logits, axis=-1):
     参数
     ----
     logits : 形状 (..., V, ...) 的实数数组
-    axis : 求和的类别轴，默认最后一轴
+    axis : 求和的候选轴，默认最后一轴
 
     返回
     ----
@@ -61,8 +61,8 @@ def softmax(logits, axis=-1, temperature=1.0):
 
     参数
     ----
-    logits : 形状 (..., V) 的实数数组（类别轴可由 ``axis`` 指定）
-    axis : 类别轴，默认最后一轴
+    logits : 形状 (..., V) 的实数数组（候选轴可由 ``axis`` 指定）
+    axis : 候选轴，默认最后一轴
     temperature : 温度 T，正的有限实数；T<1 更尖锐，T>1 更平坦
 
     返回
@@ -159,8 +159,8 @@ def cross_entropy(logits, targets, *, ignore_index=-100, reduction="mean"):
 
     参数
     ----
-    logits : 形状 (..., V) 的分数，类别轴在最后
-    targets : 整数类别编号，形状 (...)（等于 ignore_index 的位置不计入损失）；
+    logits : 形状 (..., V) 的分数，候选轴在最后
+    targets : 真实目标的整数编号，形状 (...)（等于 ignore_index 的位置不计入损失）；
         或与 logits 同形状 (..., V) 的概率分布 q（软目标，损失 -Σ q_i ln p_i）
     ignore_index : 被忽略的目标值，默认 -100
     reduction : "mean"（只对有效目标取平均）、"sum" 或 "none"（逐位置，忽略处为 0）
@@ -218,3 +218,28 @@ def cross_entropy_grad(logits, targets, *, ignore_index=-100, reduction="mean"):
         q = (np.arange(z.shape[-1]) == ids[..., None]).astype(float)
     grad = (probs - q) * valid[..., None]
     return grad / _count_valid(valid, ignore_index) if reduction == "mean" else grad
+
+
+def perplexity(logits, targets, *, ignore_index=-100):
+    """困惑度 e^ℓ：平均损失 ℓ 的指数，可以理解为模型“等效地在多少个候选之间犹豫”。
+
+    参数与 :func:`cross_entropy` 相同（取 "mean"，只对有效目标平均）。分数全相等时恰好是 V；
+    真实目标是被屏蔽（分数 -inf）的候选时是 ``inf``。
+
+    返回
+    ----
+    float，不小于 1
+
+    异常
+    ----
+    ValueError : 平均损失有限但超过约 709.78，e^ℓ 超出 float64 范围
+
+    >>> round(perplexity(np.zeros(27), 0), 9)   # 均匀分数：恰好是 V
+    27.0
+    >>> round(perplexity(np.log([2.0, 1.0, 0.5]), 1), 9)   # p_y = 2/7
+    3.5
+    """
+    loss = cross_entropy(logits, targets, ignore_index=ignore_index)
+    if np.isfinite(loss) and loss > np.log(np.finfo(np.float64).max):
+        raise ValueError(f"平均损失 {loss:.6g} 超过 ln(float64 上限) ≈ 709.78，困惑度 e^损失 无法表示")
+    return float(np.exp(loss))

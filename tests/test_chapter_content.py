@@ -48,6 +48,13 @@ def chapter1_figures():
         "uniform loss ln V": (labcode.cross_entropy(np.zeros(27), 0), 6),
         "temperature entropies": ([labcode.entropy(labcode.softmax([2.0, 1.0, 0.0], temperature=t))
                                    for t in (0.5, 1.0, 2.0)], 4),
+        "exp overflow threshold": (np.log(np.finfo(np.float64).max), 2),
+        "float64 spacing near 2000": (np.spacing(2000.0), 4),
+        "-ln eps": (-np.log(1e-9), 6),
+        "perplexity: uniform V, worked example": ([labcode.perplexity(np.zeros(27), 0),
+                                                   labcode.perplexity(z, 1)], 6),
+        "two candidates: sigmoid of the score difference": (
+            [1 / (1 + np.exp(-(a - b))) for a, b in ((2.0, 0.5), (0.0, 3.0), (-4.0, -4.0))], 6),
     }
     return figures
 
@@ -64,6 +71,13 @@ def test_chapter1_shows_the_overflow_it_explains():
     nb = json.loads((BOOK / "01_probability_to_loss.ipynb").read_text(encoding="utf-8"))
     printed = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))
     assert "[inf inf inf]" in printed and "[nan nan nan]" in printed
+
+
+def test_chapter1_shows_the_underflow_to_zero_over_zero_beside_it():
+    nb = json.loads((BOOK / "01_probability_to_loss.ipynb").read_text(encoding="utf-8"))
+    printed = "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))
+    assert "exp(small) = [0. 0. 0.]" in printed and printed.count("[nan nan nan]") >= 2
+    assert "1 + e^-40 == 1： True" in printed
 
 
 def test_a_figure_that_is_not_shown_is_reported():

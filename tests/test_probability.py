@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from labcode import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, softmax
+from labcode import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, perplexity, softmax
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
 logit_rows = arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 7)), elements=finite)
@@ -259,3 +259,36 @@ def test_entropy_rejects_non_distributions():
         entropy([0.5, 0.6])
     with pytest.raises(ValueError, match="probs 不能有负数"):
         entropy([1.5, -0.5])
+
+
+# --- perplexity ------------------------------------------------------------------
+
+@pytest.mark.parametrize("vocab_size", [2, 3, 27, 1000])
+def test_perplexity_of_uniform_scores_is_the_vocabulary_size(vocab_size):
+    assert perplexity(np.zeros((5, vocab_size)), np.arange(5) % vocab_size) == pytest.approx(vocab_size, rel=1e-12)
+
+
+def test_perplexity_of_the_worked_example_is_seven_halves():
+    assert perplexity(np.log([2.0, 1.0, 0.5]), 1) == pytest.approx(3.5, rel=1e-12)
+
+
+@settings(max_examples=50, deadline=None)
+@given(arrays(np.float64, (3, 5), elements=st.floats(-20, 20)))
+def test_perplexity_is_the_exponential_of_the_mean_loss_and_ignores_ignored_targets(z):
+    targets = np.array([0, -100, 4])
+    assert perplexity(z, targets) == pytest.approx(math.exp(cross_entropy(z, targets)), rel=1e-12)
+    assert perplexity(z, targets) >= 1.0
+
+
+def test_perplexity_of_a_masked_target_is_inf():
+    assert perplexity([0.0, -np.inf, 1.0], 1) == math.inf
+
+
+def test_perplexity_beyond_float64_range_is_an_error_not_inf():
+    with pytest.raises(ValueError, match=r"平均损失 2000 超过 ln\(float64 上限\) ≈ 709.78"):
+        perplexity([1000.0, -1000.0], 1)
+
+
+def test_perplexity_checks_its_arguments_like_cross_entropy():
+    with pytest.raises(IndexError, match=r"targets 必须在 \[0, 3\) 内"):
+        perplexity(np.zeros(3), 3)

@@ -143,9 +143,9 @@ def test_synced_traits_are_the_ones_the_front_end_reads():
 
 
 @pytest.mark.parametrize("kwargs, error, pattern", [
-    ({"logits": [1.0]}, ValueError, r"logits 的类别数必须在 2 到 8 之间，收到 1 个"),
+    ({"logits": [1.0]}, ValueError, r"logits 的候选个数必须在 2 到 8 之间，收到 1 个"),
     ({"logits": list(range(9)), "labels": list("abcdefghi")}, ValueError,
-     r"logits 的类别数必须在 2 到 8 之间，收到 9 个"),
+     r"logits 的候选个数必须在 2 到 8 之间，收到 9 个"),
     ({"logits": [0, 1, float("nan")]}, ValueError, r"logits 必须全是有限实数.*nan"),
     ({"logits": [0, 1, float("inf")]}, ValueError, r"logits 必须全是有限实数.*inf"),
     ({"logits": "012"}, TypeError, r"logits 必须是实数序列"),
@@ -155,7 +155,7 @@ def test_synced_traits_are_the_ones_the_front_end_reads():
     ({"target": "蓝"}, ValueError, r"target 必须是 labels 中的名字或下标，收到 '蓝'"),
     ({"target": 3}, ValueError, r"target 必须在 \[0, 3\) 内，收到 3"),
     ({"target": -1}, ValueError, r"target 必须在 \[0, 3\) 内，收到 -1"),
-    ({"target": 1.0}, TypeError, r"target 必须是类别下标"),
+    ({"target": 1.0}, TypeError, r"target 必须是候选下标"),
     ({"temperature": 0}, ValueError, r"temperature 必须是正的有限实数，收到 0"),
     ({"temperature": -1.0}, ValueError, r"temperature 必须是正的有限实数，收到 -1.0"),
     ({"temperature": "1"}, TypeError, r"temperature 必须是正的有限实数"),
@@ -170,7 +170,7 @@ def test_bad_factory_input_raises_chinese_error_naming_argument(kwargs, error, p
 
 def test_bad_assignment_is_rejected_and_state_kept():
     w = softmax_explorer([0, 1, 2], ["红", "黄", "绿"])
-    with pytest.raises(ValueError, match=r"logits 的长度必须等于类别数 3（与 labels 一致），收到 2 个"):
+    with pytest.raises(ValueError, match=r"logits 的长度必须等于候选个数 3（与 labels 一致），收到 2 个"):
         w.logits = [1, 2]
     with pytest.raises(ValueError, match=r"target 必须在 \[0, 3\) 内，收到 7"):
         w.target = 7

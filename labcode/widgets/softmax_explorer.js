@@ -85,7 +85,7 @@ function build(model, el) {
 
   const actions = make("div", "sx-actions", root);
   const tLabel = make("label", "sx-target", actions);
-  make("span", "", tLabel, "目标类别 y ");
+  make("span", "", tLabel, "真实目标 y ");
   const select = make("select", "sx-select", tLabel);
   labels.forEach((label, k) => {
     const option = make("option", "", select, label);
@@ -110,7 +110,7 @@ function build(model, el) {
   // Readout: one row per class, so it stays narrow on a phone.
   const table = make("table", "sx-table", root);
   const head = make("tr", "", make("thead", "", table));
-  for (const h of ["类别", "概率 p", "梯度 ∂ℓ/∂z"]) make("th", "", head, h);
+  for (const h of ["候选", "概率 p", "梯度 ∂ℓ/∂z"]) make("th", "", head, h);
   const body = make("tbody", "", table);
   const cells = [];
   for (let k = 0; k < V; k++) {

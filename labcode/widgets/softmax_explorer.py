@@ -1,4 +1,4 @@
-"""Softmax 探索器：拖动某个类别的分数，所有概率柱一起变（它们共用一个分母）。
+"""Softmax 探索器：拖动某个候选的分数，所有概率柱一起变（它们共用一个分母）。
 
 浏览器里的计算由 ``softmax_explorer.js`` 完成，所以静态网页上没有内核也能实时更新；
 在 Jupyter 内核里，Python 端用 labcode 的函数重新算出 ``probs``、``loss``、``grad``。
@@ -29,9 +29,9 @@ def _check_logits(logits, n=None):
         raise TypeError(f"logits 的每个元素必须是实数，收到 {list(logits)!r}")
     z = [float(v) for v in logits]
     if not MIN_CLASSES <= len(z) <= MAX_CLASSES:
-        raise ValueError(f"logits 的类别数必须在 {MIN_CLASSES} 到 {MAX_CLASSES} 之间，收到 {len(z)} 个：{z}")
+        raise ValueError(f"logits 的候选个数必须在 {MIN_CLASSES} 到 {MAX_CLASSES} 之间，收到 {len(z)} 个：{z}")
     if n is not None and len(z) != n:
-        raise ValueError(f"logits 的长度必须等于类别数 {n}（与 labels 一致），收到 {len(z)} 个：{z}")
+        raise ValueError(f"logits 的长度必须等于候选个数 {n}（与 labels 一致），收到 {len(z)} 个：{z}")
     if not all(math.isfinite(v) for v in z):
         raise ValueError(f"logits 必须全是有限实数，收到 {z}")
     return z
@@ -50,7 +50,7 @@ def _check_labels(labels, n):
 
 def _check_target(target, n):
     if isinstance(target, bool) or not isinstance(target, numbers.Integral):
-        raise TypeError(f"target 必须是类别下标（整数）或类别名，收到 {target!r}")
+        raise TypeError(f"target 必须是候选下标（整数）或候选名，收到 {target!r}")
     if not 0 <= target < n:
         raise ValueError(f"target 必须在 [0, {n}) 内，收到 {target}")
     return int(target)
@@ -62,7 +62,7 @@ class SoftmaxExplorer(FamilyWidget):
 
     在浏览器里拖动滑块会改它们，在 Python 里赋值（如 ``w.logits = [0, 1, 3]``）会移动滑块。
     ``probs``、``loss``、``grad`` 由 labcode 算出（只在 Python 端，浏览器自己算同样的数）。
-    一般用 :func:`softmax_explorer` 创建。要改类别数，在 ``with w.hold_trait_notifications():``
+    一般用 :func:`softmax_explorer` 创建。要改候选个数，在 ``with w.hold_trait_notifications():``
     里同时给 ``labels`` 和 ``logits`` 赋值。
     """
 
@@ -142,9 +142,9 @@ def softmax_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=None, 
 
     参数
     ----
-    logits : 2 到 8 个有限实数，每个类别的分数 z
-    labels : 与 logits 等长的类别名，互不相同
-    target : 目标类别：下标或类别名；默认最后一个类别
+    logits : 2 到 8 个有限实数，每个候选的分数 z
+    labels : 与 logits 等长的候选名，互不相同
+    target : 真实目标 y：候选下标或候选名；默认最后一个候选
     temperature : 温度 T，正的有限实数
     logit_range : 分数滑块的范围 (最小, 最大)；超出范围的分数照样计算，只是滑块停在端点
     step : 分数滑块的步长
