@@ -11,7 +11,6 @@ import re
 import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 from bs4 import BeautifulSoup
 
@@ -110,7 +109,8 @@ def test_the_site_checks_can_fail():
 def _chapter_docnames() -> list[str]:
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     files = [str(Path(e["file"]).with_suffix("")) for e in toc.get("chapters", [])]
-    return files + [str(Path(e["file"]).with_suffix("")) for part in toc.get("parts", []) for e in part.get("chapters", [])]
+    files += [str(Path(e["file"]).with_suffix("")) for part in toc.get("parts", []) for e in part.get("chapters", [])]
+    return files
 
 
 def section_titles() -> list[str]:
@@ -138,7 +138,7 @@ def bare_titles_in_text(text: str, titles: list[str]) -> list[str]:
     lines = [_flat(line) for line in text.splitlines() if line.strip()]
     found = []
     for title in {_flat(t) for t in titles}:
-        for first, second in zip(lines, lines[1:] + [""]):
+        for first, second in zip(lines, lines[1:] + [""], strict=True):
             joined = first + second
             start = joined.find(title)
             if start < 0 or start >= len(first):
@@ -180,7 +180,8 @@ def test_the_pdf_checks_can_fail():
     titles = ["整体平移，分布不变", "温度：让分布更尖或更平"]
     wrong = "只动一项，三个概率全变了。这正是 整体平移，分\n布不变 里说的平移不变性（见练习\n练习 5）。\n"
     right = ("1.3 整体平移，分布不变 . . . . . 5\n整体平移，分布不变\n第 3 页\n"
-             "这正是“整体平移”一节讲的平移不变性（见练习 5），\n温度：让分布更尖或更平\n1.14 练习\n练习 1.1 (平移与放大)\n")
+             "这正是“整体平移”一节讲的平移不变性（见练习 5），\n温度：让分布更尖或更平\n"
+             "1.14 练习\n练习 1.1 (平移与放大)\n")
     assert bare_titles_in_text(wrong, titles) and doubled_words(wrong)
     assert not bare_titles_in_text(right, titles) and not doubled_words(right)
 
@@ -203,7 +204,8 @@ def test_site_and_pdf_number_figures_tables_and_exercises_alike(built_site, pdf_
     checked = 0
     for docname in chapters:
         html = BeautifulSoup((built_site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
-        site = _numbers(" ".join(s.get_text(" ") for s in html.select("article .caption-number, article p.admonition-title")))
+        labels = html.select("article .caption-number, article p.admonition-title")
+        site = _numbers(" ".join(label.get_text(" ") for label in labels))
         pdf = _numbers(_pdf_text(pdf_dir / f"{Path(docname).name}.pdf"))
         assert set(site) <= set(pdf), f"{docname}: numbered on the site {site}, in the PDF {pdf}"
         checked += len(site)
@@ -216,5 +218,6 @@ def test_every_figure_on_the_site_has_a_chinese_alt_text(built_site):
         for img in article.select("figure img, img"):
             images += 1
             alt = img.get("alt", "")
-            assert CJK.search(alt) and not alt.endswith((".png", ".svg")), f"{name}: <img src={img.get('src')}> alt={alt!r}"
+            assert CJK.search(alt) and not alt.endswith((".png", ".svg")), \
+                f"{name}: <img src={img.get('src')}> alt={alt!r}"
     assert images, "no image on the site: nothing was checked"
