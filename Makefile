@@ -22,9 +22,10 @@ $(STAMP): requirements.txt pyproject.toml
 assets: $(STAMP)
 	$(PY) scripts/vendor_assets.py
 
-## build: the book site in _build/html, then the PDF handouts in _build/pdf (when TeX is installed)
-build: site
+## build: the PDF handouts in _build/pdf (when TeX is installed), then the site in _build/html, linking them
+build: assets
 	$(PY) scripts/build_pdf.py --if-available
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
 site: assets
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going

@@ -1,0 +1,83 @@
+"""Links from the site to the PDF handouts, only for handouts that were built.
+
+`make build` writes the handouts into _build/pdf/ (scripts/build_pdf.py), then the site into _build/html/.
+This extension looks for the PDFs next to the HTML output, copies the ones it links into html/pdf/ and puts
+a link under the page title: on a chapter page its student handout, on the home page the whole book.
+The answer keys are linked (and published) only when `handout_links_answers: true` is set in _config.yml.
+Without TeX there are no PDFs, so no link and no broken link.
+"""
+from __future__ import annotations
+
+import html
+import shutil
+from pathlib import Path
+
+STUDENT = "下载本章讲义（PDF）"
+ANSWERS = "下载本章练习答案（PDF）"
+BOOK = "下载全书（PDF）"
+ICON = '<i class="fa-solid fa-file-pdf" aria-hidden="true"></i> '
+
+
+def handout_files(docname: str, root_doc: str, answers: bool) -> list[tuple[str, str]]:
+    """The PDFs a page may link, as (file name, link text), named as scripts/build_pdf.py names them."""
+    if docname == root_doc:
+        return [("book.pdf", BOOK)]
+    stem = docname.rsplit("/", 1)[-1]
+    files = [(f"{stem}.pdf", STUDENT)]
+    if answers:
+        files.append((f"{stem}-answers.pdf", ANSWERS))
+    return files
+
+
+def pdf_folder(srcdir, outdir, configured: str) -> Path:
+    """Where the built PDFs are: `handout_pdf_dir` (relative to the book) or the `pdf` folder beside the HTML."""
+    return Path(srcdir, configured) if configured else Path(outdir).parent / "pdf"
+
+
+def links_html(files: list[tuple[str, str]], pathto) -> str:
+    links = "".join(f'<a class="lc-handout" href="{html.escape(pathto("pdf/" + name, 1))}" '
+                    f'type="application/pdf">{ICON}{html.escape(label)}</a> ' for name, label in files)
+    return f'<p class="lc-handouts">{links.strip()}</p>\n'
+
+
+def insert_after_title(body: str, snippet: str) -> str:
+    end = body.find("</h1>")
+    return body[:end + 5] + "\n" + snippet + body[end + 5:] if end >= 0 else snippet + body
+
+
+def _found(app, config) -> None:
+    """Record which PDFs exist, so a change rewrites every page (the value is an `html` rebuild trigger)."""
+    folder = pdf_folder(app.srcdir, app.outdir, config.handout_pdf_dir)
+    config.handout_pdfs_found = sorted(p.name for p in folder.glob("*.pdf")) if folder.is_dir() else []
+
+
+def _page(app, pagename, templatename, context, doctree):
+    if doctree is None or app.builder.format != "html":
+        return
+    found = set(app.config.handout_pdfs_found)
+    files = [f for f in handout_files(pagename, app.config.root_doc, app.config.handout_links_answers) if f[0] in found]
+    if files:
+        context["body"] = insert_after_title(context.get("body", ""), links_html(files, context["pathto"]))
+
+
+def _copy(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    folder = pdf_folder(app.srcdir, app.outdir, app.config.handout_pdf_dir)
+    found = set(app.config.handout_pdfs_found)
+    target = Path(app.outdir) / "pdf"
+    for docname in app.env.found_docs:
+        for name, _label in handout_files(docname, app.config.root_doc, app.config.handout_links_answers):
+            if name in found:
+                target.mkdir(exist_ok=True)
+                shutil.copyfile(folder / name, target / name)
+
+
+def setup(app):
+    app.add_config_value("handout_links_answers", False, "html", types=[bool])
+    app.add_config_value("handout_pdf_dir", "", "html", types=[str])
+    app.add_config_value("handout_pdfs_found", [], "html", types=[list])
+    app.connect("config-inited", _found)
+    app.connect("html-page-context", _page)
+    app.connect("build-finished", _copy)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
