@@ -216,7 +216,7 @@ def cross_entropy_grad(logits, targets, *, ignore_index=-100, reduction="mean"):
     probs = softmax(z, axis=-1)                                  # (..., V)
     if q is None:
         q = (np.arange(z.shape[-1]) == ids[..., None]).astype(float)
-    grad = (probs - q) * valid[..., None]
+    grad = np.where(valid[..., None], probs - q, 0.0)           # 被忽略的位置恰为 +0.0
     return grad / _count_valid(valid, ignore_index) if reduction == "mean" else grad
 
 

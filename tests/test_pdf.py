@@ -43,6 +43,14 @@ def key_figures(stem: str) -> list[str]:
             f"{labcode.cross_entropy(np.zeros(27), 0):.6f}",                  # uniform loss ln 27
             f"{labcode.entropy(labcode.softmax(np.array([2.0, 1.0, 0.0]), temperature=0.5)):.4f}",
         ]
+    if stem == "02_gradient":
+        h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
+        dh, _, _ = labcode.linear_backward(labcode.cross_entropy_grad(labcode.linear(h, W), 1), h, W)
+        return [
+            f"{labcode.cross_entropy(np.array([1000.0, 1001.0, 999.0]), 1):.6f}",   # the large-score loss
+            f"{labcode.cross_entropy(np.zeros((2, 3, 6)), np.array([[3, 5, 2], [4, 2, -100]])):.6f}",  # ln 6
+            f"{dh[0]:.6f}",                                                         # dL/dh through the layer
+        ]
     return []
 
 
