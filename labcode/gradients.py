@@ -51,11 +51,12 @@ def numerical_grad(f, x, h=1e-5):
     """
     h = _check_step(h)
     dtype = np.float32 if np.asarray(x).dtype == np.float32 else np.float64
-    x = np.array(as_float_array(x, "x"), dtype=dtype, copy=True)   # 自己的副本，调用者的 x 不变
+    # 在自己的副本上扰动：调用者的 x 不变
+    x = np.array(as_float_array(x, "x"), dtype=dtype, copy=True)
     if not np.isfinite(x).all():
         raise ValueError(f"x 必须全是有限数，收到 {_short(x)}")
     grad = np.zeros_like(x)
-    flat, gflat = x.reshape(-1), grad.reshape(-1)             # 视图：改 flat 就是改 x
+    flat, gflat = x.reshape(-1), grad.reshape(-1)   # 视图：改 flat 就是改 x
     for i in range(flat.size):
         old = flat[i]
         flat[i] = old + dtype(h)

@@ -50,7 +50,7 @@ def linear_backward(grad_out, X, W):
 
     返回
     ----
-    (dX, dW, db)：形状 (..., d)、(d, h)、(h,)。dX = dZ Wᵀ；dW = Xᵀ dZ，
+    (dX, dW, db)：形状 (..., d)、(d, h)、(h,)。dX = dZ @ W.T；dW = X.T @ dZ，
     先把所有前导轴压成一轴 (N, d)；db 是 dZ 沿所有前导轴之和
 
     >>> dX, dW, db = linear_backward([[1.0, -1.0]], [[2.0, 3.0]], [[1.0, 0.0], [0.0, 1.0]])

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Build the printed handouts into _build/pdf/ (Jupyter Book's LaTeX route, xelatex).
 
-For every chapter in _toc.yml:
+For every chapter notebook in _toc.yml (第 N 章) and every appendix notebook (title starting with 附录):
   NN_name.pdf          the student handout, solutions removed
   NN_name-answers.pdf  the answer key: the chapter's exercises with their solutions
-and book.pdf, the whole book as the students get it.
+and book.pdf, the whole book as the students get it: the chapters, then the appendices and the
+glossary lettered 附录 A, 附录 B, … (the glossary is printed in the book only).
 
 Usage: scripts/build_pdf.py [--out DIR] [--if-available]
   --if-available  when TeX or the fonts are missing, say which Debian packages to
@@ -99,20 +100,56 @@ def install_hint(packages: list[str]) -> str:
 
 # --- the book's chapters ------------------------------------------------------
 
-def chapters() -> list[dict]:
-    """Chapter notebooks in _toc.yml order: docname, number, title (first heading of the file)."""
+APPENDIX_PREFIX = "附录"
+
+
+def _toc_files() -> list[str]:
+    """Docnames of every page in _toc.yml after the root, in order."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     entries = list(toc.get("chapters", []))
     for part in toc.get("parts", []):
         entries += part.get("chapters", [])
-    # Handouts are made of chapter notebooks; reference pages in Markdown (the glossary) are in book.pdf only.
-    entries = [e for e in entries if (ROOT / Path(e["file"]).with_suffix(".ipynb")).exists()]
-    result = []
-    for number, entry in enumerate(entries, start=1):
-        docname = str(Path(entry["file"]).with_suffix(""))
-        result.append({"docname": docname, "number": number, "title": _first_heading(docname),
-                       "stem": Path(docname).name})
+    return [str(Path(e["file"]).with_suffix("")) for e in entries]
+
+
+def chapters() -> list[dict]:
+    """Handout notebooks in _toc.yml order: docname, title (first heading), label, number, stem, appendix.
+
+    Chapters are numbered 第 1 章, 第 2 章, …; a notebook whose title starts with 附录 is an appendix,
+    lettered 附录 A, 附录 B, … Reference pages in Markdown (the glossary) are in book.pdf only.
+    """
+    result, n_chapters, n_appendices = [], 0, 0
+    for docname in _toc_files():
+        if not (ROOT / f"{docname}.ipynb").exists():
+            continue
+        title = _first_heading(docname)
+        appendix = title.startswith(APPENDIX_PREFIX)
+        if appendix:
+            n_appendices += 1
+            number, label = n_appendices, f"{APPENDIX_PREFIX} {chr(ord('A') + n_appendices - 1)}"
+        else:
+            n_chapters += 1
+            number, label = n_chapters, f"第 {n_chapters} 章"
+        result.append({"docname": docname, "number": number, "label": label, "appendix": appendix,
+                       "title": title, "stem": Path(docname).name})
     return result
+
+
+def back_matter_title() -> str | None:
+    """Title of the first page of the book's back matter: the first appendix notebook, or the first
+    Markdown page (the glossary). book.pdf starts LaTeX's \\appendix there: 附录 A, 附录 B, …"""
+    appendices = {c["docname"] for c in chapters() if c["appendix"]}
+    for docname in _toc_files():
+        if docname in appendices or not (ROOT / f"{docname}.ipynb").exists():
+            return _first_heading(docname)
+    return None
+
+
+def handout_title(chapter: dict) -> str:
+    """第 2 章　标题; an appendix title already says 附录, so it stands alone."""
+    if chapter["title"].startswith(APPENDIX_PREFIX):
+        return chapter["title"]
+    return f"{chapter['label']}　{chapter['title']}"
 
 
 def _first_heading(docname: str) -> str:
@@ -188,16 +225,24 @@ class BuildError(Exception):
         self.log = log
 
 
-def prepare_tex(tex: Path, doc: dict, course_title: str) -> None:
-    """Per-document settings the shared preamble cannot know: kind of handout, chapter number."""
+def prepare_tex(tex: Path, doc: dict, course_title: str, back_matter: str | None = None) -> None:
+    """Per-document settings the shared preamble cannot know: kind of handout, chapter number or letter."""
     source = tex.read_text(encoding="utf-8")
-    setup = (f"\\def\\coursetitle{{{tex_escape(course_title)}}}\\def\\handoutkind{{{doc['kind']}}}"
-             f"\\setcounter{{chapter}}{{{doc.get('number', 1) - 1}}}")
+    setup = f"\\def\\coursetitle{{{tex_escape(course_title)}}}\\def\\handoutkind{{{doc['kind']}}}"
+    if doc.get("appendix"):
+        setup += "\\appendix"  # the heading reads 附录 A, 附录 B, …
+    setup += f"\\setcounter{{chapter}}{{{doc.get('number', 1) - 1}}}"
     if doc["kind"] != KIND_BOOK:
         # One chapter: heading on page 1, no title page. The answer key has no sections to list.
         setup += "\\handoutcompacttrue"
         if doc["kind"] == KIND_STUDENT:
             setup += "\\handoutsectionlisttrue"
+    elif back_matter:
+        # The whole book: the appendices and the glossary come after the chapters, lettered.
+        heading = "\\chapter{" + tex_escape(back_matter) + "}"
+        if heading not in source:
+            raise BuildError(f"book.tex has no chapter {back_matter!r} to start the appendices at", tex)
+        source = source.replace(heading, "\\appendix\n" + heading, 1)
     source = source.replace("\\begin{document}", "\\begin{document}\n" + setup, 1)
     tex.write_text(source, encoding="utf-8")
 
@@ -235,10 +280,11 @@ def build(out: Path, work: Path) -> list[Path]:
     root_doc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["root"]
     student = [{"docname": root_doc, "target": "book.tex", "title": course_title, "kind": KIND_BOOK,
                 "pdf": "book.pdf", "number": 1}]
-    student += [{**c, "target": f"{c['stem']}.tex", "title": f"第 {c['number']} 章　{c['title']}",
+    student += [{**c, "target": f"{c['stem']}.tex", "title": handout_title(c),
                  "kind": KIND_STUDENT, "pdf": f"{c['stem']}.pdf"} for c in chs]
-    answers = [{**c, "target": f"{c['stem']}-answers.tex", "title": f"第 {c['number']} 章　{c['title']}",
+    answers = [{**c, "target": f"{c['stem']}-answers.tex", "title": handout_title(c),
                 "kind": KIND_ANSWERS, "pdf": f"{c['stem']}-answers.pdf"} for c in chs]
+    back_matter = back_matter_title()
     logs = work / "logs"
     logs.mkdir(parents=True, exist_ok=True)
 
@@ -246,7 +292,7 @@ def build(out: Path, work: Path) -> list[Path]:
     for mode, docs in (("student", student), ("answers", answers)):
         latex_dir = run_sphinx(work, mode, docs, logs / f"sphinx-{mode}.log")
         for doc in docs:
-            prepare_tex(latex_dir / doc["target"], doc, course_title)
+            prepare_tex(latex_dir / doc["target"], doc, course_title, back_matter)
             jobs.append((latex_dir, doc))
 
     out.mkdir(parents=True, exist_ok=True)

@@ -32,12 +32,13 @@ def _flat(text: str) -> str:
 def doubled_words(text: str) -> list[str]:
     """Each "练习 练习 5"-like run in `text`, with a little context.
 
-    A heading that is the word itself ("1.14 练习") followed by the first item ("练习 1.1 …") is not one.
+    A heading that is the word itself ("1.14 练习", in an appendix "A.6 练习") followed by the first item
+    ("练习 1.1 …") is not one.
     """
     found = []
     for m in DOUBLED.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
-        if "\n" in m.group(0) and re.fullmatch(r"[\d.\s]*", text[line_start:m.start()]):
+        if "\n" in m.group(0) and re.fullmatch(r"[A-Z]?[\d.\s]*", text[line_start:m.start()]):
             continue
         found.append(text[max(m.start() - 8, 0):m.end() + 4])
     return found
@@ -147,8 +148,8 @@ def bare_titles_in_text(text: str, titles: list[str]) -> list[str]:
                 continue  # quoted on purpose: “从概率到损失”一节
             rest = joined[:start] + joined[start + len(title):] if start + len(title) > len(first) \
                 else first.replace(title, "", 1)
-            # What may stand beside a heading: its number, leader dots, a page number, 第 N 章/页.
-            rest = re.sub(r"第[\divxl]+[章页]|[\d.·…]+", "", rest)
+            # What may stand beside a heading: its number, leader dots, a page number, 第 N 章/页, 附录 A.
+            rest = re.sub(r"第[\divxl]+[章页]|附录[A-Z]|[\d.·…]+", "", rest)
             if CJK.search(rest):
                 found.append(f"{title} in “{joined[:120]}”")
     return found

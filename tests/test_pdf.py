@@ -51,6 +51,12 @@ def key_figures(stem: str) -> list[str]:
             f"{labcode.cross_entropy(np.zeros((2, 3, 6)), np.array([[3, 5, 2], [4, 2, -100]])):.6f}",  # ln 6
             f"{dh[0]:.6f}",                                                         # dL/dh through the layer
         ]
+    if stem == "appendix":
+        X, W = np.array([[10.0, 2.0], [4.0, 6.0], [8.0, 0.0]]), np.array([[3.0], [5.0]])
+        preds, y = labcode.linear(X, W, [20.0]), np.array([[62.0], [60.0], [45.0]])
+        _, dW, _ = labcode.linear_backward(labcode.mse_grad(preds, y), X, W)
+        # Verbatim text prints minus as U+2011: look for the magnitudes.
+        return [f"{abs(dW[0, 0]):.6f}", f"{dW[1, 0]:.6f}", f"{np.var([0.0, 1.0, 1.0, 2.0], ddof=1):.4f}"]
     return []
 
 
@@ -180,7 +186,7 @@ def test_handout_has_chinese_chapter_heading_and_contents(pdf_dir, chapter):
     for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / f"{chapter['stem']}-answers.pdf", pdf_dir / "book.pdf"):
         text = "".join(_pages(pdf))
         flat = _flat(text)
-        assert f"第{chapter['number']}章" in flat, f"{pdf.name}: no heading 第 {chapter['number']} 章"
+        assert _flat(chapter["label"]) in flat, f"{pdf.name}: no heading {chapter['label']}"
         assert _flat(chapter["title"]) in flat, f"{pdf.name}: no chapter title {chapter['title']}"
         for english in ("CHAPTER", "Contents"):
             assert english not in text, f"{pdf.name} prints {english!r}"
@@ -198,7 +204,7 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
     pages = _pages(pdf)
     # Page 1 has the plain header (course title, page number), in reading order for the two-column list.
     first = _flat(_pages(pdf, layout=False)[0])
-    assert f"第{chapter['number']}章" in first and _flat(chapter["title"]) in first, f"page 1 of {pdf.name}: {first!r}"
+    assert _flat(chapter["label"]) in first and _flat(chapter["title"]) in first, f"page 1 of {pdf.name}: {first!r}"
     assert _flat(build_pdf.KIND_STUDENT) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_STUDENT}"
     assert _contents_heading_pages(pdf) == [1], f"{pdf.name}: 目录 on pages {_contents_heading_pages(pdf)}"
     sections = _section_titles(chapter["docname"])
@@ -214,12 +220,39 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
 def test_answer_key_starts_with_the_chapter_heading_and_no_contents(pdf_dir, chapter):
     pdf = pdf_dir / f"{chapter['stem']}-answers.pdf"
     first = _flat(_body(_pages(pdf)[0]))
-    assert f"第{chapter['number']}章" in first and _flat(chapter["title"]) in first, f"page 1 of {pdf.name}: {first!r}"
+    assert _flat(chapter["label"]) in first and _flat(chapter["title"]) in first, f"page 1 of {pdf.name}: {first!r}"
     assert _flat(build_pdf.KIND_ANSWERS) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_ANSWERS}"
     assert not _contents_heading_pages(pdf), f"{pdf.name} prints a 目录 (of one entry)"
     exercises = _exercise_snippets(chapter["docname"])
     if exercises:
         assert exercises[0] in first, f"{pdf.name}: the first exercise does not start on page 1"
+
+
+def test_chapters_are_numbered_and_appendices_lettered():
+    chapters = [c for c in CHAPTERS if not c["appendix"]]
+    appendices = [c for c in CHAPTERS if c["appendix"]]
+    assert [c["label"] for c in chapters] == [f"第 {i} 章" for i in range(1, len(chapters) + 1)]
+    assert [c["label"] for c in appendices] == [f"附录 {chr(65 + i)}" for i in range(len(appendices))]
+    assert [build_pdf.handout_title(c) for c in appendices] == [c["title"] for c in appendices]
+    assert [build_pdf.handout_title(c) for c in chapters] == [f"{c['label']}　{c['title']}" for c in chapters]
+    # The back matter of book.pdf starts at the first appendix, or at the glossary if there is none.
+    assert build_pdf.back_matter_title() == (appendices[0]["title"] if appendices else "术语表")
+
+
+def test_appendix_handouts_and_the_back_of_the_book_say_appendix_not_chapter(pdf_dir):
+    appendices = [c for c in CHAPTERS if c["appendix"]]
+    for chapter in appendices:
+        for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / f"{chapter['stem']}-answers.pdf"):
+            head = _flat(_pages(pdf)[0])
+            assert _flat(chapter["label"]) in head, f"{pdf.name}: {head[:120]!r}"
+            assert not re.search(r"第\d+章", head), f"{pdf.name} calls the appendix a chapter: {head[:120]!r}"
+    # In book.pdf the glossary follows the appendices with the next letter, in its heading and page headers.
+    glossary_label = f"附录{chr(65 + len(appendices))}"
+    pages = [_flat(page) for page in _pages(pdf_dir / "book.pdf")]
+    glossary_pages = [page for page in pages if "术语表" in page and "候选" in page and "candidate" in page]
+    assert glossary_pages, "book.pdf has no glossary page"
+    assert all(glossary_label in page for page in glossary_pages), f"book.pdf: the glossary is not {glossary_label}"
+    assert not any(re.search(r"第\d+章术语表", page) for page in pages), "book.pdf numbers the glossary as a chapter"
 
 
 def test_book_has_a_title_page_and_a_full_contents(pdf_dir):
