@@ -17,7 +17,8 @@ from conftest import require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBox(", "HBox(", "Layout(",
-                "SoftmaxExplorer(", "Widget(", "model_id", "<Figure size", "application/vnd.jupyter")
+                "SoftmaxExplorer(", "GradientExplorer(", "Widget(", "model_id", "<Figure size",
+                "application/vnd.jupyter")
 
 
 def _load_build_pdf():
