@@ -1,0 +1,238 @@
+"""The gradient-step explorer on the built static site: live in headless Chromium, no kernel, no network.
+
+The page steps by itself; every shown number is parsed and compared with a trajectory computed here
+with labcode (z <- z - lr * cross_entropy_grad(z, y)). Screenshots go to _build/screenshots/.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import labcode
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "_build" / "screenshots"
+MARKER = "export function stepMaths"  # text of the widget's ES module, embedded in the page state
+CHAPTER = "book/02_gradient.html"
+
+
+# ---------------------------------------------------------------- fixtures
+@pytest.fixture(scope="module")
+def gradient_url(built_site, site_url):
+    """URL of the chapter-2 page, which must embed a gradient-step explorer."""
+    page = built_site / CHAPTER
+    if not page.exists() or MARKER not in page.read_text(encoding="utf-8"):
+        pytest.fail(f"{CHAPTER} does not embed the gradient-step explorer "
+                    "(book/02_gradient.ipynb should display labcode.gradient_explorer)")
+    return f"{site_url}/{CHAPTER}"
+
+
+@pytest.fixture(scope="module")
+def loaded(chromium, gradient_url):
+    """The chapter page, loaded once for this module, offline (see `offline_page` in conftest)."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.external, page.errors = [], []
+
+    def route(r):
+        host = r.request.url.split("/")[2] if "://" in r.request.url else ""
+        if r.request.url.startswith(("data:", "blob:")) or host.split(":")[0] == "127.0.0.1":
+            r.continue_()
+        else:
+            page.external.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(gradient_url)
+    page.locator(".gx-root").first.wait_for(timeout=20000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def page(loaded):
+    """The loaded page with its first explorer back at the start of its run."""
+    widget(loaded).locator(".gx-reset").click()
+    yield loaded
+    assert loaded.external == [], "requests left 127.0.0.1"
+    assert loaded.errors == [], "script errors on the page"
+
+
+def widget(page):
+    return page.locator(".gx-root").first
+
+
+def numbers(root, selector):
+    return [float(t) for t in root.locator(selector).all_text_contents()]
+
+
+def shown_state(page):
+    """Everything the first explorer shows, parsed back into numbers."""
+    root = widget(page)
+    labels = root.locator(".gx-table tbody th").all_inner_texts()
+    return {
+        "exact_z": [float(v) for v in root.locator(".gx-z").evaluate_all("els => els.map(e => e.dataset.value)")],
+        "z": numbers(root, ".gx-z"), "p": numbers(root, ".gx-p"), "g": numbers(root, ".gx-g"),
+        "zn": numbers(root, ".gx-zn"), "pn": numbers(root, ".gx-pn"),
+        "sliders": [float(v) for v in root.locator(".gx-logit").evaluate_all("els => els.map(e => e.value)")],
+        "lr": float(root.locator(".gx-lrval").inner_text()),
+        "target": labels.index(root.locator(".gx-select option:checked").inner_text()),
+        "loss": float(root.locator(".gx-loss").inner_text()),
+        "next_loss": float(root.locator(".gx-nextloss").inner_text()),
+        "steps": int(root.locator(".gx-lossline").get_attribute("data-steps")),
+        "history": numbers(root, ".gx-item"),
+        "heights": root.locator(".gx-now").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
+        "next_heights": root.locator(".gx-after").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
+    }
+
+
+def trajectory(start, target, lr, n):
+    """Logits after each of n steps and the loss at each step, with labcode."""
+    zs = [np.asarray(start, dtype=float)]
+    for _ in range(n):
+        zs.append(zs[-1] - lr * labcode.cross_entropy_grad(zs[-1], target))
+    return zs, [labcode.cross_entropy(z, target) for z in zs]
+
+
+def assert_shows(s, z, target, lr, history):
+    """Shown z, p, g, z', p' (3 d.p.), losses (4 d.p.) and bar heights equal labcode's for this z, y, lr."""
+    z = np.asarray(z, dtype=float)
+    g = labcode.cross_entropy_grad(z, target)
+    z_next = z - lr * g
+    close = dict(atol=0.0005 + 1e-12, rtol=0)
+    np.testing.assert_allclose(s["z"], z, **close, err_msg="z")
+    np.testing.assert_allclose(s["exact_z"], z, rtol=1e-12, atol=1e-12, err_msg="z (exact)")
+    np.testing.assert_allclose(s["p"], labcode.softmax(z), **close, err_msg="p")
+    np.testing.assert_allclose(s["g"], g, **close, err_msg="gradient")
+    np.testing.assert_allclose(s["zn"], z_next, **close, err_msg="z after one step")
+    np.testing.assert_allclose(s["pn"], labcode.softmax(z_next), **close, err_msg="p after one step")
+    np.testing.assert_allclose(s["heights"], 100 * labcode.softmax(z), atol=0.005 + 1e-9)
+    np.testing.assert_allclose(s["next_heights"], 100 * labcode.softmax(z_next), atol=0.005 + 1e-9)
+    assert s["loss"] == pytest.approx(labcode.cross_entropy(z, target), abs=0.00005 + 1e-12)
+    assert s["next_loss"] == pytest.approx(labcode.cross_entropy(z_next, target), abs=0.00005 + 1e-12)
+    np.testing.assert_allclose(s["history"], history, atol=0.00005 + 1e-12, err_msg="loss history")
+    assert s["steps"] == len(history) - 1 and s["target"] == target and s["lr"] == lr
+
+
+# ---------------------------------------------------------------- tests
+def test_explorer_renders_live_with_labcode_values(page):
+    s = shown_state(page)
+    assert 2 <= len(s["z"]) <= 8 and s["steps"] == 0
+    step = float(widget(page).locator(".gx-logit").first.get_attribute("step"))
+    np.testing.assert_allclose(s["sliders"], s["exact_z"], atol=step / 2 + 1e-9)  # sliders snap to their grid
+    _, losses = trajectory(s["exact_z"], s["target"], s["lr"], 0)
+    assert_shows(s, s["exact_z"], s["target"], s["lr"], losses)
+    assert sum(s["g"]) == pytest.approx(0, abs=0.002)  # the gradient sums to zero
+
+
+def test_step_button_follows_labcode_and_the_loss_falls(page):
+    start = shown_state(page)
+    for _ in range(3):
+        widget(page).locator(".gx-step").click()
+    zs, losses = trajectory(start["exact_z"], start["target"], start["lr"], 3)
+    s = shown_state(page)
+    assert_shows(s, zs[-1], start["target"], start["lr"], losses)
+    assert all(b < a for a, b in zip(s["history"], s["history"][1:], strict=False))
+    assert s["loss"] == s["history"][-1]
+    widget(page).locator(".gx-reset").click()
+    assert_shows(shown_state(page), zs[0], start["target"], start["lr"], losses[:1])
+
+
+def test_play_keeps_stepping_until_paused(page):
+    start = shown_state(page)
+    play = widget(page).locator(".gx-play")
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true"
+    page.wait_for_function("() => Number(document.querySelector('.gx-root .gx-lossline').dataset.steps) >= 4",
+                           timeout=10000)
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false"
+    n = shown_state(page)["steps"]
+    page.wait_for_timeout(700)  # more than two play intervals: nothing moves once paused
+    s = shown_state(page)
+    assert s["steps"] == n >= 4
+    zs, losses = trajectory(start["exact_z"], start["target"], start["lr"], n)
+    assert_shows(s, zs[-1], start["target"], start["lr"], losses)
+
+
+def test_keyboard_on_a_logit_restarts_and_on_lr_keeps_the_run(page):
+    root = widget(page)
+    start = shown_state(page)
+    root.locator(".gx-step").click()
+    lr_slider = root.locator(".gx-lr")
+    lr_slider.focus()
+    page.keyboard.press("ArrowRight")  # one slider step up: only the next steps change
+    lr = round(start["lr"] + float(lr_slider.get_attribute("step")), 10)
+    zs, losses = trajectory(start["exact_z"], start["target"], start["lr"], 1)
+    assert_shows(shown_state(page), zs[-1], start["target"], lr, losses)
+    logit = root.locator(".gx-logit").nth(1)
+    logit.focus()
+    page.keyboard.press("ArrowLeft")  # a new start where the slider now is
+    s = shown_state(page)
+    assert s["steps"] == 0 and s["exact_z"][1] == s["sliders"][1] < zs[-1][1]
+    assert s["exact_z"][0] == zs[-1][0] and s["exact_z"][2:] == list(zs[-1][2:])
+    first_loss = labcode.cross_entropy(np.asarray(s["exact_z"]), start["target"])
+    assert_shows(s, s["exact_z"], start["target"], lr, [first_loss])
+
+
+def test_target_select_restarts_with_the_new_target(page):
+    root = widget(page)
+    start = shown_state(page)
+    root.locator(".gx-step").click()
+    new_target = (start["target"] + 1) % len(start["exact_z"])
+    labels = root.locator(".gx-table tbody th").all_inner_texts()
+    root.locator(".gx-select").select_option(label=labels[new_target])
+    zs, _ = trajectory(start["exact_z"], start["target"], start["lr"], 1)
+    assert_shows(shown_state(page), zs[-1], new_target, start["lr"], [labcode.cross_entropy(zs[-1], new_target)])
+
+
+GRID = [([0, 1, 2], 0), ([1000, -1000], 1), ([-1000, 1000, 0], 2), ([1000, 1000, -1000, 999.5], 3),
+        ([-3.25, 0.5, 7, -1e-8, 2, 2, -40, 60], 4), ([5e-324, 0], 0)]
+GRID_LR = [1e-3, 0.1, 1.0, 7.5]
+
+
+def test_page_maths_agrees_with_labcode_to_1e9(page):
+    """Runs stepMaths and runSteps from the module text embedded in the page, in Chromium's JS engine."""
+    cases = [(z, y, lr) for z, y in GRID for lr in GRID_LR]
+    results = page.evaluate(
+        """async (cases) => {
+            const state = JSON.parse(document.querySelector(
+                'script[type="application/vnd.jupyter.widget-state+json"]').textContent).state;
+            const esm = Object.values(state).map(m => m.state._esm).find(s => s && s.includes("stepMaths"));
+            const mod = await import(URL.createObjectURL(new Blob([esm], {type: "text/javascript"})));
+            return cases.map(([z, y, lr]) => ({one: mod.stepMaths(z, y, lr), run: mod.runSteps(z, y, lr, 5)}));
+        }""", cases)
+    assert len(results) == len(cases)
+    for (z, y, lr), js in zip(cases, results, strict=True):
+        zs, losses = trajectory(z, y, lr, 5)
+        g = labcode.cross_entropy_grad(np.asarray(z, dtype=float), y)
+        where = f"z={z} y={y} lr={lr}"
+        np.testing.assert_allclose(js["one"]["probs"], labcode.softmax(z), rtol=1e-9, atol=1e-12, err_msg=where)
+        np.testing.assert_allclose(js["one"]["grad"], g, rtol=1e-9, atol=1e-12, err_msg=where)
+        np.testing.assert_allclose(js["one"]["nextLogits"], zs[1], rtol=1e-9, atol=1e-9, err_msg=where)
+        np.testing.assert_allclose(js["one"]["nextProbs"], labcode.softmax(zs[1]), rtol=1e-9, atol=1e-12, err_msg=where)
+        assert js["one"]["loss"] == pytest.approx(losses[0], rel=1e-9, abs=1e-12), where
+        assert js["one"]["nextLoss"] == pytest.approx(losses[1], rel=1e-9, abs=1e-9), where
+        np.testing.assert_allclose(js["run"]["logits"], zs[-1], rtol=1e-9, atol=1e-9, err_msg=where)
+        np.testing.assert_allclose(js["run"]["losses"], losses[1:], rtol=1e-9, atol=1e-9, err_msg=where)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1200, 360])
+def test_screenshots_and_no_overflow(page, width, scheme):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.emulate_media(color_scheme=scheme)
+    page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
+    page.set_viewport_size({"width": width, "height": 900})
+    root = widget(page)
+    root.locator(".gx-step").click()
+    root.scroll_into_view_if_needed()
+    root.screenshot(path=str(SHOTS / f"gradient_explorer_{scheme}_{width}.png"))
+    overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")
+    assert overflow <= 1, f"the explorer is wider than its column at {width}px by {overflow}px"
+    assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1")
+    for box in root.locator(".gx-logit, .gx-lr, .gx-select, .gx-step, .gx-play, .gx-reset").all():
+        assert box.bounding_box()["height"] >= 20  # large enough to hit with a finger
