@@ -70,7 +70,8 @@ TIMER_JS = """async ([n, phrases]) => {
 
 
 def browser_rows(n=300):
-    names = ("embedding explorer, browser: input -> redrawn", "embedding explorer, browser: input -> lines drawn (next frame)")
+    names = ("embedding explorer, browser: input -> redrawn",
+             "embedding explorer, browser: input -> lines drawn (next frame)")
     chromium = shutil.which("chromium")
     if chromium is None or not (ROOT / "_vendor" / "widgets").is_dir():
         why = "no chromium" if chromium is None else "run scripts/vendor_assets.py first"
