@@ -1,4 +1,5 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
+from . import corpus
 from .batch import BOS, EOS, IGNORE, UNK, collate
 from .embedding import (
     embed_with_positions,
@@ -18,13 +19,15 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "mse", "mse_grad",
            "UNK", "BOS", "EOS", "IGNORE", "collate",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
-           "embed_with_positions", "embed_with_positions_backward",
-           "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer"]
+           "embed_with_positions", "embed_with_positions_backward", "corpus",
+           "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
+           "embedding_explorer", "EmbeddingExplorer"]
 
 
 def __getattr__(name):
     # The widget pulls in ipywidgets and matplotlib; import it only when asked for.
-    if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer"):
+    if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
+                "embedding_explorer", "EmbeddingExplorer"):
         from . import widgets
         return getattr(widgets, name)
     raise AttributeError(f"module 'labcode' has no attribute {name!r}")
