@@ -31,7 +31,7 @@ def test_default_state_is_the_names_count_matrix(names_trainer):
     w = names_trainer
     assert w.vocab[0] == "." and len(w.vocab) == 27 and np.shape(w.counts) == (27, 27)
     assert int(np.sum(w.counts)) == 228146
-    assert (w.alpha, w.reg, w.lr, w.temperature, w.seed) == (1.0, 0.0, 50.0, 1.0, 0)
+    assert (w.alpha, w.reg, w.lr, w.temperature, w.seed) == (0.0, 0.0, 70.0, 1.0, 0)  # the chapter's run
     assert w.W == [] and w.history == [] and w.loss() == pytest.approx(np.log(27), rel=1e-12)
     assert BigramTrainer().counts == w.counts  # a valid default state with no arguments
 
@@ -180,4 +180,4 @@ def test_assigning_bad_values_to_traits_raises(tiny):
         w.temperature = -1.0
     with pytest.raises(ValueError, match=r"counts 的元素必须非负"):
         w.counts = [[1, -1], [0, 1]]
-    assert w.lr == 50.0 and w.temperature == 1.0
+    assert w.lr == 70.0 and w.temperature == 1.0

@@ -66,8 +66,8 @@ def test_page_trains_python_reads_python_trains_page_follows(jupyterlab, offline
     py = wait_until_python(page, {"n": 0}, lambda p: len(p["history"]) == STEPS)
     assert len(py["history"]) == STEPS and len(py["W"]) == 27, "the kernel never received the page's run"
     counts, _ = default_counts()
-    N = counts + 1.0
-    W, losses = train(np.zeros((27, 27)), N, 50.0, STEPS)
+    N = counts + 0.0  # the default alpha is 0, lr 70: the chapter's run
+    W, losses = train(np.zeros((27, 27)), N, 70.0, STEPS)
     np.testing.assert_allclose(py["history"], losses[:-1], rtol=1e-9)   # the page's run equals labcode's
     np.testing.assert_allclose(py["W"], W, rtol=1e-8, atol=1e-9)
     assert min(py["history"]) >= py["optimum"]
@@ -77,8 +77,8 @@ def test_page_trains_python_reads_python_trains_page_follows(jupyterlab, offline
     # (b) Keyboard on the learning-rate slider, inside the notebook: Python follows.
     root.locator(".bt-lr").focus()
     page.keyboard.press("ArrowLeft")
-    py = wait_until_python(page, py, lambda p: p["lr"] == 49.0)
-    assert py["lr"] == 49.0 and shown(page)["lr"] == 49.0
+    py = wait_until_python(page, py, lambda p: p["lr"] == 69.0)
+    assert py["lr"] == 69.0 and shown(page)["lr"] == 69.0
 
     # (c) Python trains 300 more steps with labcode: the page shows the new step count and loss.
     run_cell(page, SET)

@@ -14,7 +14,7 @@ const SLIDERS = [
   ["temperature", "抽样温度 T", 0.1, 3, 0.05],
 ];
 const SVG_NS = "http://www.w3.org/2000/svg";
-const PLOT = { w: 600, h: 240, left: 52, right: 12, top: 12, bottom: 34 };
+const MARGIN = { left: 52, right: 26, top: 12, bottom: 34 };
 
 function svg(tag, attrs, parent) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -47,12 +47,48 @@ function build(model, el) {
     "实线：训练损失（N + α 上的平均负对数似然，加上 λ·mean(W²)）。虚线：计数最优，即计数模型 " +
     "P = (N + α) / 行和 在同一份计数上的平均负对数似然；λ = 0 时没有哪个 W 能低于它。");
 
-  // Loss curve: SVG in currentColor, the curve solid, the optimum dashed and labelled.
-  const chart = svg("svg", { class: "bt-chart", viewBox: `0 0 ${PLOT.w} ${PLOT.h}`, role: "img" }, root);
-  const axes = svg("g", { class: "bt-axes" }, chart);
-  const optLine = svg("line", { class: "bt-optline", "stroke-dasharray": "7 5" }, chart);
-  const optText = svg("text", { class: "bt-opttext", "text-anchor": "end" }, chart);
-  const curve = svg("polyline", { class: "bt-curve", fill: "none" }, chart);
+  // Two charts in currentColor: the loss with the optimum (dashed, labelled), and the gap to it on a
+  // log scale (the tail of the approach is too small to see on the first). Widths follow the element.
+  const lossChart = chart("bt-chart bt-losschart", 230);
+  const optLine = svg("line", { class: "bt-optline", "stroke-dasharray": "7 5" }, lossChart.svg);
+  const optText = svg("text", { class: "bt-opttext", "text-anchor": "end" }, lossChart.svg);
+  const gapChart = chart("bt-chart bt-gapchart", 150);
+
+  function chart(cls, h) {
+    const node = svg("svg", { class: cls, role: "img" }, root);
+    const axes = svg("g", { class: "bt-axes" }, node);
+    const curve = svg("polyline", { class: "bt-curve", fill: "none" }, node);
+    return { svg: node, axes, curve, h };
+  }
+
+  // Draw values[t] (t = 0, 1, ...) on [lo, hi] over `steps` steps; returns the y mapping.
+  function plot(c, values, steps, lo, hi, ticks, yLabel) {
+    const w = Math.max(280, Math.round(root.clientWidth || 600)), h = c.h;
+    c.svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    c.svg.setAttribute("width", String(w));
+    c.svg.setAttribute("height", String(h));
+    const x = (t) => MARGIN.left + (w - MARGIN.left - MARGIN.right) * t / steps;
+    const y = (v) => MARGIN.top + (h - MARGIN.top - MARGIN.bottom) * (hi - v) / (hi - lo);
+    c.axes.textContent = "";
+    svg("path", { class: "bt-frame", fill: "none",
+                  d: `M${MARGIN.left},${MARGIN.top}V${h - MARGIN.bottom}H${w - MARGIN.right}` }, c.axes);
+    for (const [v, text] of ticks) {
+      svg("text", { x: MARGIN.left - 6, y: y(v) + 4, "text-anchor": "end" }, c.axes).textContent = text;
+    }
+    for (let k = 0; k <= 2; k++) {
+      const t = Math.round(steps * k / 2);
+      svg("text", { x: x(t), y: h - MARGIN.bottom + 16, "text-anchor": k === 2 ? "end" : "middle" }, c.axes)
+        .textContent = String(t);
+    }
+    svg("text", { x: MARGIN.left, y: h - 2, "text-anchor": "start" }, c.axes).textContent = yLabel;
+    svg("text", { x: w - MARGIN.right, y: h - 2, "text-anchor": "end" }, c.axes).textContent = "步数";
+    const stride = Math.max(1, Math.ceil(values.length / 600)); // at most ~600 points drawn
+    const points = [];
+    for (let t = 0; t < values.length; t += stride) points.push(`${x(t).toFixed(1)},${y(values[t]).toFixed(1)}`);
+    if (values.length) points.push(`${x(values.length - 1).toFixed(1)},${y(values[values.length - 1]).toFixed(1)}`);
+    c.curve.setAttribute("points", points.join(" "));
+    return { x, y, w };
+  }
 
   const readout = make("p", "bt-readout", root);
   readout.setAttribute("aria-live", "polite");
@@ -100,29 +136,23 @@ function build(model, el) {
     const steps = Math.max(h.length, model.get("steps"));
     const hi = Math.max(h.length ? h[0] : Math.log(s.V), s.optimum + 0.1);
     const lo = Math.min(s.optimum, ...h.slice(-1)) - 0.05 * (hi - s.optimum);
-    const x = (t) => PLOT.left + (PLOT.w - PLOT.left - PLOT.right) * t / steps;
-    const y = (v) => PLOT.top + (PLOT.h - PLOT.top - PLOT.bottom) * (hi - v) / (hi - lo);
-    axes.textContent = "";
-    svg("path", { class: "bt-frame", d: `M${PLOT.left},${PLOT.top}V${PLOT.h - PLOT.bottom}H${PLOT.w - PLOT.right}`,
-                  fill: "none" }, axes);
-    for (let k = 0; k <= 3; k++) {
-      const v = lo + (hi - lo) * k / 3;
-      svg("text", { x: PLOT.left - 6, y: y(v) + 4, "text-anchor": "end" }, axes).textContent = fmt(v, 2);
-      const t = Math.round(steps * k / 3);
-      svg("text", { x: x(t), y: PLOT.h - PLOT.bottom + 16, "text-anchor": "middle" }, axes).textContent = String(t);
-    }
-    svg("text", { x: PLOT.w - PLOT.right, y: PLOT.h - 2, "text-anchor": "end" }, axes).textContent = "步数";
-    const stride = Math.max(1, Math.ceil(h.length / 600)); // at most ~600 points drawn
-    const points = [];
-    for (let t = 0; t < h.length; t += stride) points.push(`${x(t).toFixed(1)},${y(h[t]).toFixed(1)}`);
-    if (h.length) points.push(`${x(h.length - 1).toFixed(1)},${y(h[h.length - 1]).toFixed(1)}`);
-    curve.setAttribute("points", points.join(" "));
+    const ticks = [0, 1, 2, 3].map((k) => lo + (hi - lo) * k / 3).map((v) => [v, fmt(v, 2)]);
+    const { y, w } = plot(lossChart, h, steps, lo, hi, ticks, "训练损失（实线）");
     const yo = y(s.optimum);
-    for (const [k, v] of Object.entries({ x1: PLOT.left, x2: PLOT.w - PLOT.right, y1: yo, y2: yo })) optLine.setAttribute(k, v);
-    optText.setAttribute("x", PLOT.w - PLOT.right - 4);
+    for (const [k, v] of Object.entries({ x1: MARGIN.left, x2: w - MARGIN.right, y1: yo, y2: yo })) optLine.setAttribute(k, v);
+    optText.setAttribute("x", w - MARGIN.right - 4);
     optText.setAttribute("y", yo - 6);
     optText.textContent = `计数最优 ${fmt(s.optimum, 4)}（虚线）`;
-    chart.setAttribute("aria-label", `损失曲线：${h.length} 步，计数最优 ${fmt(s.optimum, 4)}`);
+    lossChart.svg.setAttribute("aria-label", `损失曲线：${h.length} 步，计数最优 ${fmt(s.optimum, 4)}`);
+    // The gap to the optimum, log10 scale, clipped to [1e-6, 10].
+    const gaps = h.map((v) => Math.log10(Math.min(10, Math.max(1e-6, v - s.optimum))));
+    const gHi = Math.ceil(Math.max(0, gaps.length ? gaps[0] : 0));
+    const gLo = Math.floor(gaps.reduce((a, b) => Math.min(a, b), -3));
+    const gTicks = [];
+    for (let e = gLo; e <= gHi; e += Math.max(1, Math.ceil((gHi - gLo) / 4))) gTicks.push([e, `1e${e}`]);
+    plot(gapChart, gaps, steps, gLo, gHi, gTicks, "与虚线之差（对数刻度）");
+    const last = h.length ? (h[h.length - 1] - s.optimum).toExponential(1) : "-";
+    gapChart.svg.setAttribute("aria-label", `损失与计数最优之差，对数刻度：最后一步 ${last}`);
   }
 
   function currentLoss() {
@@ -233,8 +263,14 @@ function build(model, el) {
                      ["history", reload], ["lr", drawControls], ["steps", () => { drawControls(); drawChart(); }],
                      ["temperature", relabel], ["seed", relabel], ["n_names", relabel], ["vocab", relabel]];
   for (const [name, fn] of listeners) model.on(`change:${name}`, fn);
+  let width = 0;
+  const resized = new ResizeObserver(() => {
+    if (root.clientWidth !== width) { width = root.clientWidth; drawChart(); }
+  });
+  resized.observe(root);
   drawAll();
   return () => {
+    resized.disconnect();
     stop(false);
     for (const [name, fn] of listeners) model.off(`change:${name}`, fn);
     root.remove();

@@ -120,9 +120,9 @@ class BigramTrainer(FamilyWidget):
 
     counts = traitlets.List(traitlets.List(traitlets.Int())).tag(sync=True)  # (V, V)
     vocab = traitlets.List(traitlets.Unicode()).tag(sync=True)               # (V,)
-    alpha = traitlets.Float(1.0).tag(sync=True)
+    alpha = traitlets.Float(0.0).tag(sync=True)
     reg = traitlets.Float(0.0).tag(sync=True)
-    lr = traitlets.Float(50.0).tag(sync=True)
+    lr = traitlets.Float(70.0).tag(sync=True)
     temperature = traitlets.Float(1.0).tag(sync=True)
     seed = traitlets.Int(0).tag(sync=True)
     steps = traitlets.Int(1000).tag(sync=True)        # steps per press of the train button
@@ -242,28 +242,33 @@ class BigramTrainer(FamilyWidget):
             W, history = self._run(W, self.steps)
         names = self._sample(W, self.n_names, self.temperature)
         title = (f"α={_short(self.alpha)}，λ={_short(self.reg)}，lr={_short(self.lr)}"
-                 + ("（预览：从 W = 0 训练）" if preview else ""))
+                 + (f"（预览：从 W = 0 训练 {self.steps} 步）" if preview else ""))
         return figure_png(_snapshot_figure(history, self.optimum(), names, title, self.temperature, dpi))
 
 
 def _snapshot_figure(history, optimum, names, title, temperature, dpi):
-    """左：损失曲线（实线）与计数最优（虚线，带文字）；右：抽样名字。"""
+    """左：损失曲线（实线）与计数最优（虚线，带文字）；中：与虚线之差（对数刻度）；右：抽样名字。"""
     from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
 
     from ..fonts import use_cjk_font
 
     use_cjk_font()
-    fig = Figure(figsize=(6.4, 2.6), dpi=dpi, layout="constrained")
-    ax, side = fig.subplots(1, 2, width_ratios=[3, 1])
-    ax.plot(np.arange(len(history)), history, color="#0072B2", linewidth=1.8, label="训练损失")
+    steps = np.arange(len(history))
+    history = np.asarray(history)
+    fig = Figure(figsize=(7.6, 2.6), dpi=dpi, layout="constrained")
+    ax, gap, side = fig.subplots(1, 3, width_ratios=[3, 2.2, 1.2])
+    ax.plot(steps, history, color="#0072B2", linewidth=1.8, label="训练损失")
     ax.axhline(optimum, color="#000000", linestyle=(0, (5, 3)), linewidth=1.2,
                label=f"计数最优 {fmt(optimum, 4)}（虚线）")
     ax.set_xlabel("步数")
     ax.set_ylabel("平均负对数似然")
     ax.set_title(title, fontsize=10)
     ax.legend(loc="upper right", fontsize=8, frameon=False)
-    ax.annotate(f"最后 {fmt(history[-1], 4)}", (len(history) - 1, history[-1]), xytext=(-4, 8),
-                textcoords="offset points", ha="right", fontsize=8)
+    gap.semilogy(steps, np.maximum(history - optimum, 1e-12), color="#0072B2", linewidth=1.8)
+    gap.set_xlabel("步数")
+    gap.set_title("与虚线之差（对数刻度）", fontsize=10)
+    gap.annotate(f"最后 {history[-1] - optimum:.1e}", (steps[-1], history[-1] - optimum), xytext=(-4, 6),
+                 textcoords="offset points", ha="right", fontsize=8)
     side.axis("off")
     side.set_title(f"抽样名字（T={_short(temperature)}）", fontsize=10)
     side.text(0.02, 0.98, "\n".join(name or "（空）" for name in names), va="top", ha="left",
@@ -288,7 +293,7 @@ def default_counts():
 
 
 # ---------------------------------------------------------------- factory
-def bigram_trainer(counts=None, vocab=None, *, alpha=1.0, reg=0.0, lr=50.0, temperature=1.0, seed=0,
+def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=70.0, temperature=1.0, seed=0,
                    steps=1000, n_names=8):
     """创建 Bigram 训练器（返回插件，不自动显示；放在单元格最后一行即可显示）。
 
