@@ -92,7 +92,8 @@ def test_page_trains_python_reads_python_trains_page_follows(jupyterlab, offline
     assert root.count() == 1
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"kernel_bigram_trainer_{name}.png"))
+    root.scroll_into_view_if_needed()
+    root.screenshot(path=str(SHOTS / f"kernel_bigram_trainer_{name}.png"))
     assert page.external == [], f"requests left 127.0.0.1: {page.external}"
     assert widget_errors(errors) == [], f"JavaScript errors in {name}"
     assert cell(page, START).count() == 1
