@@ -112,7 +112,7 @@ def test_page_loss_and_gradient_equal_labcode_to_1e9(page):
     cases = [(W, N, reg) for W in weights for N in (counts, counts + 0.7) for reg in (0.0, 0.01, 0.3)]
     results = page.evaluate("cases => cases.map(([W, N, reg]) => __bt.mod.lossAndGradFromCounts(W, N, reg))",
                             [(W.tolist(), N.tolist(), reg) for W, N, reg in cases])
-    for (W, N, reg), js in zip(cases, results):
+    for (W, N, reg), js in zip(cases, results, strict=True):
         loss, grad = loss_and_grad_from_counts(W, N, reg)
         assert js["loss"] == pytest.approx(loss, rel=1e-9, abs=1e-12), reg
         np.testing.assert_allclose(js["grad"], grad, rtol=1e-9, atol=1e-12)
@@ -134,7 +134,7 @@ def test_training_falls_toward_the_count_optimum_and_never_below(page):
     assert end["steps"] == data["steps"]
     losses = [s["loss"] for s in samples] + [end["loss"]]
     assert len(samples) >= 3, "the curve did not grow over several frames"
-    assert all(b <= a for a, b in zip(losses, losses[1:])), f"the shown loss went up: {losses}"
+    assert all(b <= a for a, b in zip(losses, losses[1:], strict=False)), f"the shown loss went up: {losses}"
     assert min(losses) >= round(optimum, 4), "the loss went below the count optimum"
     # Same run in Python with labcode: the page ends at the same loss (shown to 4 decimals).
     W, losses = train(np.zeros(counts.shape), N, data["lr"], data["steps"], data["reg"])

@@ -1,4 +1,5 @@
-"""The bigram trainer in a RUNNING KERNEL (JupyterLab): the page trains, Python reads the result; Python trains, the page follows.
+"""The bigram trainer in a RUNNING KERNEL (JupyterLab): the page trains and Python reads the result;
+Python trains and the page follows.
 
 Reuses the server and page helpers of tests/test_kernel_widgets.py (one front end is enough here).
 The page's training run is compared step by step with labcode's; no request may leave 127.0.0.1.
@@ -10,8 +11,19 @@ import pytest
 
 from labcode.bigram import loss_and_grad_from_counts, train
 from labcode.widgets.bigram_trainer import default_counts
-from test_kernel_widgets import (PROBE, SET, SHOTS, START, cell, open_and_display, output_text, probe_python,
-                                 run_cell, serve_notebook, widget_errors)
+from test_kernel_widgets import (
+    PROBE,
+    SET,
+    SHOTS,
+    START,
+    cell,
+    open_and_display,
+    output_text,
+    probe_python,
+    run_cell,
+    serve_notebook,
+    widget_errors,
+)
 
 STEPS = 200
 CELLS = [
