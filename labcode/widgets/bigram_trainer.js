@@ -7,7 +7,7 @@
 // (maths.js) and make, keepControlKeys (dom.js) are bundled in front of this file.
 
 const SLIDERS = [
-  // trait, label, min, max, step, digits shown
+  // trait, label, min, max, step (the readout shows the value in its shortest form)
   ["alpha", "平滑 α", 0, 5, 0.1],
   ["reg", "正则化 λ", 0, 0.1, 0.001],
   ["lr", "学习率 lr", 1, 100, 1],
