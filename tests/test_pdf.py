@@ -43,6 +43,17 @@ def key_figures(stem: str) -> list[str]:
             f"{labcode.cross_entropy(np.zeros(27), 0):.6f}",                  # uniform loss ln 27
             f"{labcode.entropy(labcode.softmax(np.array([2.0, 1.0, 0.0]), temperature=0.5)):.4f}",
         ]
+    if stem == "04_bigram":
+        words = labcode.load_words()
+        vocab = labcode.build_vocab(words)
+        xs, ys = labcode.encode_pairs(words, vocab)
+        counts = labcode.count_matrix(xs, ys, len(vocab))
+        return [
+            f"{len(xs)}",                                                     # pairs on names.txt
+            f"{labcode.count_nll(counts):.6f}",                               # count NLL, alpha = 0
+            f"{labcode.count_nll(counts, alpha=1.0):.6f}",                    # count NLL, alpha = 1
+            f"{np.exp(labcode.count_nll(counts)):.3f}",                       # its perplexity
+        ]
     return []
 
 
