@@ -155,5 +155,6 @@ def decode(ids, vocab):
 
 def _check_vocab(vocab):
     if not isinstance(vocab, dict) or vocab.get(BOUNDARY) != 0 or list(vocab.values()) != list(range(len(vocab))):
-        raise ValueError(f"vocab 必须是 build_vocab 给出的字典（'.' 编号 0，其余依次为 1, 2, …），收到 {_short(str(vocab))}")
+        raise ValueError("vocab 必须是 build_vocab 给出的字典（'.' 编号 0，其余依次为 1, 2, …），"
+                         f"收到 {_short(str(vocab))}")
     return vocab

@@ -1,4 +1,4 @@
-"""labcode.bigram and labcode.words: the counting model, the network, the fast count path, training, sampling, errors."""
+"""labcode.bigram and labcode.words: counting model, network, fast count path, training, sampling, errors."""
 import hashlib
 from importlib.resources import files
 
@@ -165,7 +165,8 @@ def test_training_decreases_the_loss_towards_the_count_optimum_without_passing_i
     counts = names[4]
     optimum = bigram.count_nll(counts)
     prints = []
-    W, losses = bigram.train(np.zeros((27, 27)), counts, lr=70.0, steps=2000, callback=lambda s, l: prints.append(s))
+    W, losses = bigram.train(np.zeros((27, 27)), counts, lr=70.0, steps=2000,
+                             callback=lambda step, loss: prints.append(step))
     assert len(losses) == 2001 and prints == list(range(2001))
     assert np.all(np.diff(losses) < 0)
     assert losses.min() >= optimum and losses[-1] - optimum < 2e-3

@@ -64,7 +64,8 @@ def test_chapter4_stores_both_figures_with_captions_and_alt_text(notebook):
         meta = cell.get("metadata", {}).get("mystnb", {})
         if "figure" in meta:
             pngs = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
-            figures[meta["figure"]["name"]] = (len(pngs), meta["figure"]["caption"], meta.get("image", {}).get("alt", ""))
+            alt = meta.get("image", {}).get("alt", "")
+            figures[meta["figure"]["name"]] = (len(pngs), meta["figure"]["caption"], alt)
     assert set(figures) >= {"fig-ch4-counts", "fig-ch4-loss"}
     for name, (n_png, caption, alt) in figures.items():
         assert n_png == 1 and len(caption) > 20 and len(alt) > 20, name
