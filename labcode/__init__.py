@@ -1,6 +1,18 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
 from . import corpus
 from .batch import BOS, EOS, IGNORE, UNK, collate
+from .bigram import (
+    build_vocab,
+    count_matrix,
+    count_nll,
+    count_probs,
+    count_weights,
+    encode_pairs,
+    load_words,
+    loss_and_grad,
+    loss_and_grad_from_counts,
+    sample_names,
+)
 from .embedding import (
     embed_with_positions,
     embed_with_positions_backward,
@@ -20,14 +32,16 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "UNK", "BOS", "EOS", "IGNORE", "collate",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
            "embed_with_positions", "embed_with_positions_backward", "corpus",
+           "load_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll", "count_weights",
+           "loss_and_grad", "loss_and_grad_from_counts", "sample_names",
            "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
-           "embedding_explorer", "EmbeddingExplorer"]
+           "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"]
 
 
 def __getattr__(name):
     # The widget pulls in ipywidgets and matplotlib; import it only when asked for.
     if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
-                "embedding_explorer", "EmbeddingExplorer"):
+                "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"):
         from . import widgets
         return getattr(widgets, name)
     raise AttributeError(f"module 'labcode' has no attribute {name!r}")

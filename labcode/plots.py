@@ -262,3 +262,84 @@ def embedding_rows(E, ids, grad_out):
     ax.set_ylim(-0.5, rows)
     ax.axis("off")
     return fig
+
+
+# ---- chapter 4 figures ----
+
+def count_heatmap(counts, symbols):
+    """计数矩阵的热图：第 i 行第 j 列是“i 后面跟着 j”的次数，格子里写出这对字和次数。
+
+    参数
+    ----
+    counts : 形状 (V, V) 的非负计数
+    symbols : 长度 V 的符号（编号 → 字符，如 ``list(vocab)``）
+
+    返回
+    ----
+    fig : matplotlib Figure；颜色深浅按次数的平方根（小计数也看得出），准确值看格子里的数字
+    """
+    from matplotlib.colors import PowerNorm
+
+    use_cjk_font()
+    N = np.asarray(counts)
+    V = len(symbols)
+    if N.shape != (V, V) or (N < 0).any():
+        raise ValueError(f"counts 必须是 ({V}, {V}) 的非负计数（与 symbols 的长度一致），收到形状 {N.shape}")
+    size = max(4.0, 0.4 * V)
+    fig = Figure(figsize=(size, size + 0.4), layout="constrained", dpi=150)
+    ax = fig.subplots()
+    norm = PowerNorm(gamma=0.5, vmin=0, vmax=max(N.max(), 1))
+    ax.imshow(N, cmap="Blues", norm=norm)
+    for i in range(V):
+        for j in range(V):
+            dark = norm(N[i, j]) > 0.55
+            colour = "white" if dark else "#222222"
+            ax.text(j, i - 0.2, symbols[i] + symbols[j], ha="center", va="center", fontsize=8.5, color=colour)
+            ax.text(j, i + 0.22, f"{N[i, j]:g}", ha="center", va="center", fontsize=8, color=colour)
+    ax.set_xticks(range(V), symbols)
+    ax.set_yticks(range(V), symbols)
+    ax.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False, length=0)
+    ax.set_xlabel("后一个字 j")
+    ax.xaxis.set_label_position("top")
+    ax.set_ylabel("前一个字 i")
+    return fig
+
+
+def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
+    """训练损失曲线与计数模型的最优值：左图是损失，右图是与最优值的差距（对数纵轴）。
+
+    参数
+    ----
+    losses : 形状 (S + 1,) 的损失，losses[k] 是更新 k 次后的值
+    optimum : 计数模型的平均负对数似然（训练损失的下界）
+
+    返回
+    ----
+    fig : matplotlib Figure
+    """
+    use_cjk_font()
+    losses = np.asarray(losses, dtype=float)
+    if losses.ndim != 1 or losses.size < 2 or not np.isfinite(losses).all():
+        raise ValueError(f"losses 必须是至少两个有限值的一维数组，收到形状 {losses.shape}")
+    steps = np.arange(losses.size)
+    fig = Figure(figsize=(9, 3.4), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    left.plot(steps, losses, color=PALETTE[0], label=label)
+    left.axhline(optimum, color=PALETTE[5], linestyle="--", label=f"计数模型 {optimum:.4f}")
+    left.set_ylim(optimum - 0.05, min(losses.max(), optimum + 1.0) + 0.05)
+    left.set_xscale("symlog", linthresh=1)   # 前几步下降最快：横轴在 1 以后按对数展开
+    left.set_xlim(0, steps[-1] * 1.2)
+    left.set_xlabel("更新次数（1 以后为对数刻度）")
+    left.set_ylabel("平均损失（nat）")
+    left.legend()
+    gap = losses - optimum
+    right.semilogy(steps[gap > 0], gap[gap > 0], color=PALETTE[0])
+    for tol in (1e-3, 1e-4):
+        right.axhline(tol, color="0.5", linewidth=0.8, linestyle=":")
+        right.annotate(f"{tol:g}", (steps[-1], tol), xytext=(-2, 2), textcoords="offset points", ha="right",
+                       fontsize=8, color="0.3")
+    right.set_xlabel("更新次数")
+    right.set_ylabel("损失 − 计数最优值（对数刻度）")
+    for ax in (left, right):
+        ax.grid(alpha=0.3)
+    return fig

@@ -69,10 +69,28 @@ def wrap_chapter(app, doctree, docname) -> None:
     wrapper.parent = doctree
 
 
+def tall_figures(app, doctree, docname) -> None:
+    """Let a figure with the class ``print-tall`` use most of the page height in print.
+
+    The handouts cap pictures at 40% of the page height (latex/handout.sty), which is right for
+    wide plots; a square table-like figure (e.g. a 27 x 27 heat map with a number in every cell)
+    needs the full line width, hence more height, to stay readable on paper.
+    """
+    if app.builder.name != "latex":
+        return
+    for figure in list(doctree.findall(nodes.figure)):
+        if "print-tall" in figure["classes"]:
+            parent = figure.parent
+            index = parent.index(figure)
+            parent.insert(index + 1, nodes.raw("", "\\handoutnormalfigures\n", format="latex"))
+            parent.insert(index, nodes.raw("", "\\handouttallfigures\n", format="latex"))
+
+
 def setup(app):
     app.add_config_value("handout_mode", "", "env")
     app.add_config_value("handout_documents", [], "env")
     app.connect("env-before-read-docs", set_documents)
     app.connect("doctree-resolved", wrap_chapter)
+    app.connect("doctree-resolved", tall_figures)
     app.add_transform(HandoutFilter)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -89,7 +89,14 @@ def _stop(server: subprocess.Popen) -> None:
 @pytest.fixture(scope="module", params=list(FRONT_ENDS))
 def jupyter(request, tmp_path_factory):
     """A Jupyter server for one front end, with the test notebook in its root folder; yields the notebook URL."""
-    name = request.param
+    return serve_notebook(request, tmp_path_factory, request.param, CELLS)
+
+
+def serve_notebook(request, tmp_path_factory, name, cells):
+    """Start a Jupyter server for front end `name` with a notebook of `cells` (stopped at the end of `request`).
+
+    Returns (name, base URL, token, notebook URL). Other widgets' kernel tests call this with their own cells.
+    """
     subcommand, page_path = FRONT_ENDS[name]
     jupyter_bin = Path(sys.executable).with_name("jupyter")
     probe = subprocess.run([str(jupyter_bin), subcommand, "--version"], capture_output=True, text=True)
@@ -105,7 +112,7 @@ def jupyter(request, tmp_path_factory):
         settings = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
         settings.mkdir(parents=True)
         (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}', encoding="utf-8")
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in CELLS])
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in cells])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nbformat.write(nb, root / NOTEBOOK)
 
@@ -165,7 +172,7 @@ def start_session(base, token):
     urllib.request.urlopen(request, timeout=30).close()
 
 
-def open_and_display(page, url, base, token, attempts=4):
+def open_and_display(page, url, base, token, attempts=4, root=".sx-root"):
     """Open the notebook, run its first cell and wait for the explorer to appear.
 
     A front end that has just started can open the notebook without attaching it to the kernel, or
@@ -179,11 +186,11 @@ def open_and_display(page, url, base, token, attempts=4):
         kernel_idle(base, token, seconds=30)
         run_cell(page, START)
         try:
-            page.locator(".sx-root").wait_for(timeout=20000)
+            page.locator(root).wait_for(timeout=20000)
             return
         except PlaywrightTimeout:
             page.reload()
-    pytest.fail(f"the explorer never appeared: the page did not run {NOTEBOOK} in its kernel "
+    pytest.fail(f"the widget {root} never appeared: the page did not run {NOTEBOOK} in its kernel "
                 f"({attempts} attempts)")
 
 

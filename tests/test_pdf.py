@@ -68,6 +68,17 @@ def key_figures(stem: str) -> list[str]:
             f"的斜率≈{slope:.6f}",                                                # central difference on E[3][0]
             f"g[ids]+=C给出{labcode.embedding_backward_overwrite(C, ids, 6)[3, 0]:g}",  # the overwrite bug
         ]
+    if stem == "04_bigram":
+        words = labcode.load_words()
+        vocab = labcode.build_vocab(words)
+        xs, ys = labcode.encode_pairs(words, vocab)
+        counts = labcode.count_matrix(xs, ys, len(vocab))
+        return [
+            f"{len(xs)}",                                                     # pairs on names.txt
+            f"{labcode.count_nll(counts):.6f}",                               # count NLL, alpha = 0
+            f"{labcode.count_nll(counts, alpha=1.0):.6f}",                    # count NLL, alpha = 1
+            f"{np.exp(labcode.count_nll(counts)):.3f}",                       # its perplexity
+        ]
     return []
 
 
@@ -347,9 +358,9 @@ def test_no_widget_or_figure_text_repr_is_printed(pdf_dir):
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
 def test_solutions_are_in_the_answer_key_only(pdf_dir, chapter):
-    student = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf")))
-    book = _flat("".join(_pages(pdf_dir / "book.pdf")))
-    answers = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}-answers.pdf")))
+    # Page headers left out, so a sentence broken across a page still reads as one.
+    student, book, answers = (_flat("".join(_body(page) for page in _pages(pdf_dir / name)))
+                              for name in (f"{chapter['stem']}.pdf", "book.pdf", f"{chapter['stem']}-answers.pdf"))
     solutions = _solution_snippets(chapter["docname"])
     exercises = _exercise_snippets(chapter["docname"])
     if not exercises:

@@ -87,3 +87,91 @@ export function useCounts(ids) {
   for (const i of ids) counts.set(i, (counts.get(i) || 0) + 1);
   return [...counts];
 }
+
+// ---- bigram model from a count matrix (labcode.bigram) ----
+// A V x V matrix is a flat Float64Array in row-major order here (fast to step in place);
+// the nested-array functions below are the labcode-shaped entry points.
+
+// labcode.bigram.loss_and_grad_from_counts on flat arrays; writes the gradient into `grad`.
+//   loss = -sum_ij N_ij log softmax(W)_ij / sum N + reg * mean(W^2)
+//   grad = (rowsum(N)_i * softmax(W)_ij - N_ij) / sum N + 2 * reg * W_ij / V^2
+export function countLossGradFlat(W, N, V, reg, grad) {
+  let total = 0;
+  for (let k = 0; k < V * V; k++) total += N[k];
+  let nll = 0, sq = 0;
+  for (let i = 0, o = 0; i < V; i++, o += V) {
+    let m = -Infinity, rowsum = 0;
+    for (let j = 0; j < V; j++) { if (W[o + j] > m) m = W[o + j]; rowsum += N[o + j]; }
+    let Z = 0;
+    for (let j = 0; j < V; j++) { const e = Math.exp(W[o + j] - m); grad[o + j] = e; Z += e; }
+    const lse = m + Math.log(Z);
+    for (let j = 0; j < V; j++) {
+      const w = W[o + j];
+      if (N[o + j] !== 0) nll += N[o + j] * (lse - w);
+      sq += w * w;
+      grad[o + j] = (rowsum * (grad[o + j] / Z) - N[o + j]) / total + 2 * reg * w / (V * V);
+    }
+  }
+  return nll / total + reg * sq / (V * V);
+}
+
+// One full-batch gradient-descent step in place: W <- W - lr * grad. Returns the loss before the step.
+export function countStepFlat(W, N, V, reg, lr, grad) {
+  const loss = countLossGradFlat(W, N, V, reg, grad);
+  for (let k = 0; k < V * V; k++) W[k] -= lr * grad[k];
+  return loss;
+}
+
+// labcode.bigram.loss_and_grad_from_counts(W, counts, reg) for nested arrays (V rows of V numbers).
+export function lossAndGradFromCounts(W, counts, reg = 0) {
+  const V = W.length;
+  const grad = new Float64Array(V * V);
+  const loss = countLossGradFlat(Float64Array.from(W.flat()), Float64Array.from(counts.flat()), V, reg, grad);
+  return { loss, grad: Array.from({ length: V }, (_, i) => Array.from(grad.subarray(i * V, (i + 1) * V))) };
+}
+
+// The count optimum: average negative log-likelihood of the count model P_ij = N_ij / rowsum_i
+// on the counts themselves (0 log 0 = 0). No W does better on loss_and_grad_from_counts with reg = 0.
+export function countOptimum(N, V) {
+  let total = 0, nll = 0;
+  for (let i = 0, o = 0; i < V; i++, o += V) {
+    let rowsum = 0;
+    for (let j = 0; j < V; j++) rowsum += N[o + j];
+    for (let j = 0; j < V; j++) if (N[o + j] > 0) nll -= N[o + j] * Math.log(N[o + j] / rowsum);
+    total += rowsum;
+  }
+  return nll / total;
+}
+
+// mulberry32: a small seeded generator of numbers in [0, 1). The same seed gives the same sequence
+// in every browser (it uses 32-bit integer arithmetic only).
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Sample words from the bigram rows softmax(W_i / T): start at symbol 0 ('.'), stop when 0 comes back
+// (or after maxLen symbols). W is flat V x V; returns arrays of symbol ids without the '.' ends.
+export function sampleBigram(W, V, temperature, rand, n, maxLen = 20) {
+  const words = [];
+  for (let w = 0; w < n; w++) {
+    const ids = [];
+    let i = 0;
+    while (ids.length < maxLen) {
+      const probs = softmax(Array.from(W.subarray(i * V, (i + 1) * V)), temperature);
+      let u = rand(), j = 0;
+      while (j < V - 1 && u >= probs[j]) { u -= probs[j]; j++; }
+      if (j === 0) break;
+      ids.push(j);
+      i = j;
+    }
+    words.push(ids);
+  }
+  return words;
+}

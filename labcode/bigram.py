@@ -1,0 +1,284 @@
+"""bigram 模型的两种写法：数出来的计数表 N，和用梯度下降训练的一层网络 W（第 i 行是“前一个字是 i”时的分数）。
+
+约定
+----
+* V 是词表大小；``xs``、``ys`` 是形状 (B,) 的编号（前一个字、后一个字），``counts`` 是 (V, V) 的计数矩阵 N。
+* 网络的分数是 ``logits = W[xs]``（等于独热矩阵乘 W），损失是平均交叉熵加 ``reg * mean(W**2)``。
+* 全批量损失只通过 N 依赖数据，所以 :func:`loss_and_grad_from_counts` 只看 N 就给出与
+  :func:`loss_and_grad` 相同的损失和梯度，每步只算一个 V×V 的 softmax。
+* 平滑的计数模型正好是 ``W = ln(N + alpha)``（:func:`count_weights`）；alpha = 0 时零计数处是 -inf。
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ._validate import _short, as_float_array, as_ids, as_logits, check_classes, check_temperature
+from .embedding import embedding_backward
+from .probability import cross_entropy, cross_entropy_grad, softmax
+from .words import build_vocab, decode, encode_pairs, encode_word, load_words
+
+__all__ = ["load_words", "build_vocab", "encode_word", "encode_pairs", "decode", "count_matrix", "count_probs",
+           "count_nll", "count_weights", "init_weights", "loss_and_grad", "loss_and_grad_from_counts", "train",
+           "sample_names"]
+
+
+# ---- the counting model ----
+
+def count_matrix(xs, ys, vocab_size):
+    """数一数每个 (前一个字 i, 后一个字 j) 出现了几次：N[i, j]。
+
+    >>> count_matrix([0, 1, 2, 1], [1, 2, 1, 0], 3)
+    array([[0, 1, 0],
+           [1, 0, 1],
+           [0, 1, 0]])
+    """
+    xs, ys = _check_pairs(xs, ys, vocab_size)
+    flat = np.bincount(xs * vocab_size + ys, minlength=vocab_size * vocab_size)
+    return flat.reshape(vocab_size, vocab_size)  # (V, V)
+
+
+def count_probs(counts, alpha=0.0):
+    """计数模型的概率：每个计数加 alpha（平滑）后按行归一化，P[i, j] = (N_ij + α) / Σ_k (N_ik + α)。
+
+    >>> count_probs([[1, 3], [0, 2]], alpha=1.0).tolist()
+    [[0.3333333333333333, 0.6666666666666666], [0.25, 0.75]]
+    """
+    N = _check_counts(counts) + _check_nonneg(alpha, "alpha")
+    rows = N.sum(axis=1, keepdims=True)  # (V, 1)
+    if (rows == 0).any():
+        raise ValueError(f"counts 有的行全是 0（第 {np.flatnonzero(rows[:, 0] == 0).tolist()} 行），"
+                         f"alpha = 0 时这些行的概率没有定义；请给 alpha > 0")
+    return N / rows
+
+
+def count_nll(counts, alpha=0.0):
+    """计数模型在它自己数过的字符对上的平均负对数似然：−Σ N_ij ln P_ij / Σ N。
+
+    >>> round(count_nll([[1, 3], [0, 2]]), 6)   # P = [[1/4, 3/4], [0, 1]]：(ln 4 + 3 ln(4/3) + 0) / 6
+    0.37489
+    """
+    N = _check_counts(counts)
+    P = count_probs(N, alpha)
+    picked = np.log(np.where(N > 0, P, 1.0))  # 只在 N > 0 的格子上取对数
+    return float(-np.sum(N * picked) / N.sum())
+
+
+def count_weights(counts, alpha=0.0):
+    """把计数表写成网络的权重：W = ln(N + alpha)，softmax(W) 的每一行正好是平滑后的计数概率。
+
+    alpha = 0 时，没出现过的组合得到 −inf（概率恰为 0）：有限的 W 做不到这一点。
+
+    >>> count_weights([[1, 0], [2, 2]]).tolist()
+    [[0.0, -inf], [0.6931471805599453, 0.6931471805599453]]
+    """
+    N = _check_counts(counts) + _check_nonneg(alpha, "alpha")
+    with np.errstate(divide="ignore"):
+        return np.log(N)  # (V, V)
+
+
+# ---- the neural model ----
+
+def init_weights(vocab_size, rng, scale=1.0):
+    """随机初始权重 W，形状 (V, V)，每项取自 N(0, scale²)。
+
+    >>> init_weights(3, np.random.default_rng(0)).shape
+    (3, 3)
+    """
+    _check_rng(rng)
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, numbers.Integral) or vocab_size < 1:
+        raise ValueError(f"vocab_size 必须是正整数，收到 {vocab_size!r}")
+    return _check_nonneg(scale, "scale") * rng.standard_normal((vocab_size, vocab_size))
+
+
+def loss_and_grad(W, xs, ys, reg=0.0):
+    """逐条写法：logits = W[xs]，损失 = 平均交叉熵 + reg·mean(W²)，及其梯度。
+
+    参数
+    ----
+    W : 形状 (V, V) 的权重
+    xs, ys : 形状 (B,) 的编号（前一个字、后一个字）
+    reg : 正则化系数 λ ≥ 0
+
+    返回
+    ----
+    loss : float
+    dW : 形状 (V, V)；同一个前一个字出现多次，它那一行的梯度累加
+
+    >>> loss, dW = loss_and_grad(np.zeros((2, 2)), [0, 1], [1, 1])
+    >>> round(loss, 6), dW.tolist()       # ln 2；每行 (p − 独热)/B
+    (0.693147, [[0.25, -0.25], [0.25, -0.25]])
+    """
+    W = _check_W(W)
+    V = W.shape[0]
+    xs, ys = _check_pairs(xs, ys, V)
+    reg = _check_nonneg(reg, "reg")
+    logits = W[xs]                                  # (B, V)
+    loss = cross_entropy(logits, ys)
+    dlogits = cross_entropy_grad(logits, ys)        # (B, V)：(p − 独热)/B
+    dW = embedding_backward(dlogits, xs, V)         # (V, V)：重复的行累加
+    return _add_penalty(loss, dW, W, reg)
+
+
+def loss_and_grad_from_counts(W, counts, reg=0.0):
+    """计数写法：只用计数矩阵 N，给出与 :func:`loss_and_grad` 相同的全批量损失和梯度。
+
+    loss = −Σ_ij N_ij ln softmax(W)_ij / ΣN + reg·mean(W²)，
+    dW = (rowsum(N)[:, None] · softmax(W) − N) / ΣN + 2·reg·W / W.size。
+
+    >>> loss, dW = loss_and_grad_from_counts(np.zeros((2, 2)), [[0, 1], [0, 1]])
+    >>> round(loss, 6), dW.tolist()
+    (0.693147, [[0.25, -0.25], [0.25, -0.25]])
+    """
+    W = _check_W(W)
+    N = _check_counts(counts, W.shape[0])
+    return _counts_step(W, N, N.sum(), N.sum(axis=1), _check_nonneg(reg, "reg"))
+
+
+def _counts_step(W, N, total, rowsum, reg):
+    shifted = W - W.max(axis=1, keepdims=True)    # (V, V)，每行最大为 0
+    e = np.exp(shifted)
+    z = e.sum(axis=1)                             # (V,) 每行的分母
+    # −Σ N_ij ln p_ij / B，其中 ln p_ij = shifted_ij − ln z_i
+    loss = float((rowsum @ np.log(z) - np.vdot(N, shifted)) / total)
+    if loss != loss:  # NaN 只来自 N = 0 且 W = −inf 的格子：0·(−inf) 记作 0
+        seen = N > 0
+        picked = np.sum(N[seen] * shifted[seen])
+        loss = float((rowsum @ np.log(z) - picked) / total)
+    dW = (rowsum[:, None] * (e / z[:, None]) - N) / total   # (V, V)
+    return _add_penalty(loss, dW, W, reg)
+
+
+def _add_penalty(loss, dW, W, reg):
+    if reg:  # reg = 0 时不加，免得 0 · inf 变成 NaN
+        loss += reg * float(np.mean(W ** 2))
+        dW += 2 * reg * W / W.size
+    return loss, dW
+
+
+def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, callback=None):
+    """全批量梯度下降（走计数写法）：W ← W − lr·dW，重复 steps 次，记下每一步的损失。
+
+    参数
+    ----
+    W : 形状 (V, V) 的初始权重（不会被原地修改）
+    counts : 形状 (V, V) 的计数矩阵
+    lr : 学习率，正数；steps : 最多更新几次
+    reg : 正则化系数 λ ≥ 0
+    stop_below : 给定时，损失一旦 ≤ 它就提前停下
+    print_every : 正整数 k 时每 k 步打印一次损失（默认 0 不打印）
+    callback : 给定时每步调用 ``callback(step, loss)``
+
+    返回
+    ----
+    W : 训练后的权重；losses : 形状 (步数 + 1,)，losses[k] 是更新 k 次后的损失
+
+    >>> W, losses = train(np.zeros((2, 2)), [[1, 3], [2, 2]], lr=1.0, steps=3)
+    >>> losses.round(4).tolist()
+    [0.6931, 0.6658, 0.6503, 0.6414]
+    """
+    W = _check_W(W).copy()
+    if not np.isfinite(W).all():
+        raise ValueError(f"W 的初值必须全是有限数，收到 {_short(W)}")
+    N = _check_counts(counts, W.shape[0])
+    lr, reg = _check_positive(lr, "lr"), _check_nonneg(reg, "reg")
+    if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 0:
+        raise ValueError(f"steps 必须是非负整数，收到 {steps!r}")
+    total, rowsum, losses = N.sum(), N.sum(axis=1), []
+    for step in range(steps + 1):
+        loss, dW = _counts_step(W, N, total, rowsum, reg)
+        losses.append(loss)
+        if print_every and step % print_every == 0:
+            print(f"第 {step:>5} 步  损失 {loss:.6f}")
+        if callback is not None:
+            callback(step, loss)
+        if step == steps or (stop_below is not None and loss <= stop_below):
+            break
+        W -= lr * dW
+    return W, np.array(losses)
+
+
+def sample_names(W, vocab, rng, n=1, temperature=1.0, max_len=50):
+    """从 bigram 模型逐字采样 n 个词：从 '.' 出发，按 softmax(W[前一个字] / T) 抽下一个字，抽到 '.' 结束。
+
+    参数
+    ----
+    W : 形状 (V, V) 的分数（计数模型用 :func:`count_weights`）
+    vocab : :func:`build_vocab` 给出的词表；rng : numpy.random.Generator
+    temperature : 温度 T > 0；max_len : 一个词最多几个字，到了就截断
+
+    >>> W = count_weights([[0, 1], [1, 0]])          # '.' 后必是 a，a 后必是 '.'
+    >>> sample_names(W, {'.': 0, 'a': 1}, np.random.default_rng(0), n=2)
+    ['a', 'a']
+    """
+    W = _check_W(W)
+    _check_rng(rng)
+    if len(vocab) != W.shape[0]:
+        raise ValueError(f"vocab 的大小必须等于 W 的行数 {W.shape[0]}，收到 {len(vocab)} 个符号")
+    probs = softmax(W, temperature=check_temperature(temperature))   # (V, V)
+    names = []
+    for _ in range(n):
+        ids, ix = [], 0
+        while len(ids) < max_len:
+            ix = int(rng.choice(W.shape[0], p=probs[ix]))
+            if ix == 0:
+                break
+            ids.append(ix)
+        names.append(decode(ids, vocab))
+    return names
+
+
+# ---- input checks ----
+
+def _check_W(W):
+    W = as_logits(W, "W")
+    if W.ndim != 2 or W.shape[0] != W.shape[1] or W.shape[0] < 1:
+        raise ValueError(f"W 必须是 (V, V) 的方阵（第 i 行是前一个字 i 的分数），收到形状 {W.shape}")
+    check_classes(W, -1, "W")
+    return W
+
+
+def _check_counts(counts, vocab_size=None):
+    N = as_float_array(counts, "counts")
+    if N.ndim != 2 or N.shape[0] != N.shape[1] or N.shape[0] < 1:
+        raise ValueError(f"counts 必须是 (V, V) 的方阵，收到形状 {N.shape}")
+    if vocab_size is not None and N.shape[0] != vocab_size:
+        raise ValueError(f"counts 的形状必须与 W 相同 ({vocab_size}, {vocab_size})，收到 {N.shape}")
+    if not np.isfinite(N).all() or (N < 0).any():
+        raise ValueError(f"counts 必须是有限的非负数（次数不能为负），收到 {_short(N)}")
+    if N.sum() == 0:
+        raise ValueError("counts 至少要有一个正的计数，收到全 0 矩阵")
+    return N
+
+
+def _check_pairs(xs, ys, vocab_size):
+    xs, ys = as_ids(xs, vocab_size, "xs"), as_ids(ys, vocab_size, "ys")
+    if xs.ndim != 1 or xs.shape != ys.shape or xs.size == 0:
+        raise ValueError(f"xs 与 ys 必须是等长的非空一维编号数组，收到形状 {xs.shape} 与 {ys.shape}")
+    return xs, ys
+
+
+def _check_real(x, name):
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} 必须是有限实数，收到 {x!r}")
+    if not np.isfinite(x):
+        raise ValueError(f"{name} 必须是有限实数，收到 {x!r}")
+    return float(x)
+
+
+def _check_nonneg(x, name):
+    if _check_real(x, name) < 0:
+        raise ValueError(f"{name} 必须 ≥ 0，收到 {x!r}")
+    return float(x)
+
+
+def _check_positive(x, name):
+    if _check_real(x, name) <= 0:
+        raise ValueError(f"{name} 必须是正数（> 0），收到 {x!r}")
+    return float(x)
+
+
+def _check_rng(rng):
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng 必须是 numpy.random.Generator（如 np.random.default_rng(4)），收到 {type(rng).__name__}")

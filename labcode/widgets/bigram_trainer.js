@@ -1,0 +1,284 @@
+// Front end of labcode.widgets.BigramTrainer (an anywidget ES module).
+// The page trains W itself, so the static site trains with no kernel: full-batch gradient
+// descent on the count path, loss = loss_and_grad_from_counts(W, N + alpha, lambda), a few
+// steps per animation frame so the curve grows live. When a run ends (or is paused) the page
+// writes W and the loss history back to the model; in a kernel Python then holds them.
+// countLossGradFlat, countStepFlat, countOptimum, mulberry32, sampleBigram, fmt, short
+// (maths.js) and make, keepControlKeys (dom.js) are bundled in front of this file.
+
+const SLIDERS = [
+  // trait, label, min, max, step (the readout shows the value in its shortest form)
+  ["alpha", "平滑 α", 0, 5, 0.1],
+  ["reg", "正则化 λ", 0, 0.1, 0.001],
+  ["lr", "学习率 lr", 1, 100, 1],
+  ["temperature", "抽样温度 T", 0.1, 3, 0.05],
+];
+const SVG_NS = "http://www.w3.org/2000/svg";
+const MARGIN = { left: 52, right: 26, top: 12, bottom: 34 };
+
+function svg(tag, attrs, parent) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// Trainer state that lives in the page: flat W, the counts N + alpha, the history.
+function trainerState(model) {
+  const counts = model.get("counts");
+  const V = counts.length;
+  const alpha = model.get("alpha");
+  const N = Float64Array.from(counts.flat(), (n) => n + alpha);
+  const raw = Float64Array.from(counts.flat());
+  const saved = model.get("W");
+  const W = saved.length === V ? Float64Array.from(saved.flat()) : new Float64Array(V * V);
+  return { V, N, raw, W, grad: new Float64Array(V * V), history: model.get("history").slice(),
+           optimum: countOptimum(N, V) };
+}
+
+function build(model, el) {
+  const root = make("div", "bt-root lc-widget", el);
+  root.setAttribute("role", "group");
+  root.setAttribute("aria-label", "Bigram 训练器");
+  let s = trainerState(model);
+  let running = 0; // requestAnimationFrame id while training
+
+  make("p", "bt-note", root,
+    "实线：训练损失（N + α 上的平均负对数似然，加上 λ·mean(W²)）。虚线：计数最优，即计数模型 " +
+    "P = (N + α) / 行和 在同一份计数上的平均负对数似然；λ = 0 时没有哪个 W 能低于它。");
+
+  // Two charts in currentColor: the loss with the optimum (dashed, labelled), and the gap to it on a
+  // log scale (the tail of the approach is too small to see on the first). Widths follow the element.
+  const lossChart = chart("bt-chart bt-losschart", 230);
+  const optLine = svg("line", { class: "bt-optline", "stroke-dasharray": "7 5" }, lossChart.svg);
+  const optText = svg("text", { class: "bt-opttext", "text-anchor": "end" }, lossChart.svg);
+  const gapChart = chart("bt-chart bt-gapchart", 150);
+
+  function chart(cls, h) {
+    const node = svg("svg", { class: cls, role: "img" }, root);
+    const axes = svg("g", { class: "bt-axes" }, node);
+    const curve = svg("polyline", { class: "bt-curve", fill: "none" }, node);
+    return { svg: node, axes, curve, h };
+  }
+
+  // Draw values[t] (t = 0, 1, ...) on [lo, hi] over `steps` steps; returns the y mapping.
+  function plot(c, values, steps, lo, hi, ticks, yLabel) {
+    const w = Math.max(280, Math.round(root.clientWidth || 600)), h = c.h;
+    c.svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    c.svg.setAttribute("width", String(w));
+    c.svg.setAttribute("height", String(h));
+    const x = (t) => MARGIN.left + (w - MARGIN.left - MARGIN.right) * t / steps;
+    const y = (v) => MARGIN.top + (h - MARGIN.top - MARGIN.bottom) * (hi - v) / (hi - lo);
+    c.axes.textContent = "";
+    svg("path", { class: "bt-frame", fill: "none",
+                  d: `M${MARGIN.left},${MARGIN.top}V${h - MARGIN.bottom}H${w - MARGIN.right}` }, c.axes);
+    for (const [v, text] of ticks) {
+      svg("text", { x: MARGIN.left - 6, y: y(v) + 4, "text-anchor": "end" }, c.axes).textContent = text;
+    }
+    for (let k = 0; k <= 2; k++) {
+      const t = Math.round(steps * k / 2);
+      svg("text", { x: x(t), y: h - MARGIN.bottom + 16, "text-anchor": k === 2 ? "end" : "middle" }, c.axes)
+        .textContent = String(t);
+    }
+    svg("text", { x: MARGIN.left, y: h - 2, "text-anchor": "start" }, c.axes).textContent = yLabel;
+    svg("text", { x: w - MARGIN.right, y: h - 2, "text-anchor": "end" }, c.axes).textContent = "步数";
+    const stride = Math.max(1, Math.ceil(values.length / 600)); // at most ~600 points drawn
+    const points = [];
+    for (let t = 0; t < values.length; t += stride) points.push(`${x(t).toFixed(1)},${y(values[t]).toFixed(1)}`);
+    if (values.length) points.push(`${x(values.length - 1).toFixed(1)},${y(values[values.length - 1]).toFixed(1)}`);
+    c.curve.setAttribute("points", points.join(" "));
+    return { x, y, w };
+  }
+
+  const readout = make("p", "bt-readout", root);
+  readout.setAttribute("aria-live", "polite");
+
+  const controls = make("div", "bt-controls", root);
+  const inputs = {};
+  for (const [name, text, min, max, step] of SLIDERS) {
+    const row = make("label", "bt-row", controls);
+    make("span", "bt-name", row, text);
+    const input = make("input", `bt-slider bt-${name}`, row);
+    Object.assign(input, { type: "range", min: String(min), max: String(max), step: String(step) });
+    input.setAttribute("aria-label", text);
+    const out = make("output", `lc-num bt-val bt-${name}-val`, row);
+    input.addEventListener("input", () => {
+      // A new alpha or lambda is a new objective: W and the curve start again from 0.
+      const value = input.valueAsNumber;
+      model.set(name, value);
+      if (name === "alpha" || name === "reg") { model.set("W", []); model.set("history", []); }
+      model.save_changes();
+    });
+    inputs[name] = { input, out };
+  }
+
+  const actions = make("div", "bt-actions", root);
+  const trainButton = make("button", "bt-train", actions);
+  trainButton.type = "button";
+  const resetButton = make("button", "bt-reset", actions, "重置 W = 0");
+  resetButton.type = "button";
+
+  const sampler = make("div", "bt-sampler", root);
+  const seedLabel = make("label", "bt-seedlabel", sampler);
+  make("span", "", seedLabel, "随机种子 ");
+  const seedInput = make("input", "bt-seed", seedLabel);
+  Object.assign(seedInput, { type: "number", min: "0", max: "4294967295", step: "1" });
+  const nextSeed = make("button", "bt-nextseed", sampler, "换一批名字");
+  nextSeed.type = "button";
+  const namesCaption = make("p", "bt-namescaption", root);
+  const namesList = make("ol", "bt-names", root);
+  namesList.setAttribute("aria-live", "polite");
+  keepControlKeys(root);
+
+  // ---- drawing
+  function drawChart() {
+    const h = s.history;
+    const steps = Math.max(h.length, model.get("steps"));
+    const hi = Math.max(h.length ? h[0] : Math.log(s.V), s.optimum + 0.1);
+    const lo = Math.min(s.optimum, ...h.slice(-1)) - 0.05 * (hi - s.optimum);
+    const ticks = [0, 1, 2, 3].map((k) => lo + (hi - lo) * k / 3).map((v) => [v, fmt(v, 2)]);
+    const { y, w } = plot(lossChart, h, steps, lo, hi, ticks, "训练损失（实线）");
+    const yo = y(s.optimum);
+    for (const [k, v] of Object.entries({ x1: MARGIN.left, x2: w - MARGIN.right, y1: yo, y2: yo })) optLine.setAttribute(k, v);
+    optText.setAttribute("x", w - MARGIN.right - 4);
+    optText.setAttribute("y", yo - 6);
+    optText.textContent = `计数最优 ${fmt(s.optimum, 4)}（虚线）`;
+    lossChart.svg.setAttribute("aria-label", `损失曲线：${h.length} 步，计数最优 ${fmt(s.optimum, 4)}`);
+    // The gap to the optimum, log10 scale, clipped to [1e-6, 10].
+    const gaps = h.map((v) => Math.log10(Math.min(10, Math.max(1e-6, v - s.optimum))));
+    const gHi = Math.ceil(Math.max(0, gaps.length ? gaps[0] : 0));
+    const gLo = Math.floor(gaps.reduce((a, b) => Math.min(a, b), -3));
+    const gTicks = [];
+    for (let e = gLo; e <= gHi; e += Math.max(1, Math.ceil((gHi - gLo) / 4))) gTicks.push([e, `1e${e}`]);
+    plot(gapChart, gaps, steps, gLo, gHi, gTicks, "与虚线之差（对数刻度）");
+    const last = h.length ? (h[h.length - 1] - s.optimum).toExponential(1) : "-";
+    gapChart.svg.setAttribute("aria-label", `损失与计数最优之差，对数刻度：最后一步 ${last}`);
+  }
+
+  function currentLoss() {
+    return countLossGradFlat(s.W, s.N, s.V, model.get("reg"), s.grad);
+  }
+
+  function drawReadout() {
+    const loss = currentLoss();
+    const nll = countLossGradFlat(s.W, s.raw, s.V, 0, s.grad);
+    readout.textContent = "";
+    make("span", "", readout, "已训练 ");
+    make("strong", "bt-steps", readout, String(s.history.length));
+    make("span", "", readout, " 步；当前损失 ");
+    make("strong", "bt-loss", readout, fmt(loss, 4));
+    make("span", "", readout, "，计数最优 ");
+    make("span", "bt-opt", readout, fmt(s.optimum, 4));
+    make("span", "", readout, "，差 ");
+    make("span", "bt-gap", readout, (loss - s.optimum).toExponential(2));
+    make("span", "", readout, "。在原始计数 N 上的平均负对数似然 ");
+    make("span", "bt-nll", readout, fmt(nll, 4));
+    make("span", "", readout, "。");
+  }
+
+  function drawNames() {
+    const T = model.get("temperature");
+    const vocab = model.get("vocab");
+    const rand = mulberry32(model.get("seed"));
+    const words = sampleBigram(s.W, s.V, T, rand, model.get("n_names"));
+    namesCaption.textContent = `从当前 W 抽样的名字（T = ${short(T)}，种子 ${model.get("seed")}）：`;
+    namesList.textContent = "";
+    for (const ids of words) make("li", "bt-name-item", namesList, ids.length ? ids.map((i) => vocab[i]).join("") : "（空）");
+  }
+
+  function drawControls() {
+    for (const [name] of SLIDERS) {
+      const v = model.get(name);
+      if (inputs[name].input.valueAsNumber !== v) inputs[name].input.value = String(v);
+      inputs[name].out.textContent = short(v);
+    }
+    if (seedInput.valueAsNumber !== model.get("seed")) seedInput.value = String(model.get("seed"));
+    trainButton.textContent = running ? "暂停" : `训练 ${model.get("steps")} 步`;
+    trainButton.setAttribute("aria-pressed", running ? "true" : "false");
+  }
+
+  function drawAll() { drawControls(); drawChart(); drawReadout(); drawNames(); }
+
+  // ---- training in animation frames
+  let writing = false; // our own write-back must not reload the state half-way
+  function saveResult() {
+    const V = s.V;
+    const W = Array.from({ length: V }, (_, i) => Array.from(s.W.subarray(i * V, (i + 1) * V)));
+    writing = true;
+    model.set("W", W);
+    model.set("history", s.history.slice());
+    writing = false;
+    model.save_changes();
+  }
+
+  function stop(save = true) {
+    if (!running) return;
+    cancelAnimationFrame(running);
+    running = 0;
+    if (save) saveResult();
+    drawAll();
+  }
+
+  function start() {
+    let left = model.get("steps");
+    const frame = () => {
+      const n = Math.min(left, model.get("frame_steps"));
+      const reg = model.get("reg"), lr = model.get("lr");
+      for (let k = 0; k < n; k++) s.history.push(countStepFlat(s.W, s.N, s.V, reg, lr, s.grad));
+      left -= n;
+      drawChart();
+      drawReadout();
+      if (left > 0) running = requestAnimationFrame(frame);
+      else stop(true);
+    };
+    running = requestAnimationFrame(frame);
+    drawControls();
+  }
+
+  trainButton.addEventListener("click", () => (running ? stop(true) : start()));
+  resetButton.addEventListener("click", () => {
+    stop(false);
+    model.set("W", []);
+    model.set("history", []);
+    model.save_changes();
+  });
+  seedInput.addEventListener("change", () => {
+    const v = Math.trunc(seedInput.valueAsNumber);
+    if (Number.isFinite(v) && v >= 0 && v <= 4294967295) {
+      model.set("seed", v);
+      model.save_changes();
+    } else seedInput.value = String(model.get("seed"));
+  });
+  nextSeed.addEventListener("click", () => {
+    model.set("seed", (model.get("seed") + 1) % 4294967296);
+    model.save_changes();
+  });
+
+  // A change of the data, the objective or the weights (from Python or from a control) reloads the state;
+  // while a run is animating, only its own final write-back is expected, so other W/history echoes wait.
+  const reload = () => { if (!running && !writing) { s = trainerState(model); drawAll(); } };
+  const objective = () => { stop(false); s = trainerState(model); drawAll(); };
+  const relabel = () => { drawControls(); drawReadout(); drawNames(); };
+  const listeners = [["counts", objective], ["alpha", objective], ["reg", objective], ["W", reload],
+                     ["history", reload], ["lr", drawControls], ["steps", () => { drawControls(); drawChart(); }],
+                     ["temperature", relabel], ["seed", relabel], ["n_names", relabel], ["vocab", relabel]];
+  for (const [name, fn] of listeners) model.on(`change:${name}`, fn);
+  let width = 0;
+  const resized = new ResizeObserver(() => {
+    if (root.clientWidth !== width) { width = root.clientWidth; drawChart(); }
+  });
+  resized.observe(root);
+  drawAll();
+  return () => {
+    resized.disconnect();
+    stop(false);
+    for (const [name, fn] of listeners) model.off(`change:${name}`, fn);
+    root.remove();
+  };
+}
+
+function render({ model, el }) {
+  return build(model, el);
+}
+
+export default { render };

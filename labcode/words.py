@@ -1,0 +1,160 @@
+"""词表数据：读入“一行一个词”的文件，建字符词表，把词拆成 (前一个字, 后一个字) 的训练对。
+
+约定
+----
+* 编号 0 是 ``'.'``：它既表示“词的开始”，也表示“词的结束”；其余字符按 Unicode 码位排序，从 1 开始编号。
+* 文件规则（:func:`load_words`）：UTF-8 编码；每行先去掉首尾空白（含 Windows 的 ``\\r``），
+  去掉后为空的行跳过；词中间不能有空白，也不能含保留字符 ``'.'``；字符统一做 NFC 规范化
+  （“é”不管是一个码位还是“e + 附加符号”都算同一个字）；大小写原样保留。
+"""
+from __future__ import annotations
+
+import unicodedata
+from importlib.resources import files
+from pathlib import Path
+
+import numpy as np
+
+from ._validate import _short
+
+BOUNDARY = "."
+NAMES_FILE = "names.txt"
+
+
+def _default_path():
+    return files("labcode") / "data" / NAMES_FILE
+
+
+def load_words(path=None):
+    """读入一行一个词的 UTF-8 文本文件，返回词的列表（顺序与文件相同）。
+
+    参数
+    ----
+    path : 文件路径；默认是随 labcode 一起发布的 names.txt（32,033 个英文名，来源见 labcode/data/README.md）
+
+    返回
+    ----
+    words : list[str]，每个词非空、不含空白和 ``'.'``
+
+    >>> words = load_words()
+    >>> len(words), words[:3]
+    (32033, ['emma', 'olivia', 'ava'])
+    """
+    source = _default_path() if path is None else Path(path)
+    if path is not None and not source.is_file():
+        raise FileNotFoundError(f"path 必须是一个存在的文件，找不到：{str(source)!r}")
+    try:
+        text = source.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"path 指向的文件必须是 UTF-8 编码，第 {err.start} 个字节 "
+                         f"{err.object[err.start:err.start + 1]!r} 无法按 UTF-8 解码：{str(source)!r}") from None
+    words = [unicodedata.normalize("NFC", line.strip()) for line in text.removeprefix("\ufeff").splitlines()]
+    for lineno, word in enumerate(words, start=1):
+        _check_word(word, f"文件 {str(source)!r} 第 {lineno} 行", allow_empty=True)
+    words = [w for w in words if w]
+    if not words:
+        raise ValueError(f"path 指向的文件里至少要有一个词（空行不算），收到空文件：{str(source)!r}")
+    return words
+
+
+def _check_word(word, where, allow_empty=False):
+    if not isinstance(word, str):
+        raise TypeError(f"{where} 必须是字符串（一个词），收到 {word!r}")
+    if not word and not allow_empty:
+        raise ValueError(f"{where} 必须至少有一个字符，收到空字符串")
+    if any(ch.isspace() for ch in word):
+        raise ValueError(f"{where} 的词中间不能有空白（一行只放一个词），收到 {word!r}")
+    if BOUNDARY in word:
+        raise ValueError(f"{where} 的词里不能含 {BOUNDARY!r}（它是表示开始/结束的保留符号），收到 {word!r}")
+
+
+def _check_words(words):
+    if isinstance(words, str):
+        raise TypeError(f"words 必须是词的列表，不能是单个字符串，收到 {words!r}")
+    words = list(words)
+    if not words:
+        raise ValueError("words 至少要有一个词，收到空列表")
+    for i, word in enumerate(words):
+        _check_word(word, f"words[{i}]")
+    return words
+
+
+def build_vocab(words):
+    """由词表建字符词表：``'.'`` 编号 0，其余字符按码位排序依次编号。
+
+    参数
+    ----
+    words : 非空的词列表
+
+    返回
+    ----
+    vocab : dict[str, int]，字符 → 编号；``list(vocab)`` 反过来给出编号 → 字符
+
+    >>> build_vocab(["aba", "ca"])
+    {'.': 0, 'a': 1, 'b': 2, 'c': 3}
+    """
+    words = _check_words(words)
+    chars = sorted(set("".join(words)))
+    return {BOUNDARY: 0, **{ch: i for i, ch in enumerate(chars, start=1)}}
+
+
+def encode_word(word, vocab):
+    """把一个词变成编号序列，两头各加一个 ``'.'``（编号 0）。
+
+    >>> encode_word("aba", {'.': 0, 'a': 1, 'b': 2})
+    [0, 1, 2, 1, 0]
+    """
+    _check_vocab(vocab)
+    _check_word(word, "word")
+    return _encode(word, vocab)
+
+
+def _encode(word, vocab):
+    unknown = sorted(set(word) - set(vocab))
+    if unknown:
+        raise ValueError(f"word 的每个字符都必须在词表里（词表有 {len(vocab)} 个符号：{_short(''.join(vocab))}），"
+                         f"{word!r} 含词表外的字符 {unknown}")
+    return [0] + [vocab[ch] for ch in word] + [0]
+
+
+def encode_pairs(words, vocab):
+    """把每个词拆成相邻字符对：xs 是前一个字，ys 是后一个字（都是编号）。
+
+    参数
+    ----
+    words : 非空的词列表
+    vocab : :func:`build_vocab` 给出的词表
+
+    返回
+    ----
+    xs, ys : 形状 (B,) 的 int64 数组，B = Σ (len(词) + 1)
+
+    >>> xs, ys = encode_pairs(["aba"], {'.': 0, 'a': 1, 'b': 2})
+    >>> xs.tolist(), ys.tolist()
+    ([0, 1, 2, 1], [1, 2, 1, 0])
+    """
+    words = _check_words(words)
+    _check_vocab(vocab)
+    xs, ys = [], []
+    for word in words:
+        ids = _encode(word, vocab)
+        xs += ids[:-1]
+        ys += ids[1:]
+    return np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)  # (B,), (B,)
+
+
+def decode(ids, vocab):
+    """编号序列 → 字符串（去掉 ``'.'``）。
+
+    >>> decode([0, 1, 2, 1, 0], {'.': 0, 'a': 1, 'b': 2})
+    'aba'
+    """
+    itos = list(_check_vocab(vocab))
+    return "".join(itos[i] for i in ids if i != 0)
+
+
+def _check_vocab(vocab):
+    if not isinstance(vocab, dict) or vocab.get(BOUNDARY) != 0 or list(vocab.values()) != list(range(len(vocab))):
+        raise ValueError("vocab 必须是 build_vocab 给出的字典（'.' 编号 0，其余依次为 1, 2, …），"
+                         f"收到 {_short(str(vocab))}")
+    return vocab

@@ -1,0 +1,87 @@
+"""Benchmark rows for the chapter-4 bigram: exactness and speed of the two gradient paths on names.txt.
+
+`python scripts/bench_bigram.py` prints the table; scripts/benchmark.py (`make bench`) collects `rows()`.
+"""
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+import numpy as np
+
+from labcode import bigram
+
+LR = 70.0          # gradient descent from zero weights, count path: stable below about 75 on names.txt
+MAX_STEPS = 200_000
+
+
+def best_of(fn, repeat):
+    """Shortest wall time of `repeat` calls (the least disturbed by other processes)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def peak_mib(fn):
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def names_problem():
+    words = bigram.load_words()
+    vocab = bigram.build_vocab(words)
+    xs, ys = bigram.encode_pairs(words, vocab)
+    return xs, ys, bigram.count_matrix(xs, ys, len(vocab))
+
+
+def rows():
+    xs, ys, counts = names_problem()
+    V = counts.shape[0]
+    W = np.random.default_rng(4).normal(size=(V, V))
+    loss_a, grad_a = bigram.loss_and_grad(W, xs, ys, reg=0.01)
+    loss_b, grad_b = bigram.loss_and_grad_from_counts(W, counts, reg=0.01)
+    diff = max(abs(loss_a - loss_b), float(np.abs(grad_a - grad_b).max()))
+
+    def example_step():
+        _, dW = bigram.loss_and_grad(W, xs, ys)
+        return W - LR * dW
+
+    per_example = best_of(example_step, 3)
+    k = 20_000
+    per_count = best_of(lambda: bigram.train(W, counts, LR, k), 3) / k
+
+    optimum = bigram.count_nll(counts)
+    out = [{"what": "bigram: max |difference| of loss and gradient, two paths", "value": f"{diff:.1e}",
+            "goal": "<= 1e-12"},
+           {"what": "bigram: one step, per-example path (228,146 pairs)", "value": f"{per_example * 1e3:.0f} ms",
+            "goal": "-"},
+           {"what": "bigram: one step, count path (27x27)", "value": f"{per_count * 1e6:.1f} us",
+            "goal": f">= 1000x faster (now {per_example / per_count:,.0f}x)"}]
+    for tol, goal in ((1e-3, "-"), (1e-4, "< 0.25 s")):
+        def run(tol=tol):
+            return bigram.train(np.zeros((V, V)), counts, LR, MAX_STEPS, stop_below=optimum + tol)[1]
+        seconds = best_of(run, 3)
+        steps = len(run()) - 1
+        out.append({"what": f"bigram: gradient descent from W = 0 to within {tol:g} of the count NLL (lr {LR:g})",
+                    "value": f"{steps:,} steps, {seconds:.3f} s", "goal": goal})
+    out.append({"what": "bigram: peak memory, one per-example step", "value": f"{peak_mib(example_step):.0f} MiB",
+                "goal": "-"})
+    out.append({"what": "bigram: peak memory, 1,000 count-path steps",
+                "value": f"{peak_mib(lambda: bigram.train(W, counts, LR, 1000)) * 1024:.0f} KiB", "goal": "-"})
+    return out
+
+
+if __name__ == "__main__":
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("benchmark", Path(__file__).with_name("benchmark.py"))
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+    benchmark.print_table(rows())

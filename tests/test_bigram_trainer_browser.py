@@ -1,0 +1,219 @@
+"""The bigram trainer on the built static site: it trains in headless Chromium, no kernel, no network.
+
+The page's own maths (the module text embedded in the page) is compared with labcode.bigram to 1e-9;
+the shown losses are parsed and checked against the count optimum and against labcode's training.
+Screenshots (light and dark, 360 and 1200 px) go to _build/screenshots/.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from labcode.bigram import loss_and_grad_from_counts, train
+from labcode.widgets.bigram_trainer import count_optimum
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "_build" / "screenshots"
+MARKER = "function trainerState("  # text of the trainer's ES module, embedded in the page state
+WIDGET = "bt-root"
+
+# Runs in the page: import the trainer's ES module from the page's embedded widget state.
+LOAD_MODULE = """async () => {
+    const state = JSON.parse(document.querySelector(
+        'script[type="application/vnd.jupyter.widget-state+json"]').textContent).state;
+    const model = Object.values(state).find(m => m.state._esm && m.state._esm.includes("function trainerState("));
+    const url = URL.createObjectURL(new Blob([model.state._esm], {type: "text/javascript"}));
+    window.__bt = {mod: await import(url), state: model.state};
+    return {counts: model.state.counts, vocab: model.state.vocab, alpha: model.state.alpha,
+            lr: model.state.lr, reg: model.state.reg, steps: model.state.steps};
+}"""
+
+
+# ---------------------------------------------------------------- fixtures
+@pytest.fixture(scope="module")
+def trainer_url(built_site, site_url):
+    """URL of the chapter page that embeds the bigram trainer."""
+    pages = sorted(p for p in built_site.rglob("*.html")
+                   if MARKER in p.read_text(encoding="utf-8"))
+    if not pages:
+        pytest.fail("no page of the built site embeds the bigram trainer "
+                    "(book/04_bigram.ipynb should display labcode.bigram_trainer())")
+    return f"{site_url}/{pages[0].relative_to(built_site).as_posix()}"
+
+
+@pytest.fixture(scope="module")
+def page(chromium, trainer_url):
+    """The chapter page, loaded once for the module (it is long): the tests below run in order on it.
+
+    Requests to anything but 127.0.0.1 are blocked and recorded, as in the `offline_page` fixture.
+    """
+    context = chromium.new_context()
+    page = context.new_page()
+    external, errors, missing = [], [], []
+
+    def route(r):
+        host = r.request.url.split("/")[2] if "://" in r.request.url else ""
+        if r.request.url.startswith(("data:", "blob:")) or host.split(":")[0] == "127.0.0.1":
+            r.continue_()
+        else:
+            external.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and not m.text.startswith("Failed to load resource")
+            and errors.append(m.text))
+    page.on("response", lambda r: r.status >= 400 and missing.append(f"{r.status} {r.url}"))
+    page.goto(trainer_url)
+    page.locator(f".{WIDGET}").first.wait_for(timeout=30000)
+    yield page
+    context.close()
+    assert external == [], f"requests left 127.0.0.1: {external}"
+    assert errors == [], f"script errors on the page: {errors}"
+    assert [m for m in missing if "/_static/" in m] == [], "the page asked for static files the site lacks"
+
+
+def widget(page):
+    return page.locator(f".{WIDGET}").first
+
+
+def shown(page):
+    root = widget(page)
+    return {"steps": int(root.locator(".bt-steps").inner_text()),
+            "loss": float(root.locator(".bt-loss").inner_text()),
+            "optimum": float(root.locator(".bt-opt").inner_text()),
+            "nll": float(root.locator(".bt-nll").inner_text()),
+            "names": root.locator(".bt-names li").all_inner_texts(),
+            "train": root.locator(".bt-train").inner_text()}
+
+
+def train_once(page):
+    """Press “训练” and sample the shown loss while the curve grows; returns the samples and the end state."""
+    root = widget(page)
+    before = shown(page)
+    root.locator(".bt-train").click()
+    samples = []
+    while not root.locator(".bt-train").inner_text().startswith("训练"):
+        samples.append(shown(page))
+        page.wait_for_timeout(30)
+    return before, samples, shown(page)
+
+
+# ---------------------------------------------------------------- tests
+def test_page_loss_and_gradient_equal_labcode_to_1e9(page):
+    data = page.evaluate(LOAD_MODULE)
+    counts = np.asarray(data["counts"], dtype=float)
+    V = counts.shape[0]
+    rng = np.random.default_rng(4)
+    weights = [np.zeros((V, V)), rng.normal(size=(V, V)), 5 * rng.normal(size=(V, V)), np.log(counts + 1.0)]
+    cases = [(W, N, reg) for W in weights for N in (counts, counts + 0.7) for reg in (0.0, 0.01, 0.3)]
+    results = page.evaluate("cases => cases.map(([W, N, reg]) => __bt.mod.lossAndGradFromCounts(W, N, reg))",
+                            [(W.tolist(), N.tolist(), reg) for W, N, reg in cases])
+    for (W, N, reg), js in zip(cases, results, strict=True):
+        loss, grad = loss_and_grad_from_counts(W, N, reg)
+        assert js["loss"] == pytest.approx(loss, rel=1e-9, abs=1e-12), reg
+        np.testing.assert_allclose(js["grad"], grad, rtol=1e-9, atol=1e-12)
+    for alpha in (0.0, 1.0, 2.5):
+        js_opt = page.evaluate("([N, V]) => __bt.mod.countOptimum(Float64Array.from(N.flat()), V)",
+                               [(counts + alpha).tolist(), V])
+        assert js_opt == pytest.approx(count_optimum(counts, alpha), rel=1e-12)
+
+
+def test_training_falls_toward_the_count_optimum_and_never_below(page):
+    data = page.evaluate(LOAD_MODULE)
+    counts = np.asarray(data["counts"])
+    N = counts + data["alpha"]
+    optimum = count_optimum(counts, data["alpha"])
+    start = shown(page)
+    assert start["steps"] == 0 and start["optimum"] == pytest.approx(optimum, abs=5e-5)
+    assert start["loss"] == pytest.approx(np.log(len(data["vocab"])), abs=5e-5)  # W = 0: uniform rows
+    _, samples, end = train_once(page)
+    assert end["steps"] == data["steps"]
+    losses = [s["loss"] for s in samples] + [end["loss"]]
+    assert len(samples) >= 3, "the curve did not grow over several frames"
+    assert all(b <= a for a, b in zip(losses, losses[1:], strict=False)), f"the shown loss went up: {losses}"
+    assert min(losses) >= round(optimum, 4), "the loss went below the count optimum"
+    # Same run in Python with labcode: the page ends at the same loss (shown to 4 decimals).
+    W, losses = train(np.zeros(counts.shape), N, data["lr"], data["steps"], data["reg"])
+    final = losses[-1]
+    assert end["loss"] == pytest.approx(final, abs=5e-5 + 1e-12)
+    assert final - optimum < 2e-3  # one press at the default lr comes close
+    # The page's curve points: one per step, drawn inside the chart.
+    assert widget(page).locator(".bt-losschart .bt-curve").get_attribute("points").count(",") > 100
+    # A second press continues from the trained W.
+    _, _, again = train_once(page)
+    assert again["steps"] == 2 * data["steps"] and optimum - 5e-5 <= again["loss"] <= end["loss"]
+
+
+def test_controls_work_from_the_keyboard_and_a_new_alpha_restarts(page):
+    root = widget(page)
+    train_once(page)
+    lr = root.locator(".bt-lr")
+    lr.focus()
+    page.keyboard.press("ArrowLeft")
+    assert root.locator(".bt-lr-val").inner_text() == "69"
+    assert shown(page)["steps"] > 0  # the learning rate does not change the objective
+    alpha = root.locator(".bt-alpha")
+    alpha.focus()
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")  # alpha from 0 to 1: add-one smoothing, a new objective
+    s = shown(page)
+    assert root.locator(".bt-alpha-val").inner_text() == "1" and s["steps"] == 0
+    data = page.evaluate(LOAD_MODULE)
+    assert s["optimum"] == pytest.approx(count_optimum(np.asarray(data["counts"]), 1.0), abs=5e-5)
+    root.locator(".bt-train").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('.bt-train').textContent.startsWith('训练')")
+    assert shown(page)["loss"] >= s["optimum"]
+    for control in root.locator("input, button").all():  # every control is labelled
+        name = control.evaluate("e => e.getAttribute('aria-label') || (e.closest('label') || e).textContent.trim()")
+        assert name, control.evaluate("e => e.outerHTML")
+
+
+def test_sampled_names_are_reproducible_for_a_seed(page):
+    root = widget(page)
+    train_once(page)
+    first = shown(page)["names"]
+    assert len(first) == 8 and all(re.fullmatch(r"[a-z]+|（空）", n) for n in first)
+    root.locator(".bt-nextseed").click()
+    other = shown(page)["names"]
+    assert other != first
+    root.locator(".bt-seed").fill("0")
+    root.locator(".bt-seed").press("Enter")
+    assert shown(page)["names"] == first
+    # The same seed and W give the same names when the page's sampler is called again directly.
+    temperature = root.locator(".bt-temperature")
+    temperature.focus()
+    for _ in range(10):
+        page.keyboard.press("ArrowLeft")  # colder: names closer to the most likely letters
+    cold = shown(page)["names"]
+    assert root.locator(".bt-temperature-val").inner_text() == "0.5" and cold != first
+    page.keyboard.press("End")
+    assert shown(page)["names"] != cold
+
+
+def test_screenshots_light_and_dark_at_desktop_and_phone_width_without_overflow(page):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    root = widget(page)
+    texts = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)  # the theme follows the system setting when the page loads
+        page.reload()
+        root.wait_for(timeout=20000)
+        train_once(page)
+        texts.append(root.evaluate("el => getComputedStyle(el).color"))
+        for width in (1200, 360):
+            page.set_viewport_size({"width": width, "height": 1000})
+            root.scroll_into_view_if_needed()
+            root.screenshot(path=str(SHOTS / f"bigram_trainer_{width}_{scheme}.png"))
+            assert root.evaluate("el => el.scrollWidth - el.clientWidth") <= 1, (scheme, width)
+            assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1")
+            colours = root.evaluate("""el => [getComputedStyle(el).color,
+                getComputedStyle(el.querySelector('.bt-curve')).stroke]""")
+            assert colours[0] == colours[1]  # the curve follows the page's text colour (light or dark)
+            for box in root.locator("input, button").all():
+                assert box.bounding_box()["height"] >= 20
+    assert texts[0] != texts[1]  # the page's theme really switched, and the widget's text with it
