@@ -1,4 +1,5 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
+from . import corpus
 from .batch import BOS, EOS, IGNORE, UNK, collate
 from .embedding import (
     embed_with_positions,
@@ -16,7 +17,7 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "numerical_grad", "gradcheck", "GradCheck", "step_size_errors", "linear", "linear_backward",
            "UNK", "BOS", "EOS", "IGNORE", "collate",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
-           "embed_with_positions", "embed_with_positions_backward",
+           "embed_with_positions", "embed_with_positions_backward", "corpus",
            "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer"]
 
 

@@ -109,8 +109,7 @@ def as_ids(ids, num_embeddings, name="ids"):
         value = int(arr[where])
         at = f"位置 {where if arr.ndim > 1 else where[0]}" if arr.ndim else "标量"
         if value == -100:
-            raise IdError(f"{name} 含忽略值 -100（{at}）：-100 只用来标记不计损失的目标，"
-                          "不能拿来查表；请先用掩码去掉它")
+            raise IdError(f"{name} 含忽略值 -100（{at}）：它只标记不计损失的目标，不能查表")
         if value < 0:
             raise IdError(f"{name} 的每个编号都必须 >= 0（负数会被 NumPy 从表尾倒着取，悄悄读错行），"
                           f"收到 {value}（{at}）")

@@ -70,7 +70,7 @@ def embedding(E, ids):
 
 
 def embedding_backward(grad_out, ids, num_embeddings):
-    """查表的反向：把每个位置的上游梯度加到它读过的那一行上，重复的编号累加。
+    """查表的反向：每个位置的上游梯度加到它读过的那一行，重复编号累加。
 
     等于 ``one_hot(ids, V).reshape(-1, V).T @ grad_out.reshape(-1, D)``。
 

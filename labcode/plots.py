@@ -188,3 +188,77 @@ def step_size_error_curve(f, x, grad, hs):
     ax.grid(alpha=0.3, which="major")
     fig.legend(loc="outside lower center")
     return fig
+
+
+# ---- chapter 3 figure: which rows a lookup reads, and how their gradient rows add up ----
+
+def _vec(v):
+    return "[" + ", ".join(f"{x:g}" for x in np.asarray(v, dtype=float)) + "]"
+
+
+def _box(ax, x, y, width, text, color=None):
+    """一个带文字的格子；被读到的行填浅色、边框加粗（文字里另写“读 k 次”，不只靠颜色区分）。"""
+    from matplotlib.patches import FancyBboxPatch
+    ax.add_patch(FancyBboxPatch((x, y - 0.38), width, 0.76, boxstyle="round,pad=0.02",
+                                facecolor=(color + "30") if color else "none",
+                                edgecolor=color or "#999999", linewidth=2.0 if color else 0.8))
+    ax.text(x + 0.1, y, text, va="center", ha="left", fontsize=10, linespacing=1.25)
+
+
+def _arrow(ax, start, end, color, dashed=False):
+    ax.annotate("", end, start, arrowprops={"arrowstyle": "->", "color": color, "lw": 1.6,
+                                            "linestyle": "--" if dashed else "-", "shrinkA": 0, "shrinkB": 0})
+
+
+def embedding_rows(E, ids, grad_out):
+    """查表与反向的示意图：哪些行被读到（读几次），每个位置的梯度又怎样加回它读过的那一行。
+
+    左列是嵌入表 E 的各行，中列是各位置（读出的向量 H[t] 与上游梯度），右列是梯度表 dE。
+    实线箭头是前向（读行），虚线箭头是反向（梯度回到同一行并相加）。
+
+    参数
+    ----
+    E : 形状 (V, D) 的嵌入表（V 至多 10，D 至多 3，否则画不下）
+    ids : 形状 (T,) 的编号，T 至多 8
+    grad_out : 形状 (T, D) 的上游梯度，第 t 行属于位置 t
+
+    返回
+    ----
+    fig : matplotlib Figure
+    """
+    from .embedding import embedding, embedding_backward
+    use_cjk_font()
+    H = embedding(E, ids)                                  # 顺带检查 E 与 ids
+    E, ids = np.asarray(E, dtype=float), np.asarray(ids)
+    if ids.ndim != 1 or ids.shape[0] > 8 or E.shape[0] > 10 or E.shape[1] > 3:
+        raise ValueError(f"ids 必须是一维且至多 8 个，E 至多 10 行、3 列才画得下，"
+                         f"收到 ids 形状 {ids.shape}、E 形状 {E.shape}")
+    V, T = E.shape[0], ids.shape[0]
+    dE = embedding_backward(grad_out, ids, V)              # 顺带检查 grad_out 的形状
+    grad_out = np.asarray(grad_out, dtype=float)
+    colour = {i: PALETTE[k % len(PALETTE)] for k, i in enumerate(dict.fromkeys(ids.tolist()))}
+    counts = np.bincount(ids, minlength=V)
+    rows = max(V, T)
+    fig = Figure(figsize=(9, 0.5 * rows + 0.9), layout="constrained")
+    ax = fig.subplots()
+    row_y = [rows - 1 - i * (rows / V) - (rows / V - 1) / 2 for i in range(V)]
+    pos_y = [rows - 1 - t * (rows / T) - (rows / T - 1) / 2 for t in range(T)]
+    columns = ((0.0, 2.9, "嵌入表 E（读几次）"), (3.9, 3.2, "各位置：读出 H[t]，收到梯度"),
+               (8.1, 3.7, "梯度 dE：同一行相加"))
+    for x, width, title in columns:
+        ax.text(x + width / 2, rows - 0.3, title, ha="center", va="bottom", fontsize=10.5)
+    for i in range(V):
+        note = f"  读 {counts[i]} 次" if counts[i] else "  未读"
+        _box(ax, 0.0, row_y[i], 2.9, f"E[{i}] = {_vec(E[i])}{note}", colour.get(i))
+        parts = [_vec(grad_out[t]) for t in range(T) if ids[t] == i]
+        total = " + ".join(parts) + f" = {_vec(dE[i])}" if len(parts) > 1 else _vec(dE[i])
+        _box(ax, 8.1, row_y[i], 3.7, f"dE[{i}] = {total}", colour.get(i))
+    for t in range(T):
+        i = int(ids[t])
+        _box(ax, 3.9, pos_y[t], 3.2, f"位置 {t}（编号 {i}）\nH = {_vec(H[t])}，梯度 {_vec(grad_out[t])}", colour[i])
+        _arrow(ax, (2.9, row_y[i]), (3.9, pos_y[t] + 0.15), colour[i])
+        _arrow(ax, (7.1, pos_y[t] - 0.15), (8.1, row_y[i]), colour[i], dashed=True)
+    ax.set_xlim(-0.05, 11.85)
+    ax.set_ylim(-0.5, rows)
+    ax.axis("off")
+    return fig

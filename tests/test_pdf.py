@@ -43,6 +43,16 @@ def key_figures(stem: str) -> list[str]:
             f"{labcode.cross_entropy(np.zeros(27), 0):.6f}",                  # uniform loss ln 27
             f"{labcode.entropy(labcode.softmax(np.array([2.0, 1.0, 0.0]), temperature=0.5)):.4f}",
         ]
+    if stem == "03_shared_embedding":
+        E, ids = np.zeros((6, 2)), [3, 5, 3]
+        E[3], E[5] = [1.0, 0.0], [0.0, 2.0]
+        C = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
+        slope = labcode.numerical_grad(lambda table: np.sum(C * labcode.embedding(table, ids)), E)[3, 0]
+        return [
+            f"J={np.sum(C * labcode.embedding(E, ids))}",                         # the probe loss
+            f"的斜率≈{slope:.6f}",                                                # central difference on E[3][0]
+            f"g[ids]+=C给出{labcode.embedding_backward_overwrite(C, ids, 6)[3, 0]:g}",  # the overwrite bug
+        ]
     return []
 
 

@@ -1,0 +1,70 @@
+"""Tests for labcode.corpus: the frozen vocabulary matches the corpus, encode/decode, batches."""
+import numpy as np
+import pytest
+
+from labcode import BOS, EOS, IGNORE, UNK, collate, corpus
+
+
+def test_frozen_vocabulary_is_rebuilt_exactly_from_the_corpus():
+    # Editing the corpus without regenerating labcode/data/zh_vocab.txt (or the reverse) fails here.
+    assert corpus.vocab() == corpus.build_vocab(corpus.sentences())
+
+
+def test_special_ids_come_first():
+    assert corpus.vocab()[UNK] == "<UNK>" and corpus.vocab()[BOS] == "<BOS>" and corpus.vocab()[EOS] == "<EOS>"
+    assert (UNK, BOS, EOS) == (0, 1, 2)
+
+
+def test_corpus_size_and_repeated_characters():
+    sentences = corpus.sentences()
+    assert 180 <= len(sentences) <= 260
+    assert len(set(sentences)) == len(sentences), "every sentence once"
+    for phrase in ("谢谢", "天天向上", "我爱我家"):
+        assert any(phrase in s for s in sentences)
+    assert all(0 < len(s) <= 20 for s in sentences)
+
+
+def test_every_sentence_round_trips():
+    for s in corpus.sentences():
+        ids = corpus.encode(s)
+        assert ids.dtype == np.int64 and ids.shape == (len(s),)
+        assert UNK not in ids and BOS not in ids and EOS not in ids
+        assert corpus.decode(ids) == s
+
+
+def test_repeated_characters_get_the_same_id():
+    ids = corpus.encode("谢谢")
+    assert ids[0] == ids[1]
+    ids = corpus.encode("我爱我家")
+    assert ids[0] == ids[2] and len(set(ids.tolist())) == 3
+
+
+def test_unknown_characters_become_unk():
+    ids = corpus.encode("谢谢您㐀")
+    assert ids[2:].tolist() == [UNK, UNK]
+    assert corpus.decode(ids) == "谢谢<UNK><UNK>"
+    assert corpus.encode("").shape == (0,)
+
+
+def test_documents_and_batches_go_through_collate():
+    doc = corpus.document("你好")
+    assert doc.tolist() == [BOS, *corpus.encode("你好").tolist(), EOS]
+    inputs, targets = corpus.make_batch(["谢谢", "我爱我家"])
+    expected = collate([corpus.document("谢谢"), corpus.document("我爱我家")])
+    np.testing.assert_array_equal(inputs, expected[0])
+    np.testing.assert_array_equal(targets, expected[1])
+    assert inputs.shape == (2, 5) and targets[0, -2:].tolist() == [IGNORE, IGNORE]
+    assert corpus.decode(inputs[1]) == "<BOS>我爱我家"
+
+
+def test_bad_inputs():
+    with pytest.raises(TypeError, match=r"text 必须是字符串（str），收到 list"):
+        corpus.encode(["谢"])
+    with pytest.raises(ValueError, match=r"ids 含忽略值 -100"):
+        corpus.decode([5, -100])
+    with pytest.raises(IndexError, match=r"ids 的每个编号都必须 < \d+"):
+        corpus.decode([len(corpus.vocab())])
+    with pytest.raises(ValueError, match=r"ids 必须是一维编号序列（一次解码一篇），收到形状 \(1, 2\)"):
+        corpus.decode([[3, 4]])
+    with pytest.raises(TypeError, match=r"texts 必须是若干句话组成的列表，收到单个字符串 '谢谢'"):
+        corpus.make_batch("谢谢")
