@@ -35,8 +35,9 @@ pdf: assets
 	$(PY) scripts/build_pdf.py
 
 ## test: unit and property tests, doctests, nbval, site build, browser and PDF checks
+## (JOBS=2 spreads the test files over two processes with pytest-xdist; the site is still built once)
 test: assets
-	$(PY) -m pytest
+	$(PY) -m pytest $(if $(JOBS),-n $(JOBS) --dist loadfile)
 
 ## lint: ruff over the code and the notebooks' code cells (`make test` runs it too); FIX=1 applies safe fixes
 lint: $(STAMP)

@@ -35,13 +35,28 @@ class SiteBuild:
 
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory) -> SiteBuild:
-    """Build the book exactly as `make site` does, into a temporary folder."""
-    out = tmp_path_factory.mktemp("site")
-    jb = Path(sys.executable).with_name("jupyter-book")
-    proc = subprocess.run(
-        [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going", "--path-output", str(out)],
-        capture_output=True, text=True, cwd=ROOT)
-    return SiteBuild(proc.returncode, proc.stdout + proc.stderr, out / "_build" / "html")
+    """Build the book exactly as `make site` does, into a temporary folder, once per test run.
+
+    Under pytest-xdist (`-n 2 --dist loadfile`) the workers share the run's temporary root: the first one
+    to need the site builds it while holding a lock, the others wait and reuse it.
+    """
+    import fcntl
+    import json
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's root, common to all workers
+    out, record = shared / "site-build", shared / "site-build.json"
+    with open(shared / "site-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            jb = Path(sys.executable).with_name("jupyter-book")
+            proc = subprocess.run(
+                [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going", "--path-output", str(out)],
+                capture_output=True, text=True, cwd=ROOT)
+            record.write_text(json.dumps([proc.returncode, proc.stdout + proc.stderr]), encoding="utf-8")
+        returncode, log = json.loads(record.read_text(encoding="utf-8"))
+    return SiteBuild(returncode, log, out / "_build" / "html")
 
 
 @pytest.fixture(scope="session")
