@@ -18,12 +18,14 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "UNK", "BOS", "EOS", "IGNORE", "collate",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
            "embed_with_positions", "embed_with_positions_backward", "corpus",
-           "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer"]
+           "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
+           "embedding_explorer", "EmbeddingExplorer"]
 
 
 def __getattr__(name):
     # The widget pulls in ipywidgets and matplotlib; import it only when asked for.
-    if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer"):
+    if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
+                "embedding_explorer", "EmbeddingExplorer"):
         from . import widgets
         return getattr(widgets, name)
     raise AttributeError(f"module 'labcode' has no attribute {name!r}")

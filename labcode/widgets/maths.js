@@ -46,3 +46,44 @@ export function fmt(x, digits) {
 export function short(x) {
   return String(Number(x.toPrecision(6)));
 }
+
+// labcode.corpus.encode: one id per character (code point, as Python iterates a str);
+// a character outside the vocabulary becomes the unk id. `index` maps token -> id.
+export function encode(text, index, unk) {
+  return Array.from(text, (ch) => (index.has(ch) ? index.get(ch) : unk));
+}
+
+// labcode.embedding: the row E[ids[t]] for every position t (copies, as NumPy's E[ids]).
+export function embedding(E, ids) {
+  return ids.map((i) => E[i].slice());
+}
+
+// labcode.embedding_backward: dE of shape (V, D), zero but for the rows read; every use of a row
+// adds the upstream gradient of its position (np.add.at), so a row read twice gets a sum of two.
+export function embeddingBackward(gradOut, ids, numEmbeddings) {
+  const D = gradOut.length ? gradOut[0].length : 0;
+  const dE = Array.from({ length: numEmbeddings }, () => new Array(D).fill(0));
+  ids.forEach((i, t) => {
+    for (let d = 0; d < D; d++) dE[i][d] += gradOut[t][d];
+  });
+  return dE;
+}
+
+// What NumPy's `dE[ids] += gradOut` does (the overwrite bug): it reads every row dE[ids[t]] first,
+// adds gradOut[t], then writes the results back in order, so a repeated id keeps only its last write.
+export function embeddingBackwardOverwrite(gradOut, ids, numEmbeddings) {
+  const D = gradOut.length ? gradOut[0].length : 0;
+  const dE = Array.from({ length: numEmbeddings }, () => new Array(D).fill(0));
+  const read = ids.map((i) => dE[i].slice()); // (T, D) gathered before any write
+  ids.forEach((i, t) => {
+    dE[i] = read[t].map((v, d) => v + gradOut[t][d]);
+  });
+  return dE;
+}
+
+// Rows read and how often, in the order of their first use: [[id, count], ...].
+export function useCounts(ids) {
+  const counts = new Map();
+  for (const i of ids) counts.set(i, (counts.get(i) || 0) + 1);
+  return [...counts];
+}

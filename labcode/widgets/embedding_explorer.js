@@ -1,0 +1,207 @@
+// Front end of labcode.widgets.EmbeddingExplorer (an anywidget ES module).
+// The frozen vocabulary, the small table E and the upstream gradients travel in the widget state,
+// and the browser encodes, looks up and accumulates by itself (encode, embedding, embeddingBackward,
+// embeddingBackwardOverwrite, useCounts, short in maths.js; make, keepControlKeys in dom.js), so typing
+// works on the static page with no kernel and no network. In a kernel, Python recomputes with labcode.
+
+const vec = (row) => `[${row.map(short).join(", ")}]`;
+
+// Everything the view shows for one phrase: ids, rows read (first use order) with counts,
+// and each read row's gradient, right (np.add.at) and wrong (dE[ids] += grad_out).
+export function explorerState(text, vocab, unk, E, gradOut) {
+  const index = new Map(vocab.map((token, i) => [token, i]));
+  const ids = encode(text, index, unk);
+  const g = gradOut.slice(0, ids.length); // (T, D)
+  const dE = embeddingBackward(g, ids, vocab.length);
+  const dEBug = embeddingBackwardOverwrite(g, ids, vocab.length);
+  const used = useCounts(ids);
+  return {
+    ids,
+    H: embedding(E, ids),
+    rows: used.map(([i]) => i),
+    counts: used.map(([, n]) => n),
+    gradRows: used.map(([i]) => dE[i]),
+    gradRowsOverwrite: used.map(([i]) => dEBug[i]),
+  };
+}
+
+function controls(model, root) {
+  const box = make("div", "ee-controls", root);
+  const textLabel = make("label", "ee-field", box);
+  make("span", "", textLabel, "短语");
+  const input = make("input", "ee-text", textLabel);
+  input.type = "text";
+  input.lang = "zh-CN";
+  input.autocomplete = "off";
+  input.spellcheck = false;
+
+  const pickLabel = make("label", "ee-field", box);
+  make("span", "", pickLabel, "例句");
+  const select = make("select", "ee-examples", pickLabel);
+  make("option", "", select, "（自己输入）").value = "";
+  for (const example of model.get("examples")) make("option", "", select, example).value = example;
+
+  const switchLabel = make("label", "ee-switch", box);
+  const bug = make("input", "ee-bug", switchLabel);
+  bug.type = "checkbox";
+  bug.setAttribute("role", "switch");
+  make("span", "", switchLabel, "对照错误写法 dE[ids] += grad_out");
+
+  const maxLen = () => model.get("grad_out").length;
+  const send = (text) => {
+    model.set("text", Array.from(text).slice(0, maxLen()).join(""));
+    model.save_changes();
+  };
+  // Chinese input methods compose pinyin first: send the phrase once the characters are chosen.
+  input.addEventListener("input", (event) => { if (!event.isComposing) send(input.value); });
+  input.addEventListener("compositionend", () => send(input.value));
+  select.addEventListener("change", () => { if (select.value) send(select.value); });
+  bug.addEventListener("change", () => {
+    model.set("show_bug", bug.checked);
+    model.save_changes();
+  });
+  return { input, select, bug, maxLen };
+}
+
+function build(model, el) {
+  const root = make("div", "ee-root lc-widget", el);
+  root.setAttribute("role", "group");
+  root.setAttribute("aria-label", "嵌入探索器");
+  const ui = controls(model, root);
+  const idsLine = make("p", "ee-idsline", root);
+  idsLine.setAttribute("aria-live", "polite");
+
+  const diagram = make("div", "ee-diagram", root);
+  const left = make("div", "ee-positions", diagram);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "ee-lines");
+  svg.setAttribute("aria-hidden", "true");
+  diagram.appendChild(svg);
+  const right = make("div", "ee-rows", diagram);
+
+  const table = make("table", "ee-grad", root);
+  make("caption", "", table, "梯度行：每一行的梯度 = 它每次被读时那个位置的上游梯度之和");
+  const head = make("tr", "", make("thead", "", table));
+  const body = make("tbody", "", table);
+  const note = make("p", "ee-note", root);
+  note.setAttribute("aria-live", "polite");
+  keepControlKeys(root);
+
+  const vocab = model.get("vocab");
+  const unk = model.get("unk");
+  const token = (i) => (i === unk ? "UNK" : vocab[i]);
+  let links = []; // [position element, row element]
+
+  function drawLines() {
+    svg.replaceChildren();
+    const box = svg.getBoundingClientRect();
+    if (!box.width) return; // not laid out yet (hidden tab, closed dropdown)
+    svg.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
+    for (const [from, to] of links) {
+      const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+      const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+      line.setAttribute("x1", "2");
+      line.setAttribute("y1", String(a.top + a.height / 2 - box.top));
+      line.setAttribute("x2", String(box.width - 2));
+      line.setAttribute("y2", String(b.top + b.height / 2 - box.top));
+      if (to.classList.contains("ee-repeated")) line.setAttribute("class", "ee-repeated");
+      svg.appendChild(line);
+    }
+  }
+
+  function update() {
+    const text = model.get("text");
+    const showBug = model.get("show_bug");
+    const s = explorerState(text, vocab, unk, model.get("E"), model.get("grad_out"));
+    if (ui.input.value !== text) ui.input.value = text; // equal while the reader types
+    ui.input.maxLength = ui.maxLen();
+    ui.select.value = model.get("examples").includes(text) ? text : "";
+    ui.bug.checked = showBug;
+    root.classList.toggle("ee-show-bug", showBug);
+    idsLine.replaceChildren();
+    make("span", "", idsLine, "编号 ids = ");
+    make("code", "ee-ids", idsLine, `[${s.ids.join(", ")}]`);
+    const unknown = s.ids.filter((i) => i === unk).length;
+    if (unknown) make("span", "ee-unk-note", idsLine, `（${unknown} 个字不在词表里，编成 UNK = ${unk}）`);
+
+    left.replaceChildren();
+    right.replaceChildren();
+    make("div", "ee-head", left, "位置 t：字 → 编号，上游梯度");
+    make("div", "ee-head", right, `E 中被读的行（E 共 ${vocab.length} 行）`);
+    if (!s.ids.length) make("div", "ee-empty", left, "（空短语：没有读任何一行）");
+    const rowNodes = new Map();
+    s.rows.forEach((i, r) => {
+      const n = s.counts[r];
+      const node = make("div", "ee-row", right);
+      node.dataset.id = String(i);
+      node.classList.toggle("ee-repeated", n > 1);
+      make("span", "ee-row-name", node, `${token(i)} · 第 ${i} 行`);
+      const badge = make("span", "ee-count", node, `×${n}`);
+      badge.title = `被读了 ${n} 次`;
+      make("span", "ee-erow", node, `E=${vec(s.H[s.ids.indexOf(i)])}`);
+      rowNodes.set(i, node);
+    });
+    links = Array.from(text).map((ch, t) => {
+      const i = s.ids[t];
+      const node = make("div", "ee-pos", left);
+      node.dataset.t = String(t);
+      node.classList.toggle("ee-is-unk", i === unk);
+      make("span", "ee-t", node, `t=${t}`);
+      make("span", "ee-char", node, ch);
+      make("span", "ee-id", node, i === unk ? `→ UNK ${i}` : `→ ${i}`);
+      make("span", "ee-c", node, `C=${vec(model.get("grad_out")[t])}`);
+      return [node, rowNodes.get(i)];
+    });
+
+    head.replaceChildren();
+    for (const h of ["行", "读取次数", "正确：逐次相加（np.add.at）"]) make("th", "", head, h);
+    if (showBug) make("th", "ee-bugcol", head, "错误：dE[ids] += grad_out");
+    body.replaceChildren();
+    s.rows.forEach((i, r) => {
+      const tr = make("tr", "", body);
+      tr.dataset.id = String(i);
+      make("th", "", tr, `${token(i)}（${i}）`).scope = "row";
+      make("td", "ee-num ee-count-cell", tr, `×${s.counts[r]}`);
+      const uses = s.ids.flatMap((id, t) => (id === i ? [vec(model.get("grad_out")[t])] : []));
+      const sum = make("td", "ee-sum", tr);
+      if (uses.length > 1) make("span", "ee-terms", sum, `${uses.join(" + ")} = `);
+      make("strong", "ee-grad-row", sum, vec(s.gradRows[r]));
+      if (showBug) {
+        const wrong = make("td", "ee-bugcol", tr);
+        make("strong", "ee-bug-row", wrong, vec(s.gradRowsOverwrite[r]));
+        const lost = s.gradRows[r].some((v, d) => v !== s.gradRowsOverwrite[r][d]);
+        tr.classList.toggle("ee-differs", lost);
+        make("span", "ee-verdict", wrong, lost ? ` ✗ 丢了 ${s.counts[r] - 1} 次` : " ✓ 相同");
+      }
+    });
+    const repeated = s.rows.filter((_, r) => s.counts[r] > 1).map(token);
+    note.textContent = !showBug ? ""
+      : repeated.length
+        ? `错误写法先把各行读出来、加上、再写回：同一行写了几次只剩最后一次，${repeated.join("、")} 的梯度少了。`
+        : "这个短语没有重复的字，两种写法结果相同；试试“谢谢”或“我爱我家”。";
+    drawLines();
+  }
+
+  const traits = ["text", "show_bug", "E", "grad_out"];
+  for (const name of traits) model.on(`change:${name}`, update);
+  const resize = new ResizeObserver(drawLines);
+  resize.observe(diagram);
+  update();
+  return () => {
+    for (const name of traits) model.off(`change:${name}`, update);
+    resize.disconnect();
+    root.remove();
+  };
+}
+
+function render({ model, el }) {
+  let teardown = build(model, el);
+  const rebuild = () => { teardown(); teardown = build(model, el); };
+  model.on("change:examples", rebuild);
+  return () => {
+    teardown();
+    model.off("change:examples", rebuild);
+  };
+}
+
+export default { render };

@@ -1,0 +1,180 @@
+"""The embedding explorer on the built chapter-3 page: live in headless Chromium, no kernel, no network.
+
+The reader's phrase is typed into the page; the ids, the read-count marks and the gradient rows the page
+shows are parsed back and compared with labcode (encode, embedding_backward) on the state the page holds.
+Screenshots (light and dark theme, phone and desktop width) go to _build/screenshots/.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from labcode.corpus import UNK, encode
+from labcode.embedding import embedding_backward
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "_build" / "screenshots"
+PAGE = "book/03_shared_embedding.html"
+MARKER = "export function explorerState"  # text of the widget's ES module, embedded in the page state
+STATE_JS = """() => {
+    const state = JSON.parse(document.querySelector(
+        'script[type="application/vnd.jupyter.widget-state+json"]').textContent).state;
+    return Object.values(state).map(m => m.state).find(s => s._esm && s._esm.includes("explorerState"));
+}"""
+
+
+@pytest.fixture(scope="module")
+def chapter_url(built_site, site_url):
+    page = built_site / PAGE
+    if not page.is_file() or MARKER not in page.read_text(encoding="utf-8"):
+        pytest.fail(f"{PAGE} should display labcode.embedding_explorer (no embedding explorer in the built page)")
+    return f"{site_url}/{PAGE}"
+
+
+@pytest.fixture
+def page(offline_page, chapter_url):
+    offline_page.errors = []
+    offline_page.on("pageerror", lambda e: offline_page.errors.append(str(e)))
+    offline_page.on("console", lambda m: m.type == "error" and offline_page.errors.append(m.text))
+    offline_page.goto(chapter_url)
+    offline_page.locator(".ee-root").first.wait_for(timeout=20000)
+    yield offline_page
+    assert offline_page.external == [], "requests left 127.0.0.1"
+    assert offline_page.errors == [], "script errors on the page"
+
+
+def widget(page):
+    return page.locator(".ee-root").first
+
+
+def vector(text):
+    return [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", text)]
+
+
+def shown(page):
+    """What the explorer shows, parsed back into numbers."""
+    root = widget(page)
+    rows = root.locator(".ee-rows .ee-row")
+    bug_cells = root.locator(".ee-bug-row")
+    return {
+        "text": root.locator(".ee-text").input_value(),
+        "ids": json.loads(root.locator(".ee-ids").inner_text()),
+        "positions": root.locator(".ee-pos").count(),
+        "lines": root.locator(".ee-lines line").count(),
+        "rows": [int(i) for i in rows.evaluate_all("els => els.map(e => e.dataset.id)")],
+        "counts": [int(t.lstrip("×")) for t in root.locator(".ee-rows .ee-count").all_inner_texts()],
+        "repeated": [int(i) for i in root.locator(".ee-row.ee-repeated").evaluate_all("els => els.map(e => e.dataset.id)")],
+        "table_rows": [int(i) for i in root.locator(".ee-grad tbody tr").evaluate_all("els => els.map(e => e.dataset.id)")],
+        "grad": [vector(t) for t in root.locator(".ee-grad-row").all_inner_texts()],
+        "bug": [vector(t) for t in bug_cells.all_inner_texts()] if bug_cells.count() else None,
+        "verdicts": root.locator(".ee-verdict").all_inner_texts(),
+        "unk_marked": root.locator(".ee-pos.ee-is-unk").all_inner_texts(),
+    }
+
+
+def expected(page, text):
+    """labcode's answer for this phrase, with the upstream gradients the page holds."""
+    state = page.evaluate(STATE_JS)
+    ids = np.asarray(encode(text), dtype=np.int64)
+    g = np.asarray(state["grad_out"], dtype=float)[:len(ids)]
+    dE = embedding_backward(g, ids, len(state["vocab"]))
+    dE_bug = np.zeros_like(dE)
+    dE_bug[ids] += g  # the overwrite bug
+    rows = list(dict.fromkeys(ids.tolist()))
+    return {"ids": ids.tolist(), "rows": rows, "counts": [int((ids == i).sum()) for i in rows],
+            "grad": dE[rows].tolist(), "bug": dE_bug[rows].tolist()}
+
+
+def type_phrase(page, text):
+    box = widget(page).locator(".ee-text")
+    box.fill("")
+    box.press_sequentially(text)  # one character at a time, as typed
+
+
+def test_typing_repeated_characters_shows_labcode_ids_marks_and_gradient_rows(page):
+    text = "天天向上谢谢侬天"
+    type_phrase(page, text)
+    s, want = shown(page), expected(page, text)
+    assert s["text"] == text
+    assert s["ids"] == want["ids"] and want["ids"][6] == UNK
+    assert s["positions"] == s["lines"] == len(text)           # one line from each position to its row
+    assert s["rows"] == s["table_rows"] == want["rows"]
+    assert s["counts"] == want["counts"] == [3, 1, 1, 2, 1]     # 天 ×3, 谢 ×2
+    assert s["repeated"] == [i for i, n in zip(want["rows"], want["counts"]) if n > 1]
+    assert s["grad"] == want["grad"]
+    assert s["bug"] is None                                     # the switch starts off
+    assert len(s["unk_marked"]) == 1 and "UNK" in s["unk_marked"][0] and "侬" in s["unk_marked"][0]
+    assert "UNK" in widget(page).locator(".ee-idsline").inner_text()
+
+
+def test_bug_switch_by_keyboard_shows_the_overwrite_result_next_to_the_sum(page):
+    text = "谢谢你谢谢"
+    type_phrase(page, text)
+    switch = widget(page).locator(".ee-bug")
+    switch.focus()
+    page.keyboard.press("Space")
+    assert switch.is_checked()
+    s, want = shown(page), expected(page, text)
+    assert s["grad"] == want["grad"] and s["bug"] == want["bug"]
+    xie = want["rows"].index(encode("谢")[0])
+    assert s["bug"][xie] != s["grad"][xie]                      # 4 uses, only the last survives
+    assert s["verdicts"][xie].strip() == "✗ 丢了 3 次"
+    assert all(v.strip() == "✓ 相同" for k, v in enumerate(s["verdicts"]) if k != xie)
+    assert "错误写法" in widget(page).locator(".ee-note").inner_text()
+    page.keyboard.press("Space")
+    assert shown(page)["bug"] is None
+
+
+def test_example_select_sets_the_phrase(page):
+    widget(page).locator(".ee-examples").select_option("谢谢")
+    s = shown(page)
+    assert s["text"] == "谢谢" and s["counts"] == [2] and s["grad"] == expected(page, "谢谢")["grad"]
+    type_phrase(page, "谢谢你")
+    assert widget(page).locator(".ee-examples").input_value() == ""  # no longer an example
+
+
+def test_page_maths_agrees_with_labcode_under_heavy_repetition(page):
+    """embeddingBackward and its overwrite twin from the module text embedded in the page, on random ids."""
+    rng = np.random.default_rng(0)
+    cases = [(rng.integers(0, V, size=T).tolist(), rng.integers(-3, 4, size=(T, D)).tolist(), V)
+             for V, T, D in [(3, 12, 2), (1, 7, 3), (50, 40, 1), (8, 8, 4), (365, 12, 2)]]
+    results = page.evaluate(
+        """async (cases) => {
+            const state = (%s)();
+            const url = URL.createObjectURL(new Blob([state._esm], {type: "text/javascript"}));
+            const mod = await import(url);
+            return cases.map(([ids, g, V]) => [mod.embeddingBackward(g, ids, V), mod.embeddingBackwardOverwrite(g, ids, V)]);
+        }""" % STATE_JS, cases)
+    for (ids, g, V), (right, wrong) in zip(cases, results):
+        ids, g = np.asarray(ids, dtype=np.int64), np.asarray(g, dtype=float).reshape(len(ids), -1)
+        dE = embedding_backward(g, ids, V)
+        bug = np.zeros_like(dE)
+        bug[ids] += g
+        np.testing.assert_array_equal(np.asarray(right).reshape(dE.shape), dE)
+        np.testing.assert_array_equal(np.asarray(wrong).reshape(dE.shape), bug)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1200, 360])
+def test_screenshots_and_no_overflow(page, width, scheme):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.emulate_media(color_scheme=scheme)
+    page.reload()  # lay the page out afresh in the theme's automatic mode, as a phone would
+    root = widget(page)
+    root.wait_for(timeout=20000)
+    type_phrase(page, "我爱我家，谢谢")
+    root.locator(".ee-bug").check()
+    root.scroll_into_view_if_needed()
+    root.screenshot(path=str(SHOTS / f"embedding_explorer_{scheme}_{width}.png"))
+    overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")
+    assert overflow <= 1, f"the explorer is wider than its column at {width}px by {overflow}px"
+    assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1")
+    for control in root.locator(".ee-text, .ee-examples, .ee-bug").all():
+        assert control.bounding_box()["height"] >= 18  # large enough to hit with a finger
+    fg = root.evaluate("el => getComputedStyle(el).color")
+    assert (scheme == "dark") == (sum(map(int, re.findall(r"\d+", fg)[:3])) > 382)  # text follows the theme
