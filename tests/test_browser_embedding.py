@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from labcode.corpus import UNK, encode
-from labcode.embedding import embedding_backward
+from labcode import embedding_backward
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
@@ -37,14 +37,18 @@ def chapter_url(built_site, site_url):
 
 @pytest.fixture
 def page(offline_page, chapter_url):
-    offline_page.errors = []
-    offline_page.on("pageerror", lambda e: offline_page.errors.append(str(e)))
-    offline_page.on("console", lambda m: m.type == "error" and offline_page.errors.append(m.text))
+    errors, missing = [], []
+    offline_page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
+    # A missing resource is checked below by kind; every other console error counts.
+    offline_page.on("console", lambda m: m.type == "error" and not m.text.startswith("Failed to load resource")
+                    and errors.append(m.text))
+    offline_page.on("response", lambda r: r.status >= 400 and missing.append(r.url))
     offline_page.goto(chapter_url)
     offline_page.locator(".ee-root").first.wait_for(timeout=20000)
     yield offline_page
     assert offline_page.external == [], "requests left 127.0.0.1"
-    assert offline_page.errors == [], "script errors on the page"
+    assert errors == [], "script errors on the page"
+    assert [m for m in missing if m.endswith((".js", ".css")) or "/_static/" in m] == [], "scripts or styles missing"
 
 
 def widget(page):
@@ -176,5 +180,23 @@ def test_screenshots_and_no_overflow(page, width, scheme):
     assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1")
     for control in root.locator(".ee-text, .ee-examples, .ee-bug").all():
         assert control.bounding_box()["height"] >= 18  # large enough to hit with a finger
-    fg = root.evaluate("el => getComputedStyle(el).color")
-    assert (scheme == "dark") == (sum(map(int, re.findall(r"\d+", fg)[:3])) > 382)  # text follows the theme
+    assert contrast(root) >= 4.5, f"the explorer's text is hard to read on its background ({scheme} theme)"
+
+
+CONTRAST_JS = """el => {
+    const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+    let node = el, bg = null;
+    for (; node && !bg; node = node.parentElement) {
+        const c = rgb(getComputedStyle(node).backgroundColor);
+        if (c.length < 4 || c[3] > 0) bg = c;
+    }
+    const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+        .reduce((acc, v, k) => acc + v * [0.2126, 0.7152, 0.0722][k], 0);
+    const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(bg || [255, 255, 255])];
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def contrast(root):
+    """WCAG contrast ratio between the widget's text colour and the first opaque background behind it."""
+    return root.evaluate(CONTRAST_JS)

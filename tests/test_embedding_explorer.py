@@ -12,7 +12,6 @@ import pytest
 import labcode
 import labcode.widgets
 from labcode.corpus import UNK, VOCAB, encode
-from labcode.embedding import embedding, embedding_backward
 from labcode.widgets import EmbeddingExplorer, embedding_explorer
 from labcode.widgets.embedding_explorer import MAX_LEN, default_tables
 
@@ -34,11 +33,11 @@ def assert_matches_labcode(w):
     ids = np.asarray(encode(w.text), dtype=np.int64)
     assert w.ids == ids.tolist()
     D = len(w.E[0])
-    dE = embedding_backward(np.asarray(w.grad_out)[:len(ids)], ids, len(VOCAB))
+    dE = labcode.embedding_backward(np.asarray(w.grad_out)[:len(ids)], ids, len(VOCAB))
     assert w.rows == list(dict.fromkeys(w.ids))  # first-use order
     assert w.counts == [w.ids.count(i) for i in w.rows]
     np.testing.assert_array_equal(np.asarray(w.grad_rows).reshape(-1, D), dE[w.rows])
-    np.testing.assert_array_equal(np.asarray(w.H).reshape(-1, D), embedding(np.asarray(w.E), ids))
+    np.testing.assert_array_equal(np.asarray(w.H).reshape(-1, D), labcode.embedding(np.asarray(w.E), ids))
     sums = uses_summed(w)
     assert w.grad_rows == [sums[i] for i in w.rows]
     last = {i: w.grad_out[t] for t, i in enumerate(w.ids)}  # the bug keeps the last write of each row
@@ -169,7 +168,7 @@ def test_summary_is_one_readable_line():
     assert w.summary() == (f"嵌入探索器：“我爱我家” → ids=[{me}, {ai}, {me}, {home}]；读取 我×2、爱×1、家×1；"
                            f"梯度行 我=[4, 1]、爱=[-1, 1]、家={'[' + ', '.join(f'{v:g}' for v in w.grad_out[3]) + ']'}")
     w.show_bug = True
-    assert w.summary().endswith("；错误写法 dE[ids] += grad_out 得到 我=[3, -1]、爱=[-1, 1]、"
+    assert w.summary().endswith("；错误写法 dE[ids] += C 得到 我=[3, -1]、爱=[-1, 1]、"
                                 f"家={'[' + ', '.join(f'{v:g}' for v in w.grad_out[3]) + ']'}")
     assert repr(w) == w.summary() and "\n" not in w.summary() and "\u2212" not in w.summary()
 

@@ -45,7 +45,7 @@ function controls(model, root) {
   const bug = make("input", "ee-bug", switchLabel);
   bug.type = "checkbox";
   bug.setAttribute("role", "switch");
-  make("span", "", switchLabel, "对照错误写法 dE[ids] += grad_out");
+  make("span", "", switchLabel, "对照错误写法 dE[ids] += C");
 
   const maxLen = () => model.get("grad_out").length;
   const send = (text) => {
@@ -80,7 +80,7 @@ function build(model, el) {
   const right = make("div", "ee-rows", diagram);
 
   const table = make("table", "ee-grad", root);
-  make("caption", "", table, "梯度行：每一行的梯度 = 它每次被读时那个位置的上游梯度之和");
+  make("caption", "", table, "梯度行：每一行的梯度 = 它每次被读时那个位置的上游梯度 C 之和（np.add.at）");
   const head = make("tr", "", make("thead", "", table));
   const body = make("tbody", "", table);
   const note = make("p", "ee-note", root);
@@ -126,7 +126,7 @@ function build(model, el) {
 
     left.replaceChildren();
     right.replaceChildren();
-    make("div", "ee-head", left, "位置 t：字 → 编号，上游梯度");
+    make("div", "ee-head", left, "位置 t：字 → 编号，上游梯度 C");
     make("div", "ee-head", right, `E 中被读的行（E 共 ${vocab.length} 行）`);
     if (!s.ids.length) make("div", "ee-empty", left, "（空短语：没有读任何一行）");
     const rowNodes = new Map();
@@ -154,8 +154,8 @@ function build(model, el) {
     });
 
     head.replaceChildren();
-    for (const h of ["行", "读取次数", "正确：逐次相加（np.add.at）"]) make("th", "", head, h);
-    if (showBug) make("th", "ee-bugcol", head, "错误：dE[ids] += grad_out");
+    for (const h of ["行", "次数", "正确：逐次相加"]) make("th", "", head, h);
+    if (showBug) make("th", "ee-bugcol", head, "错误：dE[ids] += C");
     body.replaceChildren();
     s.rows.forEach((i, r) => {
       const tr = make("tr", "", body);

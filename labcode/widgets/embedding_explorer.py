@@ -1,7 +1,7 @@
 """嵌入探索器：输入一个短语，看它读了嵌入表 E 的哪几行，以及每行的梯度怎样逐次相加。
 
 同一个字出现两次，它那一行就被读两次，梯度行是两次上游梯度之和；打开“错误写法”开关，
-并排显示 ``dE[ids] += grad_out`` 的结果：重复的行只留下最后一次写入。
+并排显示 ``dE[ids] += C`` 的结果（C 是各位置的上游梯度 ``grad_out``）：重复的行只留下最后一次写入。
 浏览器里的编码、查表和累加由 ``embedding_explorer.js``（数学在共用的 ``maths.js``）完成，
 冻结的词表随插件状态一起放进网页，所以静态网页上没有内核、不联网也能边打字边更新；
 在 Jupyter 内核里，Python 端用 labcode 的 ``encode``、``embedding``、``embedding_backward`` 算同样的数。
@@ -15,7 +15,7 @@ import numpy as np
 import traitlets
 
 from ..corpus import UNK, VOCAB, encode
-from ..embedding import embedding, embedding_backward
+from ..embedding import embedding, embedding_backward, embedding_backward_overwrite
 from ._family import FamilyWidget, figure_png, front_end, styles
 from ._family import short as _short
 
@@ -169,8 +169,7 @@ class EmbeddingExplorer(FamilyWidget):
         V = len(self.vocab)
         g = np.asarray(self.grad_out, dtype=np.float64)[:len(ids)]  # (T, D)
         dE = embedding_backward(g, ids, V)                     # (V, D), repeated ids accumulate
-        dE_bug = np.zeros_like(dE)
-        dE_bug[ids] += g                                       # the overwrite bug, on purpose
+        dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, D), the bug: last write wins
         rows, first, counts = np.unique(ids, return_index=True, return_counts=True)
         order = np.argsort(first)
         rows, counts = rows[order], counts[order]
@@ -194,7 +193,7 @@ class EmbeddingExplorer(FamilyWidget):
         line = f"嵌入探索器：“{self.text}” → ids={self.ids}；读取 {reads}；梯度行 {grads}"
         if self.show_bug:
             bug = "、".join(f"{self.token(i)}={_vec(r)}" for i, r in zip(self.rows, self.grad_rows_overwrite))
-            line += f"；错误写法 dE[ids] += grad_out 得到 {bug}"
+            line += f"；错误写法 dE[ids] += C 得到 {bug}"
         return line
 
     def snapshot_png(self, dpi=100):
@@ -246,9 +245,9 @@ def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DI
     ----
     text : 开始时的短语，最多 len(grad_out) 个字；词表外的字编码成 UNK
     examples : 下拉框里的例句；默认是“我爱我家”“谢谢”“天天向上”等放得下的几句
-    grad_out : 形状 (n, D) 的上游梯度，第 t 行属于位置 t；默认由 rng 生成（见 :func:`default_tables`）
+    grad_out : 形状 (n, D) 的上游梯度 C，第 t 行属于位置 t；默认由 rng 生成（见 :func:`default_tables`）
     dim : 嵌入宽度 D（1 到 4），E 由 rng 生成
-    show_bug : 是否一开始就并排显示错误写法 ``dE[ids] += grad_out`` 的结果
+    show_bug : 是否一开始就并排显示错误写法 ``dE[ids] += C`` 的结果
     rng : numpy.random.Generator；默认 ``np.random.default_rng(3)``，每次得到同样的 E
 
     返回
