@@ -14,7 +14,7 @@ import numbers
 import numpy as np
 import traitlets
 
-from ..corpus import UNK, VOCAB, encode
+from ..corpus import UNK, encode, vocab
 from ..embedding import embedding, embedding_backward, embedding_backward_overwrite
 from ._family import FamilyWidget, figure_png, front_end, styles
 from ._family import short as _short
@@ -93,7 +93,7 @@ def default_tables(rng, dim=DIM, max_len=MAX_LEN):
     E 的元素保留一位小数；grad_out 是 -3 到 3 的整数，前三个位置用第 3 章探针的 C 行
     [1, 2]、[-1, 1]、[3, -1]（D = 2 时），所以累加一眼就能核对。
     """
-    E = rng.normal(size=(len(VOCAB), dim)).round(1) + 0.0  # (V, D); + 0.0 turns -0.0 into 0.0
+    E = rng.normal(size=(len(vocab()), dim)).round(1) + 0.0  # (V, D); + 0.0 turns -0.0 into 0.0
     grad_out = rng.integers(-3, 4, size=(max_len, dim)).astype(np.float64)  # (T_max, D)
     if dim == len(PROBE_ROWS[0]):
         grad_out[:len(PROBE_ROWS)] = PROBE_ROWS
@@ -120,7 +120,7 @@ class EmbeddingExplorer(FamilyWidget):
     text = traitlets.Unicode(EXAMPLES[0]).tag(sync=True)
     show_bug = traitlets.Bool(False).tag(sync=True)
     examples = traitlets.List(traitlets.Unicode(), default_value=list(EXAMPLES)).tag(sync=True)
-    vocab = traitlets.List(traitlets.Unicode(), default_value=list(VOCAB), read_only=True).tag(sync=True)  # (V,)
+    vocab = traitlets.List(traitlets.Unicode(), default_value=list(vocab()), read_only=True).tag(sync=True)  # (V,)
     unk = traitlets.Int(UNK, read_only=True).tag(sync=True)
     E = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)         # (V, D)
     grad_out = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)  # (T_max, D)

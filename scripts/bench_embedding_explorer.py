@@ -1,0 +1,115 @@
+"""Timings and size of the embedding explorer: Python recompute per phrase, input → redraw in Chromium,
+and how much the explorer adds to the page (its state, with the frozen vocabulary, E and the gradients).
+
+`rows()` is collected by scripts/benchmark.py; `python scripts/bench_embedding_explorer.py` prints the rows alone.
+The browser rows build the site into a temporary folder, serve it on 127.0.0.1 and open chapter 3, whose
+explorer they drive with `input` events on the phrase box, alternating phrases with repeated characters.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = "book/03_shared_embedding.html"  # the chapter page with the explorer
+PHRASES = ["我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢你谢谢", "人人为我，我为人人"]
+_spec = importlib.util.spec_from_file_location("bench_widgets", Path(__file__).with_name("bench_widgets.py"))
+_shared = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_shared)
+ms, build_site, CHROMIUM_ARGS = _shared.ms, _shared.build_site, _shared.CHROMIUM_ARGS
+
+
+# ---------------------------------------------------------------- kernel side and size
+def kernel_rows(repeats=1000):
+    from labcode.widgets import embedding_explorer
+
+    w = embedding_explorer()
+    times = []
+    for i in range(repeats):
+        start = time.perf_counter()
+        w.text = PHRASES[i % len(PHRASES)]  # what typing sends; encode, look up, accumulate with labcode
+        times.append((time.perf_counter() - start) * 1000)
+    state = w.get_state()
+    data = {k: v for k, v in state.items() if k not in ("_esm", "_css")}
+    size = len(json.dumps(data, ensure_ascii=False).encode()) / 1024
+    code = len((state["_esm"] + state["_css"]).encode()) / 1024
+    return [{"what": "embedding explorer, kernel: set text + recompute", "value": ms(times), "goal": "median <= 2 ms"},
+            {"what": "embedding explorer, page state: vocabulary + E + C", "value": f"{size:.1f} KB",
+             "goal": "<= 24 KB"},
+            {"what": "embedding explorer, page state: JS + CSS", "value": f"{code:.1f} KB", "goal": "-"}]
+
+
+# ---------------------------------------------------------------- browser side
+TIMER_JS = """async ([n, phrases]) => {
+    const root = document.querySelector(".ee-root");
+    const box = root.querySelector(".ee-text"), ids = root.querySelector(".ee-ids");
+    const nextFrame = () => new Promise(requestAnimationFrame);
+    const dom = [], lines = [];
+    for (let i = 0; i < n; i++) {
+        const before = ids.textContent;
+        box.value = phrases[i % phrases.length];
+        const t0 = performance.now();
+        box.dispatchEvent(new Event("input", {bubbles: true}));
+        while (ids.textContent === before) await nextFrame();
+        const t1 = performance.now();
+        root.querySelector(".ee-lines").getBoundingClientRect();  // lines drawn, layout forced
+        dom.push(t1 - t0);
+        lines.push(performance.now() - t0);
+        if (i % 20 === 0) await nextFrame();  // let the page paint now and then, as typing does
+    }
+    return {dom, lines};
+}"""
+
+
+def browser_rows(n=300):
+    names = ("embedding explorer, browser: input -> redrawn", "embedding explorer, browser: input -> laid out")
+    chromium = shutil.which("chromium")
+    if chromium is None or not (ROOT / "_vendor" / "widgets").is_dir():
+        why = "no chromium" if chromium is None else "run scripts/vendor_assets.py first"
+        return [{"what": w, "value": f"not measured ({why})", "goal": "p95 <= 5 ms"} for w in names]
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        html = build_site(Path(tmp))
+        if not (html / PAGE).exists():
+            return [{"what": w, "value": f"not measured (no {PAGE})", "goal": "p95 <= 5 ms"} for w in names]
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                                  cwd=html, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                for _ in range(50):  # until the server answers
+                    try:
+                        page.goto(f"http://127.0.0.1:{port}/{PAGE}")
+                        break
+                    except Exception:
+                        time.sleep(0.1)
+                page.locator(".ee-root").first.wait_for(timeout=20000)
+                page.evaluate(TIMER_JS, [30, PHRASES])  # warm-up: JIT, first layouts
+                result = page.evaluate(TIMER_JS, [n, PHRASES])
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    return [{"what": names[0], "value": ms(result["dom"]), "goal": "p95 <= 5 ms"},
+            {"what": names[1], "value": ms(result["lines"]), "goal": "-"}]
+
+
+def rows():
+    return kernel_rows() + browser_rows()
+
+
+if __name__ == "__main__":
+    for row in rows():
+        print(f"{row['what']:<52}  {row['value']:>34}  {row['goal']}")
