@@ -49,19 +49,20 @@ def kernel_rows(repeats=1000):
 # ---------------------------------------------------------------- browser side
 TIMER_JS = """async ([n, phrases]) => {
     const root = document.querySelector(".ee-root");
-    const box = root.querySelector(".ee-text"), ids = root.querySelector(".ee-ids");
+    const box = root.querySelector(".ee-text");
+    const ids = () => root.querySelector(".ee-ids").textContent;  // redrawn with each phrase
     const nextFrame = () => new Promise(requestAnimationFrame);
     const dom = [], lines = [];
     for (let i = 0; i < n; i++) {
-        const before = ids.textContent;
-        box.value = phrases[i % phrases.length];
+        const before = ids(), phrase = phrases[i % phrases.length];
+        if (phrase === box.value) continue;  // the same ids: nothing would change
+        box.value = phrase;
         const t0 = performance.now();
         box.dispatchEvent(new Event("input", {bubbles: true}));
-        while (ids.textContent === before) await nextFrame();
-        const t1 = performance.now();
-        root.querySelector(".ee-lines").getBoundingClientRect();  // lines drawn, layout forced
-        dom.push(t1 - t0);
-        lines.push(performance.now() - t0);
+        while (ids() === before) await nextFrame();
+        dom.push(performance.now() - t0);
+        while (root.querySelector(".ee-lines").dataset.text !== phrase) await nextFrame();
+        lines.push(performance.now() - t0);  // the lines are drawn in the frame after the input
         if (i % 20 === 0) await nextFrame();  // let the page paint now and then, as typing does
     }
     return {dom, lines};
@@ -69,7 +70,7 @@ TIMER_JS = """async ([n, phrases]) => {
 
 
 def browser_rows(n=300):
-    names = ("embedding explorer, browser: input -> redrawn", "embedding explorer, browser: input -> laid out")
+    names = ("embedding explorer, browser: input -> redrawn", "embedding explorer, browser: input -> lines drawn (next frame)")
     chromium = shutil.which("chromium")
     if chromium is None or not (ROOT / "_vendor" / "widgets").is_dir():
         why = "no chromium" if chromium is None else "run scripts/vendor_assets.py first"
@@ -103,7 +104,7 @@ def browser_rows(n=300):
             server.terminate()
             server.wait(timeout=10)
     return [{"what": names[0], "value": ms(result["dom"]), "goal": "p95 <= 5 ms"},
-            {"what": names[1], "value": ms(result["lines"]), "goal": "-"}]
+            {"what": names[1], "value": ms(result["lines"]), "goal": "one frame (~16 ms)"}]
 
 
 def rows():

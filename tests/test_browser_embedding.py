@@ -60,13 +60,18 @@ def widget(page):
     return page.locator(".ee-root").first
 
 
+IDS_JS = "els => els.map(e => e.dataset.id)"
+
+
 def vector(text):
     return [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", text)]
 
 
 def shown(page):
-    """What the explorer shows, parsed back into numbers."""
+    """What the explorer shows, parsed back into numbers (once the lines of the current phrase are drawn)."""
     root = widget(page)
+    page.wait_for_function("el => el.querySelector('.ee-lines').dataset.text === el.querySelector('.ee-text').value",
+                           arg=root.element_handle(), timeout=5000)
     rows = root.locator(".ee-rows .ee-row")
     bug_cells = root.locator(".ee-bug-row")
     return {
@@ -74,10 +79,10 @@ def shown(page):
         "ids": json.loads(root.locator(".ee-ids").inner_text()),
         "positions": root.locator(".ee-pos").count(),
         "lines": root.locator(".ee-lines line").count(),
-        "rows": [int(i) for i in rows.evaluate_all("els => els.map(e => e.dataset.id)")],
+        "rows": [int(i) for i in rows.evaluate_all(IDS_JS)],
         "counts": [int(t.lstrip("×")) for t in root.locator(".ee-rows .ee-count").all_inner_texts()],
-        "repeated": [int(i) for i in root.locator(".ee-row.ee-repeated").evaluate_all("els => els.map(e => e.dataset.id)")],
-        "table_rows": [int(i) for i in root.locator(".ee-grad tbody tr").evaluate_all("els => els.map(e => e.dataset.id)")],
+        "repeated": [int(i) for i in root.locator(".ee-row.ee-repeated").evaluate_all(IDS_JS)],
+        "table_rows": [int(i) for i in root.locator(".ee-grad tbody tr").evaluate_all(IDS_JS)],
         "grad": [vector(t) for t in root.locator(".ee-grad-row").all_inner_texts()],
         "bug": [vector(t) for t in bug_cells.all_inner_texts()] if bug_cells.count() else None,
         "verdicts": root.locator(".ee-verdict").all_inner_texts(),
@@ -113,7 +118,7 @@ def test_typing_repeated_characters_shows_labcode_ids_marks_and_gradient_rows(pa
     assert s["positions"] == s["lines"] == len(text)           # one line from each position to its row
     assert s["rows"] == s["table_rows"] == want["rows"]
     assert s["counts"] == want["counts"] == [3, 1, 1, 2, 1]     # 天 ×3, 谢 ×2
-    assert s["repeated"] == [i for i, n in zip(want["rows"], want["counts"]) if n > 1]
+    assert s["repeated"] == [i for i, n in zip(want["rows"], want["counts"], strict=True) if n > 1]
     assert s["grad"] == want["grad"]
     assert s["bug"] is None                                     # the switch starts off
     assert len(s["unk_marked"]) == 1 and "UNK" in s["unk_marked"][0] and "侬" in s["unk_marked"][0]
@@ -152,13 +157,14 @@ def test_page_maths_agrees_with_labcode_under_heavy_repetition(page):
     cases = [(rng.integers(0, V, size=T).tolist(), rng.integers(-3, 4, size=(T, D)).tolist(), V)
              for V, T, D in [(3, 12, 2), (1, 7, 3), (50, 40, 1), (8, 8, 4), (365, 12, 2)]]
     results = page.evaluate(
-        """async (cases) => {
-            const state = (%s)();
+        """async ([stateOf, cases]) => {
+            const state = eval(`(${stateOf})`)();
             const url = URL.createObjectURL(new Blob([state._esm], {type: "text/javascript"}));
             const mod = await import(url);
-            return cases.map(([ids, g, V]) => [mod.embeddingBackward(g, ids, V), mod.embeddingBackwardOverwrite(g, ids, V)]);
-        }""" % STATE_JS, cases)
-    for (ids, g, V), (right, wrong) in zip(cases, results):
+            return cases.map(([ids, g, V]) =>
+                [mod.embeddingBackward(g, ids, V), mod.embeddingBackwardOverwrite(g, ids, V)]);
+        }""", [STATE_JS, cases])
+    for (ids, g, V), (right, wrong) in zip(cases, results, strict=True):
         ids, g = np.asarray(ids, dtype=np.int64), np.asarray(g, dtype=float).reshape(len(ids), -1)
         dE = embedding_backward(g, ids, V)
         bug = np.zeros_like(dE)

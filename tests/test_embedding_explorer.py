@@ -11,13 +11,11 @@ import pytest
 
 import labcode
 import labcode.widgets
+from conftest import require_tool
 from labcode.corpus import UNK, vocab
 from labcode.corpus import encode as _encode
 from labcode.widgets import EmbeddingExplorer, embedding_explorer
 from labcode.widgets.embedding_explorer import MAX_LEN, default_tables
-
-from conftest import require_tool
-
 
 
 def encode(text):
@@ -32,7 +30,7 @@ def uses_summed(w):
     """Each read row's gradient, added up use by use with a plain loop (no NumPy indexing)."""
     sums = {}
     for t, i in enumerate(encode(w.text)):
-        sums[i] = [a + b for a, b in zip(sums.get(i, [0.0] * len(w.grad_out[t])), w.grad_out[t])]
+        sums[i] = [a + b for a, b in zip(sums.get(i, [0.0] * len(w.grad_out[t])), w.grad_out[t], strict=True)]
     return sums
 
 
@@ -148,7 +146,7 @@ def test_front_end_maths_on_the_page_state_agrees_with_python(tmp_path):
     texts = REPEATS + ["人人为我，我为人人"]
     proc = subprocess.run([node, "run.mjs", json.dumps(texts)], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    for text, js in zip(texts, json.loads(proc.stdout)):
+    for text, js in zip(texts, json.loads(proc.stdout), strict=True):
         w.text = text
         assert js["ids"] == w.ids, text
         assert js["rows"] == w.rows and js["counts"] == w.counts, text

@@ -13,8 +13,18 @@ import pytest
 
 import labcode
 from labcode.corpus import encode as _encode
-from test_kernel_widgets import (NOTEBOOK, SHOTS, PlaywrightTimeout, cell, jupyter, kernel_idle,  # noqa: F401
-                                 output_text, run_cell, start_session, widget_errors)
+from test_kernel_widgets import (  # noqa: F401
+    NOTEBOOK,
+    SHOTS,
+    PlaywrightTimeout,
+    cell,
+    jupyter,
+    kernel_idle,
+    output_text,
+    run_cell,
+    start_session,
+    widget_errors,
+)
 
 
 def encode(text):
@@ -94,7 +104,7 @@ def page_ids(page):
 
 
 @pytest.mark.parametrize("jupyter", ["jupyterlab"], indirect=True)
-def test_typing_switch_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_page):
+def test_typing_switch_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_page):  # noqa: F811 (the fixture)
     name, base, token, url = jupyter
     page = offline_page
     errors = []

@@ -8,8 +8,8 @@ const vec = (row) => `[${row.map(short).join(", ")}]`;
 
 // Everything the view shows for one phrase: ids, rows read (first use order) with counts,
 // and each read row's gradient, right (np.add.at) and wrong (dE[ids] += grad_out).
-export function explorerState(text, vocab, unk, E, gradOut) {
-  const index = new Map(vocab.map((token, i) => [token, i]));
+// `index` (token -> id) may be passed in so that it is built once per vocabulary, not per keystroke.
+export function explorerState(text, vocab, unk, E, gradOut, index = new Map(vocab.map((token, i) => [token, i]))) {
   const ids = encode(text, index, unk);
   const g = gradOut.slice(0, ids.length); // (T, D)
   const dE = embeddingBackward(g, ids, vocab.length);
@@ -89,10 +89,17 @@ function build(model, el) {
 
   const vocab = model.get("vocab");
   const unk = model.get("unk");
+  const index = new Map(vocab.map((token, i) => [token, i]));
   const token = (i) => (i === unk ? "UNK" : vocab[i]);
   let links = []; // [position element, row element]
 
+  // Lines need the laid-out boxes: draw them in the next frame, with the page's own layout pass,
+  // instead of forcing a layout on every keystroke.
+  let pending = 0;
+  const scheduleLines = () => { if (!pending) pending = requestAnimationFrame(drawLines); };
+
   function drawLines() {
+    pending = 0;
     svg.replaceChildren();
     const box = svg.getBoundingClientRect();
     if (!box.width) return; // not laid out yet (hidden tab, closed dropdown)
@@ -107,12 +114,13 @@ function build(model, el) {
       if (to.classList.contains("ee-repeated")) line.setAttribute("class", "ee-repeated");
       svg.appendChild(line);
     }
+    svg.dataset.text = model.get("text"); // which phrase the lines belong to
   }
 
   function update() {
     const text = model.get("text");
     const showBug = model.get("show_bug");
-    const s = explorerState(text, vocab, unk, model.get("E"), model.get("grad_out"));
+    const s = explorerState(text, vocab, unk, model.get("E"), model.get("grad_out"), index);
     if (ui.input.value !== text) ui.input.value = text; // equal while the reader types
     ui.input.maxLength = ui.maxLen();
     ui.select.value = model.get("examples").includes(text) ? text : "";
@@ -179,17 +187,18 @@ function build(model, el) {
       : repeated.length
         ? `错误写法先把各行读出来、加上、再写回：同一行写了几次只剩最后一次，${repeated.join("、")} 的梯度少了。`
         : "这个短语没有重复的字，两种写法结果相同；试试“谢谢”或“我爱我家”。";
-    drawLines();
+    scheduleLines();
   }
 
   const traits = ["text", "show_bug", "E", "grad_out"];
   for (const name of traits) model.on(`change:${name}`, update);
-  const resize = new ResizeObserver(drawLines);
+  const resize = new ResizeObserver(scheduleLines);
   resize.observe(diagram);
   update();
   return () => {
     for (const name of traits) model.off(`change:${name}`, update);
     resize.disconnect();
+    cancelAnimationFrame(pending);
     root.remove();
   };
 }

@@ -8,7 +8,6 @@
 """
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
@@ -188,12 +187,13 @@ class EmbeddingExplorer(FamilyWidget):
         """一行可读的文字：短语、编号、每行读了几次、梯度行（开关打开时加上错误写法的结果）。"""
         if not self.text:
             return "嵌入探索器：（空短语，没有读任何一行）"
-        reads = "、".join(f"{self.token(i)}×{n}" for i, n in zip(self.rows, self.counts))
-        grads = "、".join(f"{self.token(i)}={_vec(r)}" for i, r in zip(self.rows, self.grad_rows))
-        line = f"嵌入探索器：“{self.text}” → ids={self.ids}；读取 {reads}；梯度行 {grads}"
+        def per_row(values, show):
+            return "、".join(f"{self.token(i)}{show(v)}" for i, v in zip(self.rows, values, strict=True))
+
+        line = (f"嵌入探索器：“{self.text}” → ids={self.ids}；读取 {per_row(self.counts, lambda n: f'×{n}')}；"
+                f"梯度行 {per_row(self.grad_rows, lambda r: '=' + _vec(r))}")
         if self.show_bug:
-            bug = "、".join(f"{self.token(i)}={_vec(r)}" for i, r in zip(self.rows, self.grad_rows_overwrite))
-            line += f"；错误写法 dE[ids] += C 得到 {bug}"
+            line += f"；错误写法 dE[ids] += C 得到 {per_row(self.grad_rows_overwrite, lambda r: '=' + _vec(r))}"
         return line
 
     def snapshot_png(self, dpi=100):
@@ -223,11 +223,12 @@ def _snapshot_figure(w, dpi):
     if T == 0:
         ax.text(0, 0, "（空短语：没有读任何一行，所有梯度行都是 0）", fontsize=9, va="center")
     where = {i: r for r, i in enumerate(w.rows)}
-    for t, (ch, i) in enumerate(zip(w.text, w.ids)):
+    for t, (ch, i) in enumerate(zip(w.text, w.ids, strict=True)):
         code = "UNK" if i == w.unk else str(i)
         ax.text(0, -t, f"t={t}  {ch} → {code}   C={_vec(w.grad_out[t])}", fontsize=9, va="center")
         ax.plot([2.75, 3.35], [-t, -where[i]], color=PALETTE[where[i] % len(PALETTE)], lw=1.2)
-    for r, (i, k, good, bad) in enumerate(zip(w.rows, w.counts, w.grad_rows, w.grad_rows_overwrite)):
+    read = zip(w.rows, w.counts, w.grad_rows, w.grad_rows_overwrite, strict=True)
+    for r, (i, k, good, bad) in enumerate(read):
         uses = [_vec(w.grad_out[t]) for t, j in enumerate(w.ids) if j == i]
         ax.text(3.45, -r, f"{w.token(i)}（{i}）读 ×{k}", fontsize=9, va="center")
         ax.text(5.3, -r, " + ".join(uses) + (f" = {_vec(good)}" if k > 1 else ""), fontsize=9, va="center")
