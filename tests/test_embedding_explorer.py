@@ -173,7 +173,7 @@ def test_summary_is_one_readable_line():
     assert w.summary() == (f"嵌入探索器：“我爱我家” → ids=[{me}, {ai}, {me}, {home}]；读取 我×2、爱×1、家×1；"
                            f"梯度行 我=[4, 1]、爱=[-1, 1]、家={'[' + ', '.join(f'{v:g}' for v in w.grad_out[3]) + ']'}")
     w.show_bug = True
-    assert w.summary().endswith("；错误写法 dE[ids] += C 得到 我=[3, -1]、爱=[-1, 1]、"
+    assert w.summary().endswith("；错误写法 g[ids] += C 得到 我=[3, -1]、爱=[-1, 1]、"
                                 f"家={'[' + ', '.join(f'{v:g}' for v in w.grad_out[3]) + ']'}")
     assert repr(w) == w.summary() and "\n" not in w.summary() and "\u2212" not in w.summary()
 

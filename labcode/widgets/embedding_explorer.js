@@ -7,7 +7,7 @@
 const vec = (row) => `[${row.map(short).join(", ")}]`;
 
 // Everything the view shows for one phrase: ids, rows read (first use order) with counts,
-// and each read row's gradient, right (np.add.at) and wrong (dE[ids] += grad_out).
+// and each read row's gradient, right (np.add.at) and wrong (g[ids] += C, the overwrite bug).
 // `index` (token -> id) may be passed in so that it is built once per vocabulary, not per keystroke.
 export function explorerState(text, vocab, unk, E, gradOut, index = new Map(vocab.map((token, i) => [token, i]))) {
   const ids = encode(text, index, unk);
@@ -45,7 +45,7 @@ function controls(model, root) {
   const bug = make("input", "ee-bug", switchLabel);
   bug.type = "checkbox";
   bug.setAttribute("role", "switch");
-  make("span", "", switchLabel, "对照错误写法 dE[ids] += C");
+  make("span", "", switchLabel, "对照错误写法 g[ids] += C");
 
   const maxLen = () => model.get("grad_out").length;
   const send = (text) => {
@@ -163,7 +163,7 @@ function build(model, el) {
 
     head.replaceChildren();
     for (const h of ["行", "次数", "正确：逐次相加"]) make("th", "", head, h);
-    if (showBug) make("th", "ee-bugcol", head, "错误：dE[ids] += C");
+    if (showBug) make("th", "ee-bugcol", head, "错误：g[ids] += C");
     body.replaceChildren();
     s.rows.forEach((i, r) => {
       const tr = make("tr", "", body);

@@ -1,7 +1,7 @@
 """嵌入探索器：输入一个短语，看它读了嵌入表 E 的哪几行，以及每行的梯度怎样逐次相加。
 
 同一个字出现两次，它那一行就被读两次，梯度行是两次上游梯度之和；打开“错误写法”开关，
-并排显示 ``dE[ids] += C`` 的结果（C 是各位置的上游梯度 ``grad_out``）：重复的行只留下最后一次写入。
+并排显示 ``g[ids] += C`` 的结果（C 是各位置的上游梯度 ``grad_out``）：重复的行只留下最后一次写入。
 浏览器里的编码、查表和累加由 ``embedding_explorer.js``（数学在共用的 ``maths.js``）完成，
 冻结的词表随插件状态一起放进网页，所以静态网页上没有内核、不联网也能边打字边更新；
 在 Jupyter 内核里，Python 端用 labcode 的 ``encode``、``embedding``、``embedding_backward`` 算同样的数。
@@ -193,7 +193,7 @@ class EmbeddingExplorer(FamilyWidget):
         line = (f"嵌入探索器：“{self.text}” → ids={self.ids}；读取 {per_row(self.counts, lambda n: f'×{n}')}；"
                 f"梯度行 {per_row(self.grad_rows, lambda r: '=' + _vec(r))}")
         if self.show_bug:
-            line += f"；错误写法 dE[ids] += C 得到 {per_row(self.grad_rows_overwrite, lambda r: '=' + _vec(r))}"
+            line += f"；错误写法 g[ids] += C 得到 {per_row(self.grad_rows_overwrite, lambda r: '=' + _vec(r))}"
         return line
 
     def snapshot_png(self, dpi=100):
@@ -217,7 +217,7 @@ def _snapshot_figure(w, dpi):
     ax.set_xlim(0, 10)
     ax.set_ylim(-n + 0.4, 1.3)
     heads = [(0, "位置 t：字 → 编号，上游梯度 C"), (3.45, "被读的行"), (5.3, "正确：逐次相加"),
-             (8.0, "错误：dE[ids] += C")]
+             (8.0, "错误：g[ids] += C")]
     for x, head in heads:
         ax.text(x, 0.75, head, fontsize=9, va="center", color="#444444")
     if T == 0:
@@ -248,7 +248,7 @@ def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DI
     examples : 下拉框里的例句；默认是“我爱我家”“谢谢”“天天向上”等放得下的几句
     grad_out : 形状 (n, D) 的上游梯度 C，第 t 行属于位置 t；默认由 rng 生成（见 :func:`default_tables`）
     dim : 嵌入宽度 D（1 到 4），E 由 rng 生成
-    show_bug : 是否一开始就并排显示错误写法 ``dE[ids] += C`` 的结果
+    show_bug : 是否一开始就并排显示错误写法 ``g[ids] += C`` 的结果
     rng : numpy.random.Generator；默认 ``np.random.default_rng(3)``，每次得到同样的 E
 
     返回
