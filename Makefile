@@ -35,7 +35,8 @@ pdf: assets
 	$(PY) scripts/build_pdf.py
 
 ## test: unit and property tests, doctests, nbval, site build, browser and PDF checks
-## (JOBS=2 spreads the test files over two processes with pytest-xdist; the site is still built once)
+## (test files run in JOBS processes with pytest-xdist, 2 by default; the site is still built once; JOBS= runs them in one)
+JOBS ?= 2
 test: assets
 	$(PY) -m pytest $(if $(JOBS),-n $(JOBS) --dist loadfile)
 
