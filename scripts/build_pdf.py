@@ -7,10 +7,10 @@ For every chapter notebook in _toc.yml (第 N 章) and every appendix notebook (
 and book.pdf, the whole book as the students get it: the chapters, then the appendices and the
 glossary lettered 附录 A, 附录 B, … (the glossary is printed in the book only).
 
-Usage: scripts/build_pdf.py [--out DIR] [--if-available]
+Usage: scripts/build_pdf.py [--out DIR] [--if-available] [--work DIR] [--cache DIR]
   --if-available  when TeX or the fonts are missing, say which Debian packages to
                   install and exit 0 (used by `make build`); under CI=true exit 1 all the same.
-Notebooks are executed once per run (a fresh jupyter-cache shared by both builds).
+Notebooks are executed once per run (a fresh jupyter-cache shared by both builds, or the one given by --cache).
 """
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ import time
 from pathlib import Path
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from book_config import write_cached_config  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LATEX_DIR = ROOT / "latex"
@@ -176,33 +179,26 @@ def tex_escape(text: str) -> str:
 
 # --- Sphinx (LaTeX sources) ---------------------------------------------------
 
-def write_config(work: Path, mode: str, docs: list[dict]) -> Path:
+def write_config(work: Path, cache: Path, mode: str, docs: list[dict]) -> Path:
     """A copy of _config.yml for one build: shared execution cache, documents, handout mode."""
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    config.setdefault("execute", {}).update(execute_notebooks="cache", cache=str(work / "jupyter_cache"))
-    sphinx = config.setdefault("sphinx", {})
-    # This copy lives in the work folder: point the book's own local extensions at the project root.
-    local = {name: str(ROOT / path) for name, path in (sphinx.get("local_extensions") or {}).items()}
-    sphinx["local_extensions"] = dict(local, handout_filter=str(LATEX_DIR))
-    sc = sphinx.setdefault("config", {})
-    sc["handout_mode"] = mode
-    # Not sphinx-exercise's hide_solutions: it drops `solution-start` but leaves the cells and the
-    # `solution-end` behind. latex/handout_filter.py removes whole solutions instead.
-    sc["hide_solutions"] = False
-    # Docutils' smart quotes guess wrong next to Chinese characters (both quotes come out as ”).
-    sc["smartquotes"] = False
-    # Widgets carry an image/png snapshot next to their text repr: print the picture, never the repr.
-    sc["nb_mime_priority_overrides"] = [["latex", "image/png", 15], ["latex", "text/plain", 100]]
-    sc["latex_additional_files"] = [str(ROOT / f) for f in sc.get("latex_additional_files", [])]
-    author = config.get("author", "")
-    sc["handout_documents"] = [[d["docname"], d["target"], d["title"], author, "jupyterBook", False] for d in docs]
-    path = work / f"_config_{mode}.yml"
-    path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return path
+    author = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("author", "")
+    settings = {
+        "handout_mode": mode,
+        # Not sphinx-exercise's hide_solutions: it drops `solution-start` but leaves the cells and the
+        # `solution-end` behind. latex/handout_filter.py removes whole solutions instead.
+        "hide_solutions": False,
+        # Docutils' smart quotes guess wrong next to Chinese characters (both quotes come out as ”).
+        "smartquotes": False,
+        # Widgets carry an image/png snapshot next to their text repr: print the picture, never the repr.
+        "nb_mime_priority_overrides": [["latex", "image/png", 15], ["latex", "text/plain", 100]],
+        "handout_documents": [[d["docname"], d["target"], d["title"], author, "jupyterBook", False] for d in docs],
+    }
+    return write_cached_config(work / f"_config_{mode}.yml", cache, settings,
+                               extensions={"handout_filter": str(LATEX_DIR)})
 
 
-def run_sphinx(work: Path, mode: str, docs: list[dict], log: Path) -> Path:
-    config = write_config(work, mode, docs)
+def run_sphinx(work: Path, cache: Path, mode: str, docs: list[dict], log: Path) -> Path:
+    config = write_config(work, cache, mode, docs)
     out = work / mode
     jupyter_book = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()"]
     cmd = jupyter_book + ["build", str(ROOT), "--builder", "latex", "--config", str(config),
@@ -273,7 +269,7 @@ def page_count(pdf: Path) -> str:
 
 # --- main ---------------------------------------------------------------------
 
-def build(out: Path, work: Path) -> list[Path]:
+def build(out: Path, work: Path, cache: Path) -> list[Path]:
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     course_title = config.get("title", "")
     chs = chapters()
@@ -290,7 +286,7 @@ def build(out: Path, work: Path) -> list[Path]:
 
     jobs = []
     for mode, docs in (("student", student), ("answers", answers)):
-        latex_dir = run_sphinx(work, mode, docs, logs / f"sphinx-{mode}.log")
+        latex_dir = run_sphinx(work, cache, mode, docs, logs / f"sphinx-{mode}.log")
         for doc in docs:
             prepare_tex(latex_dir / doc["target"], doc, course_title, back_matter)
             jobs.append((latex_dir, doc))
@@ -313,6 +309,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--if-available", action="store_true",
                         help="skip with a message (exit 0) when TeX or the fonts are missing")
     parser.add_argument("--work", type=Path, help="keep the LaTeX sources and logs in this folder")
+    parser.add_argument("--cache", type=Path,
+                        help="execute the notebooks through this jupyter-cache folder, shared with another build "
+                             "of the same tree (default: a fresh one in the work folder)")
     args = parser.parse_args(argv)
 
     missing = missing_packages()
@@ -330,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     out = args.out.resolve()
     try:
-        built = build(out, work)
+        cache = args.cache.resolve() if args.cache else work / "jupyter_cache"
+        built = build(out, work, cache)
     except BuildError as err:
         kept = out / "logs"
         kept.mkdir(parents=True, exist_ok=True)

@@ -33,29 +33,59 @@ class SiteBuild:
     html: Path
 
 
-@pytest.fixture(scope="session")
-def site_build(tmp_path_factory) -> SiteBuild:
-    """Build the book exactly as `make site` does, into a temporary folder, once per test run.
+def _run_root(tmp_path_factory) -> Path:
+    """The run's temporary root, common to every pytest-xdist worker (`-n 2 --dist loadfile`)."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
 
-    Under pytest-xdist (`-n 2 --dist loadfile`) the workers share the run's temporary root: the first one
-    to need the site builds it while holding a lock, the others wait and reuse it.
+
+def _once_per_run(tmp_path_factory, name: str, build) -> list:
+    """Run `build()` (which returns JSON-able data) once per test run, shared by all workers.
+
+    The first worker to ask builds while holding a file lock; the others wait for it and reuse the result.
     """
     import fcntl
     import json
 
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # the run's root, common to all workers
-    out, record = shared / "site-build", shared / "site-build.json"
-    with open(shared / "site-build.lock", "w") as lock:
+    root = _run_root(tmp_path_factory)
+    record = root / f"{name}.json"
+    with open(root / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not record.exists():
-            jb = Path(sys.executable).with_name("jupyter-book")
-            proc = subprocess.run(
-                [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going", "--path-output", str(out)],
-                capture_output=True, text=True, cwd=ROOT)
-            record.write_text(json.dumps([proc.returncode, proc.stdout + proc.stderr]), encoding="utf-8")
-        returncode, log = json.loads(record.read_text(encoding="utf-8"))
+            record.write_text(json.dumps(build()), encoding="utf-8")
+        return json.loads(record.read_text(encoding="utf-8"))
+
+
+def _load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def execution_cache(tmp_path_factory) -> Path:
+    """A fresh jupyter-cache for this run: the site build executes each notebook once, the PDF build reuses it."""
+    return _run_root(tmp_path_factory) / "jupyter_cache"
+
+
+@pytest.fixture(scope="session")
+def site_build(tmp_path_factory, execution_cache) -> SiteBuild:
+    """Build the book as `make site` does (`jupyter-book build . -W -n --keep-going`) into a temporary
+    folder, once per test run. The only difference: notebooks run through this run's fresh execution
+    cache (same outputs as `force`), so the PDF build need not run them again."""
+    out = _run_root(tmp_path_factory) / "site-build"
+
+    def build():
+        config = _load_script("book_config").write_cached_config(out / "_config_site.yml", execution_cache)
+        jb = Path(sys.executable).with_name("jupyter-book")
+        proc = subprocess.run(
+            [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going", "--config", str(config),
+             "--path-output", str(out)],
+            capture_output=True, text=True, cwd=ROOT)
+        return [proc.returncode, proc.stdout + proc.stderr]
+
+    returncode, log = _once_per_run(tmp_path_factory, "site-build", build)
     return SiteBuild(returncode, log, out / "_build" / "html")
 
 
@@ -67,17 +97,11 @@ def built_site(site_build) -> Path:
     return site_build.html
 
 
-def _load_build_pdf():
-    spec = importlib.util.spec_from_file_location("build_pdf", ROOT / "scripts" / "build_pdf.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
-def pdf_dir(tmp_path_factory) -> Path:
-    """Build every handout once, into a temporary folder (never _build/, which `make build` uses)."""
-    build_pdf = _load_build_pdf()
+def pdf_dir(tmp_path_factory, site_build, execution_cache) -> Path:
+    """Build every handout once per test run, into a temporary folder (never _build/, which `make build`
+    uses), after the site build so that the notebooks' outputs come from its execution cache."""
+    build_pdf = _load_script("build_pdf")
     tex_hint = "sudo apt-get install " + " ".join(build_pdf._debian_pdf_packages())
     for tool in ("xelatex", "latexmk", "pdftotext", "pdftoppm", "pdfinfo"):
         require_tool(tool, tex_hint)
@@ -87,13 +111,18 @@ def pdf_dir(tmp_path_factory) -> Path:
         if IN_CI:
             pytest.fail(message + " (CI=true, so this check may not be skipped)")
         pytest.skip(message)
-    out = tmp_path_factory.mktemp("pdf")
-    work = out / "latex-work"
-    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out),
-                           "--work", str(work)], capture_output=True, text=True, cwd=ROOT)
-    if proc.returncode != 0:
+    out = _run_root(tmp_path_factory) / "pdf"
+
+    def build():
+        proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out),
+                               "--work", str(out / "latex-work"), "--cache", str(execution_cache)],
+                              capture_output=True, text=True, cwd=ROOT)
         logs = "".join(p.read_text(errors="replace")[-3000:] for p in (out / "logs").glob("*.log"))
-        pytest.fail(f"build_pdf.py failed:\n{proc.stdout}\n{proc.stderr}\n{logs}")
+        return [proc.returncode, f"{proc.stdout}\n{proc.stderr}\n{logs}"]
+
+    returncode, log = _once_per_run(tmp_path_factory, "pdf-build", build)
+    if returncode != 0:
+        pytest.fail(f"build_pdf.py failed:\n{log}")
     return out
 
 
