@@ -22,10 +22,10 @@ def as_float_array(x, name):
 
 
 def as_logits(x, name="logits"):
-    """检查分数数组：至少一维、类别轴（最后一轴或指定轴）非空、无 NaN、无 +inf、每行至少一个有限值。"""
+    """检查分数数组：至少一维、候选轴（最后一轴或指定轴）非空、无 NaN、无 +inf、每行至少一个有限值。"""
     z = as_float_array(x, name)
     if z.ndim == 0:
-        raise ValueError(f"{name} 至少要有一维（类别轴），收到标量 {_short(x)}")
+        raise ValueError(f"{name} 至少要有一维（候选轴），收到标量 {_short(x)}")
     if np.isnan(z).any():
         raise ValueError(f"{name} 不能含 NaN，收到 {_short(x)}")
     if np.isposinf(z).any():
@@ -43,9 +43,9 @@ def check_axis(axis, ndim, name="axis"):
 
 
 def check_classes(z, axis, name="logits"):
-    """类别轴不能为空，且每行不能全是 -inf（那一行没有任何可能的类别）。"""
+    """候选轴不能为空，且每行不能全是 -inf（那一行没有任何可能的候选）。"""
     if z.shape[axis] == 0:
-        raise ValueError(f"{name} 的类别轴（axis={axis}）长度必须至少为 1，收到形状 {z.shape}")
+        raise ValueError(f"{name} 的候选轴（axis={axis}）长度必须至少为 1，收到形状 {z.shape}")
     if z.size and np.isneginf(z).all(axis=axis).any():
         raise ValueError(f"{name} 的每一行至少要有一个有限分数，有的行全是 -inf：{_short(z)}")
 
@@ -60,20 +60,20 @@ def check_temperature(temperature):
 
 
 def as_probs(x, axis=-1, name="probs", atol=1e-6):
-    """检查概率数组：有限、非负、沿类别轴之和为 1（容差 atol）。"""
+    """检查概率数组：有限、非负、沿候选轴之和为 1（容差 atol）。"""
     p = as_float_array(x, name)
     if p.ndim == 0:
-        raise ValueError(f"{name} 至少要有一维（类别轴），收到标量 {_short(x)}")
+        raise ValueError(f"{name} 至少要有一维（候选轴），收到标量 {_short(x)}")
     axis = check_axis(axis, p.ndim)
     if p.shape[axis] == 0:
-        raise ValueError(f"{name} 的类别轴（axis={axis}）长度必须至少为 1，收到形状 {p.shape}")
+        raise ValueError(f"{name} 的候选轴（axis={axis}）长度必须至少为 1，收到形状 {p.shape}")
     if not np.isfinite(p).all():
         raise ValueError(f"{name} 必须全是有限数，收到 {_short(x)}")
     if (p < 0).any():
         raise ValueError(f"{name} 不能有负数，收到 {_short(x)}")
     sums = p.sum(axis=axis)
     if not np.allclose(sums, 1.0, rtol=0, atol=atol):
-        raise ValueError(f"{name} 沿类别轴之和必须为 1（容差 {atol:g}），收到和 {_short(sums)}")
+        raise ValueError(f"{name} 沿候选轴之和必须为 1（容差 {atol:g}），收到和 {_short(sums)}")
     return p, axis
 
 
@@ -82,7 +82,7 @@ class IdError(ValueError, IndexError):
 
 
 def check_count(n, name):
-    """n 必须是正整数（行数、类别数、表长）。"""
+    """n 必须是正整数（行数、候选数、表长）。"""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise TypeError(f"{name} 必须是正整数，收到 {n!r}")
     if n < 1:

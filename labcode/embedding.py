@@ -23,13 +23,13 @@ def _check_grad(grad_out, ids, name="grad_out"):
     return g
 
 
-def one_hot(ids, num_classes):
+def one_hot(ids, vocab_size):
     """把编号变成独热向量：第 k 个编号变成只在位置 ids[k] 上为 1 的行。
 
     参数
     ----
-    ids : 任意形状的整数数组，每个编号在 [0, num_classes) 内
-    num_classes : 类别数（词表大小）V
+    ids : 任意形状的整数数组，每个编号在 [0, vocab_size) 内
+    vocab_size : 候选个数（词表大小）V
 
     返回
     ----
@@ -39,9 +39,9 @@ def one_hot(ids, num_classes):
     array([[0., 0., 0., 1.],
            [0., 1., 0., 0.]])
     """
-    num_classes = check_count(num_classes, "num_classes")
-    ids = as_ids(ids, num_classes)
-    out = np.zeros(ids.shape + (num_classes,))  # (..., V)
+    vocab_size = check_count(vocab_size, "vocab_size")
+    ids = as_ids(ids, vocab_size)
+    out = np.zeros(ids.shape + (vocab_size,))  # (..., V)
     np.put_along_axis(out, ids[..., None], 1.0, axis=-1)
     return out
 

@@ -2,7 +2,7 @@
 
 约定
 ----
-* 候选轴（类别轴）默认是最后一轴，形状写作 ``(..., V)``，V 为候选个数（词表大小）。
+* 候选轴默认是最后一轴，形状写作 ``(..., V)``，V 为候选个数（词表大小）。
 * ``-inf`` 分数表示"这个候选不可能出现"（屏蔽）：它的概率恰好为 0；
   若它正是真实目标，交叉熵为 ``+inf``（-ln 0），这是真实值而不是溢出。
 * ``+inf`` 与 NaN 分数没有定义良好的概率，一律报错；整行都是 ``-inf`` 也报错。
@@ -125,7 +125,7 @@ def _parse_targets(z, targets, ignore_index):
         return None, np.ones(z.shape[:-1], dtype=bool), q
     if t.dtype == bool or not np.issubdtype(t.dtype, np.integer):
         raise TypeError(
-            f"targets 必须是整数类别编号（形状 {z.shape[:-1]}）或与 logits 同形状 {z.shape} 的概率分布，"
+            f"targets 必须是整数候选编号（形状 {z.shape[:-1]}）或与 logits 同形状 {z.shape} 的概率分布，"
             f"收到 dtype {t.dtype}、形状 {t.shape}")
     if t.shape != z.shape[:-1]:
         raise ValueError(

@@ -138,7 +138,10 @@ def test_bug_switch_by_keyboard_shows_the_overwrite_result_next_to_the_sum(page)
     assert s["bug"][xie] != s["grad"][xie]                      # 4 uses, only the last survives
     assert s["verdicts"][xie].strip() == "✗ 丢了 3 次"
     assert all(v.strip() == "✓ 相同" for k, v in enumerate(s["verdicts"]) if k != xie)
-    assert "错误写法" in widget(page).locator(".ee-note").inner_text()
+    assert widget(page).locator(".ee-note").inner_text().endswith("同一行写了几次只剩最后一次，“谢”的梯度少了。")
+    type_phrase(page, "")
+    assert widget(page).locator(".ee-note").inner_text() == "（空短语）"
+    switch.focus()
     page.keyboard.press("Space")
     assert shown(page)["bug"] is None
 

@@ -226,9 +226,9 @@ def test_negative_ids_never_wrap_around_to_the_last_row():
 
 
 @pytest.mark.parametrize("n, kind, pattern", [
-    (0, ValueError, r"num_classes 必须是正整数（至少为 1），收到 0"),
-    (2.0, TypeError, r"num_classes 必须是正整数，收到 2.0"),
-    (True, TypeError, r"num_classes 必须是正整数，收到 True"),
+    (0, ValueError, r"vocab_size 必须是正整数（至少为 1），收到 0"),
+    (2.0, TypeError, r"vocab_size 必须是正整数，收到 2.0"),
+    (True, TypeError, r"vocab_size 必须是正整数，收到 True"),
 ])
 def test_one_hot_needs_a_positive_integer_class_count(n, kind, pattern):
     with pytest.raises(kind, match=pattern):

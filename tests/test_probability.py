@@ -174,7 +174,7 @@ def test_target_on_an_impossible_class_has_infinite_loss_and_finite_gradient():
 
 @pytest.mark.parametrize("fn", [softmax, log_softmax, logsumexp])
 def test_empty_class_axis_is_rejected(fn):
-    with pytest.raises(ValueError, match=r"logits 的类别轴.*至少为 1.*\(2, 0\)"):
+    with pytest.raises(ValueError, match=r"logits 的候选轴.*至少为 1.*\(2, 0\)"):
         fn(np.zeros((2, 0)))
 
 
@@ -207,7 +207,7 @@ def test_axis_out_of_range_is_rejected():
 
 
 def test_non_integer_targets_are_rejected():
-    with pytest.raises(TypeError, match="targets 必须是整数类别编号.*float64"):
+    with pytest.raises(TypeError, match="targets 必须是整数候选编号.*float64"):
         cross_entropy(np.zeros((2, 3)), np.array([1.0, 2.0]))
 
 
@@ -224,7 +224,7 @@ def test_target_shape_mismatch_is_rejected():
 def test_soft_targets_must_be_distributions():
     with pytest.raises(ValueError, match="targets 不能有负数"):
         cross_entropy(np.zeros(3), np.array([1.2, -0.2, 0.0]))
-    with pytest.raises(ValueError, match=r"targets 沿类别轴之和必须为 1.*收到和 0\.89"):
+    with pytest.raises(ValueError, match=r"targets 沿候选轴之和必须为 1.*收到和 0\.89"):
         cross_entropy(np.zeros(3), np.array([0.5, 0.2, 0.2]))
 
 
@@ -255,7 +255,7 @@ def test_loss_beyond_float64_range_is_an_error_not_inf():
 
 
 def test_entropy_rejects_non_distributions():
-    with pytest.raises(ValueError, match="probs 沿类别轴之和必须为 1"):
+    with pytest.raises(ValueError, match="probs 沿候选轴之和必须为 1"):
         entropy([0.5, 0.6])
     with pytest.raises(ValueError, match="probs 不能有负数"):
         entropy([1.5, -0.5])

@@ -183,9 +183,11 @@ function build(model, el) {
       }
     });
     const repeated = s.rows.filter((_, r) => s.counts[r] > 1).map(token);
+    const quoted = repeated.map((tok) => `“${tok}”`).join("、");
     note.textContent = !showBug ? ""
+      : !s.ids.length ? "（空短语）"
       : repeated.length
-        ? `错误写法先把各行读出来、加上、再写回：同一行写了几次只剩最后一次，${repeated.join("、")} 的梯度少了。`
+        ? `错误写法先把各行读出来、加上、再写回：同一行写了几次只剩最后一次，${quoted}的梯度少了。`
         : "这个短语没有重复的字，两种写法结果相同；试试“谢谢”或“我爱我家”。";
     scheduleLines();
   }

@@ -196,7 +196,9 @@ function build(model, el) {
     line.setAttribute("points", points.map((xy) => xy.join(",")).join(" "));
     dot.setAttribute("d", `M${points[points.length - 1].join(",")}h0`);
     const last = history.length - 1;
-    histTitle.textContent = `损失记录：第 0 步 ${fmt(history[0], 4)} → 第 ${last} 步 ${fmt(history[last], 4)}`;
+    histTitle.textContent = last === 0
+      ? `损失记录：第 0 步 ${fmt(history[0], 4)}（还没走）`
+      : `损失记录：第 0 步 ${fmt(history[0], 4)} → 第 ${last} 步 ${fmt(history[last], 4)}`;
     while (list.children.length > history.length) list.lastChild.remove();
     for (let i = 0; i < history.length; i++) {
       const item = list.children[i] || make("li", "gx-item", list);

@@ -277,7 +277,8 @@ def _draw_losses(ax, w):
     ax.set_xlabel("步数")
     ax.set_ylabel("损失")
     ax.legend(fontsize=7, frameon=False)
-    ax.set_title(f"损失 {fmt(w.history[0], 3)} → {fmt(w.loss, 3)}", fontsize=9)
+    done = "（还没走）" if w.steps == 0 else f" → {fmt(w.loss, 3)}"
+    ax.set_title(f"损失 {fmt(w.history[0], 3)}{done}", fontsize=9)
 
 
 # ---------------------------------------------------------------- factory
