@@ -140,9 +140,10 @@ def nll_curve(highlight=None, *, p_min=0.01):
     ax.plot(p, -np.log(p), color=PALETTE[0])
     for q in points:
         ax.plot([q], [-np.log(q)], "o", color=PALETTE[5])
-        right = q > 0.7  # labels near the right edge go on the left of their point
-        ax.annotate(f"p = {q:.3f}\n损失 {-np.log(q):.3f}", (q, -np.log(q)), xytext=(-8 if right else 8, 6),
-                    textcoords="offset points", ha="right" if right else "left")
+        # Right of p = 0.5 the curve is low and flat: a label there goes up and to the left, clear of it.
+        far = q > 0.5
+        ax.annotate(f"p = {q:.3f}\n损失 {-np.log(q):.3f}", (q, -np.log(q)), xytext=(-70, 20) if far else (8, 6),
+                    textcoords="offset points", arrowprops={"arrowstyle": "-", "color": "0.5"} if far else None)
     ax.set_xlabel("分给真实目标的概率 p")
     ax.set_ylabel("损失 −ln p")
     ax.set_xlim(0, 1.02)

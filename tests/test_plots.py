@@ -125,6 +125,18 @@ def test_nll_curve_plots_minus_log_p_and_marks_the_given_points():
     assert "损失" in all_text(fig)
 
 
+def test_nll_curve_labels_stay_off_the_curve():
+    fig = plots.nll_curve([2 / 7, 0.9])
+    fig.draw_without_rendering()    # places the labels
+    ax = fig.axes[0]
+    curve = ax.transData.transform(np.column_stack(ax.lines[0].get_data()))    # (400, 2) in pixels
+    for label in ax.texts:
+        box = matplotlib.text.Text.get_window_extent(label)    # the words only, not the leader line
+        inside = ((box.x0 <= curve[:, 0]) & (curve[:, 0] <= box.x1)
+                  & (box.y0 <= curve[:, 1]) & (curve[:, 1] <= box.y1))
+        assert not inside.any(), f"{label.get_text()!r} covers the curve at pixel {curve[inside][0]}"
+
+
 def test_figure_functions_leave_pyplot_alone():
     before = plt.get_fignums()
     figures()

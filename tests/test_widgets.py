@@ -97,7 +97,7 @@ def test_values_match_labcode_over_a_grid(logits, temperature):
 def test_text_plain_is_short_readable_and_deterministic():
     w = softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")
     data, _ = w._repr_mimebundle_()
-    assert data["text/plain"] == ("Softmax 探索器：logits=[0, 1, 2]，T=1，目标=绿，"
+    assert data["text/plain"] == ("Softmax 探索器：logits=[0, 1, 2]，T=1，真实目标=绿，"
                                   "p=[0.090, 0.245, 0.665]，损失=0.4076")
     assert data["text/plain"] == softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿").summary()
     assert "object at 0x" not in data["text/plain"] and "SoftmaxExplorer(" not in data["text/plain"]
@@ -182,7 +182,7 @@ def test_bad_assignment_is_rejected_and_state_kept():
 
 def test_summary_format_for_another_state():
     w = softmax_explorer([0, 1, 3], ["红", "黄", "绿"], target=0, temperature=2)
-    pattern = (r"Softmax 探索器：logits=\[0, 1, 3\]，T=2，目标=红，"
+    pattern = (r"Softmax 探索器：logits=\[0, 1, 3\]，T=2，真实目标=红，"
                r"p=\[\d\.\d{3}, \d\.\d{3}, \d\.\d{3}\]，损失=\d+\.\d{4}")
     assert re.fullmatch(pattern, w.summary())
 
@@ -193,7 +193,7 @@ def test_state_sent_by_the_front_end_recomputes_in_python():
     w.set_state({"logits": [0.3, 5.2, 2.0], "target": 1, "temperature": 0.501})
     assert w.logits == [0.3, 5.2, 2.0] and w.target == 1 and w.temperature == 0.501
     assert_matches_labcode(w)
-    assert w.summary().startswith("Softmax 探索器：logits=[0.3, 5.2, 2]，T=0.501，目标=黄，")
+    assert w.summary().startswith("Softmax 探索器：logits=[0.3, 5.2, 2]，T=0.501，真实目标=黄，")
 
 
 def test_class_count_changes_only_with_labels_and_logits_together():
@@ -203,7 +203,7 @@ def test_class_count_changes_only_with_labels_and_logits_together():
     with w.hold_trait_notifications():
         w.labels = ["红", "黄", "绿", "蓝"]
         w.logits = [0, 1, 2, 3]
-    assert len(w.probs) == 4 and w.summary().startswith("Softmax 探索器：logits=[0, 1, 2, 3]，T=1，目标=红，")
+    assert len(w.probs) == 4 and w.summary().startswith("Softmax 探索器：logits=[0, 1, 2, 3]，T=1，真实目标=红，")
     assert_matches_labcode(w)
 
 

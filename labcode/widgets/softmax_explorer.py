@@ -118,11 +118,11 @@ class SoftmaxExplorer(FamilyWidget):
         self.set_trait("grad", (cross_entropy_grad(scaled, self.target) / self.temperature).tolist())
 
     def summary(self):
-        """一行可读的文字：分数、温度、目标、概率和损失（纸面和纯文本界面显示它）。"""
+        """一行可读的文字：分数、温度、真实目标、概率和损失（纸面和纯文本界面显示它）。"""
         zs = ", ".join(_short(z) for z in self.logits)
         ps = ", ".join(fmt(p, 3) for p in self.probs)
         return (f"Softmax 探索器：logits=[{zs}]，T={_short(self.temperature)}，"
-                f"目标={self.labels[self.target]}，p=[{ps}]，损失={fmt(self.loss, 4)}")
+                f"真实目标={self.labels[self.target]}，p=[{ps}]，损失={fmt(self.loss, 4)}")
 
     def snapshot_png(self, dpi=100):
         """当前状态的柱状图（PNG 字节），供 PDF 与不能运行插件的页面使用。"""
@@ -130,7 +130,7 @@ class SoftmaxExplorer(FamilyWidget):
 
         fig = Figure(figsize=(max(3.4, 0.6 * len(self.labels) + 1.6), 2.4), dpi=dpi, layout="constrained")
         title = (f"z=[{', '.join(_short(z) for z in self.logits)}]，T={_short(self.temperature)}，"
-                 f"目标={self.labels[self.target]}，损失={fmt(self.loss, 4)}")
+                 f"真实目标={self.labels[self.target]}，损失={fmt(self.loss, 4)}")
         bar_probs(fig.subplots(), self.probs, self.labels, target=self.target, title=title)
         return figure_png(fig)
 
