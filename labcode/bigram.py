@@ -21,7 +21,7 @@ from .words import build_vocab, decode, encode_pairs, encode_word, load_words
 
 __all__ = ["load_words", "build_vocab", "encode_word", "encode_pairs", "decode", "count_matrix", "count_probs",
            "count_nll", "count_weights", "init_weights", "loss_and_grad", "loss_and_grad_from_counts", "train",
-           "sample_names"]
+           "lr_limits", "sample_names"]
 
 
 # ---- the counting model ----
@@ -197,6 +197,28 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
             break
         W -= lr * dW
     return W, np.array(losses)
+
+
+def lr_limits(counts):
+    """每一行在计数最优点附近的学习率稳定边界 2B / (n_i · λ_max)，形状 (V,)。
+
+    在最优点 p_i = N_i / n_i 附近，损失对 W 第 i 行的二阶导（Hessian）是 (n_i/B)·(diag(p_i) − p_i p_iᵀ)。
+    梯度下降 W ← W − lr·dW 在这一行上稳定，当且仅当 lr·(n_i/B)·λ_max < 2，λ_max 是
+    diag(p_i) − p_i p_iᵀ 的最大特征值；整张表的边界是各行边界的最小值。没出现过的行（n_i = 0）
+    和全部计数落在同一格的行（λ_max = 0）不受限制，记作 inf。带平滑训练时传入 N + α。
+
+    >>> lr_limits([[1, 1], [0, 2]])    # 第 0 行 p = (1/2, 1/2)，λ_max = 1/2：2·4 / (2·0.5)
+    array([ 8., inf])
+    """
+    N = _check_counts(counts)
+    rowsum = N.sum(axis=1)                                  # (V,) 各行的 n_i
+    limits = np.full(N.shape[0], np.inf)                   # (V,)
+    for i in np.flatnonzero(rowsum > 0):
+        p = N[i] / rowsum[i]                                # (V,) 第 i 行的相对频率
+        top = np.linalg.eigvalsh(np.diag(p) - np.outer(p, p))[-1]
+        if top > 1e-12:
+            limits[i] = 2 * N.sum() / (rowsum[i] * top)
+    return limits
 
 
 def sample_names(W, vocab, rng, n=1, temperature=1.0, max_len=50):

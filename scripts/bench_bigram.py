@@ -11,7 +11,7 @@ import numpy as np
 
 from labcode import bigram
 
-LR = 70.0          # gradient descent from zero weights, count path: stable below about 75 on names.txt
+LR = 70.0          # gradient descent from zero weights, count path: below the edge bigram.lr_limits gives (74.4)
 MAX_STEPS = 200_000
 
 
@@ -57,6 +57,9 @@ def rows():
     per_count = best_of(lambda: bigram.train(W, counts, LR, k), 3) / k
 
     optimum = bigram.count_nll(counts)
+    edges = bigram.lr_limits(counts)
+    out_edge = {"what": "bigram: stability edge of lr at the count optimum (tightest row)",
+                "value": f"{edges.min():.1f} (row {int(edges.argmin())})", "goal": f"> lr {LR:g}"}
     out = [{"what": "bigram: max |difference| of loss and gradient, two paths", "value": f"{diff:.1e}",
             "goal": "<= 1e-12"},
            {"what": "bigram: one step, per-example path (228,146 pairs)", "value": f"{per_example * 1e3:.0f} ms",
@@ -70,6 +73,7 @@ def rows():
         steps = len(run()) - 1
         out.append({"what": f"bigram: gradient descent from W = 0 to within {tol:g} of the count NLL (lr {LR:g})",
                     "value": f"{steps:,} steps, {seconds:.3f} s", "goal": goal})
+    out.append(out_edge)
     out.append({"what": "bigram: peak memory, one per-example step", "value": f"{peak_mib(example_step):.0f} MiB",
                 "goal": "-"})
     out.append({"what": "bigram: peak memory, 1,000 count-path steps",

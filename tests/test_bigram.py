@@ -164,6 +164,29 @@ def test_training_decreases_the_loss_towards_the_count_optimum_without_passing_i
     assert early[-1] <= optimum + 1e-2 < early[-2]
 
 
+def test_lr_limits_mark_where_gradient_descent_stops_being_stable(names):
+    counts = np.array([[3, 1, 2], [1, 1, 5], [0, 0, 4]])
+    limits = bigram.lr_limits(counts)
+    assert limits[2] == np.inf                       # one cell only: the row has no curvature
+    W, h = bigram.count_weights(counts + 1.0), 1e-5   # row 0 at the optimum of N + 1; Hessian by differences
+    hess = np.zeros((3, 3))
+    for k in range(3):
+        step = np.zeros((3, 3))
+        step[0, k] = h
+        plus = bigram.loss_and_grad_from_counts(W + step, counts + 1.0)[1][0]
+        minus = bigram.loss_and_grad_from_counts(W - step, counts + 1.0)[1][0]
+        hess[k] = (plus - minus) / (2 * h)
+    assert bigram.lr_limits(counts + 1.0)[0] == pytest.approx(2 / np.linalg.eigvalsh(hess).max(), rel=1e-6)
+    edge = limits.min()
+    near = np.log(counts + 1e-3) + np.random.default_rng(0).normal(scale=1e-3, size=(3, 3))
+    for factor, settles in ((0.97, True), (1.03, False)):
+        _, losses = bigram.train(near, counts, lr=factor * edge, steps=4000)
+        assert bool(np.all(np.diff(losses[-200:]) <= 1e-15)) is settles, factor
+    # names.txt: the row of a is the tightest, between the lr the chapter uses and the first unstable one
+    edges = bigram.lr_limits(names[4])
+    assert names[1]["a"] == edges.argmin() and 74 < edges.min() < 75
+
+
 def test_train_prints_progress_only_when_asked(capsys):
     counts = np.array([[1, 3], [2, 2]])
     bigram.train(np.zeros((2, 2)), counts, lr=1.0, steps=4)
@@ -243,6 +266,8 @@ def test_count_model_errors():
         bigram.count_weights([[1, 1], [1, 1]], alpha=-0.5)
     with pytest.raises(ValueError, match="全 0"):
         bigram.count_nll(np.zeros((2, 2)), alpha=1.0)
+    with pytest.raises(ValueError, match="counts 必须是 \\(V, V\\) 的方阵.*\\(3,\\)"):
+        bigram.lr_limits([1, 2, 3])
 
 
 def test_network_errors():

@@ -195,6 +195,31 @@ def test_sampled_names_are_reproducible_for_a_seed(page):
     assert shown(page)["names"] != cold
 
 
+def test_an_unstable_learning_rate_draws_a_zigzag_on_round_ticks(page):
+    root = widget(page)
+    root.locator(".bt-reset").click()
+    root.locator(".bt-lr").evaluate("e => { e.value = '80'; e.dispatchEvent(new Event('input', {bubbles: true})); }")
+    assert root.locator(".bt-lr-val").inner_text() == "80"
+    train_once(page)
+    # Above the stability edge (about 74.4) the loss goes up every other step: the curves must show it.
+    for chart in ("bt-losschart", "bt-gapchart"):
+        heights = [float(p.split(",")[1]) for p in root.locator(f".{chart} .bt-curve").get_attribute("points").split()]
+        turns = sum((b - a) * (c - b) < 0 for a, b, c in zip(heights, heights[1:], heights[2:], strict=False))
+        assert turns > 300, (chart, turns)
+    labels = root.locator(".bt-losschart .bt-axes text").all_text_contents()
+    ticks = [float(t) for t in labels if re.fullmatch(r"\d+\.\d{1,2}", t)]
+    steps = {round(b - a, 6) for a, b in zip(ticks, ticks[1:], strict=False)}
+    assert len(ticks) >= 3 and len(steps) == 1 and steps <= {0.05, 0.1, 0.2, 0.5}, labels
+    powers = [t for t in root.locator(".bt-gapchart .bt-axes text").all_text_contents()
+              if t.startswith("10") and not t.isascii()]
+    assert powers and all(re.fullmatch(r"10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+", t) for t in powers), powers
+    # A long name wraps inside its column instead of running into the next one.
+    page.evaluate("() => { document.querySelector('.bt-names li').textContent = 'fclnpqlofbxksqupocfv'; }")
+    first = root.locator(".bt-names li").first
+    assert first.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+    root.locator(".bt-lr").evaluate("e => { e.value = '70'; e.dispatchEvent(new Event('input', {bubbles: true})); }")
+
+
 def test_screenshots_light_and_dark_at_desktop_and_phone_width_without_overflow(page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     root = widget(page)

@@ -23,6 +23,23 @@ function svg(tag, attrs, parent) {
   return node;
 }
 
+// Ticks at round values (steps of 1, 2 or 5 times a power of ten), three to six of them on [lo, hi].
+function roundTicks(lo, hi) {
+  const rough = (hi - lo) / 4;
+  const unit = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * unit).find((v) => v >= rough * 0.75);
+  const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const ticks = [];
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + 1e-9 * step; k++) ticks.push([k * step, fmt(k * step, digits)]);
+  return ticks;
+}
+
+// 10 to an integer power in superscript digits, as the log axes of the chapter's figures print it: 10⁻³.
+function powerOfTen(e) {
+  const sup = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+  return "10" + Array.from(String(e), (c) => sup[c]).join("");
+}
+
 // Trainer state that lives in the page: flat W, the counts N + alpha, the history.
 function trainerState(model) {
   const counts = model.get("counts");
@@ -44,8 +61,8 @@ function build(model, el) {
   let running = 0; // requestAnimationFrame id while training
 
   make("p", "bt-note", root,
-    "实线：训练损失（N + α 上的平均负对数似然，加上 λ·mean(W²)）。虚线：计数最优，即计数模型 " +
-    "P = (N + α) / 行和 在同一份计数上的平均负对数似然；λ = 0 时没有哪个 W 能低于它。");
+    "实线：训练损失（N + α 上的平均负对数似然，加上 λ·mean(W²)）。虚线：计数最优，即把 N + α 按行归一化" +
+    "得到的计数模型在同一份计数 N + α 上的平均负对数似然；λ = 0 时任何 W 的训练损失都不低于它。");
 
   // Two charts in currentColor: the loss with the optimum (dashed, labelled), and the gap to it on a
   // log scale (the tail of the approach is too small to see on the first). Widths follow the element.
@@ -82,10 +99,22 @@ function build(model, el) {
     }
     svg("text", { x: MARGIN.left, y: h - 2, "text-anchor": "start" }, c.axes).textContent = yLabel;
     svg("text", { x: w - MARGIN.right, y: h - 2, "text-anchor": "end" }, c.axes).textContent = "步数";
-    const stride = Math.max(1, Math.ceil(values.length / 600)); // at most ~600 points drawn
+    // At most ~600 buckets; each draws its lowest and its highest point in step order, so a loss that
+    // goes up every other step still shows as a zigzag however long the run.
+    const stride = Math.max(1, Math.ceil(values.length / 600));
     const points = [];
-    for (let t = 0; t < values.length; t += stride) points.push(`${x(t).toFixed(1)},${y(values[t]).toFixed(1)}`);
-    if (values.length) points.push(`${x(values.length - 1).toFixed(1)},${y(values[values.length - 1]).toFixed(1)}`);
+    let last = -1;
+    const point = (t) => { points.push(`${x(t).toFixed(1)},${y(values[t]).toFixed(1)}`); last = t; };
+    for (let start = 0; start < values.length; start += stride) {
+      let lo = start, hi = start;
+      for (let t = start + 1; t < Math.min(values.length, start + stride); t++) {
+        if (values[t] < values[lo]) lo = t;
+        if (values[t] > values[hi]) hi = t;
+      }
+      point(Math.min(lo, hi));
+      if (hi !== lo) point(Math.max(lo, hi));
+    }
+    if (last < values.length - 1) point(values.length - 1);
     c.curve.setAttribute("points", points.join(" "));
     return { x, y, w };
   }
@@ -136,7 +165,7 @@ function build(model, el) {
     const steps = Math.max(h.length, model.get("steps"));
     const hi = Math.max(h.length ? h[0] : Math.log(s.V), s.optimum + 0.1);
     const lo = Math.min(s.optimum, ...h.slice(-1)) - 0.05 * (hi - s.optimum);
-    const ticks = [0, 1, 2, 3].map((k) => lo + (hi - lo) * k / 3).map((v) => [v, fmt(v, 2)]);
+    const ticks = roundTicks(lo, hi);
     const { y, w } = plot(lossChart, h, steps, lo, hi, ticks, "训练损失（实线）");
     const yo = y(s.optimum);
     for (const [k, v] of Object.entries({ x1: MARGIN.left, x2: w - MARGIN.right, y1: yo, y2: yo })) optLine.setAttribute(k, v);
@@ -149,7 +178,7 @@ function build(model, el) {
     const gHi = Math.ceil(Math.max(0, gaps.length ? gaps[0] : 0));
     const gLo = Math.floor(gaps.reduce((a, b) => Math.min(a, b), -3));
     const gTicks = [];
-    for (let e = gLo; e <= gHi; e += Math.max(1, Math.ceil((gHi - gLo) / 4))) gTicks.push([e, `1e${e}`]);
+    for (let e = gLo; e <= gHi; e += Math.max(1, Math.ceil((gHi - gLo) / 4))) gTicks.push([e, powerOfTen(e)]);
     plot(gapChart, gaps, steps, gLo, gHi, gTicks, "与虚线之差（对数刻度）");
     const last = h.length ? (h[h.length - 1] - s.optimum).toExponential(1) : "-";
     gapChart.svg.setAttribute("aria-label", `损失与计数最优之差，对数刻度：最后一步 ${last}`);
