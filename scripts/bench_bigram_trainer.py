@@ -7,16 +7,11 @@ trainer and runs the page's own maths (the module text embedded in the page) on 
 """
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_widgets import CHROMIUM_ARGS, ROOT, build_site  # noqa: E402
+from browser_bench import built_site, chapter_page, unavailable  # noqa: E402
 
 MARKER = "function trainerState("  # text of the trainer's ES module
 STATE_JS = """async () => {
@@ -57,46 +52,20 @@ def not_measured(why):
 
 
 def measure(html: Path):
-    from playwright.sync_api import sync_playwright
-
     pages = sorted(p for p in html.rglob("*.html") if MARKER in p.read_text(encoding="utf-8"))
     if not pages:
         return None
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                              cwd=html, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            for _ in range(50):  # until the server answers
-                try:
-                    page.goto(f"http://127.0.0.1:{port}/{pages[0].relative_to(html).as_posix()}")
-                    break
-                except Exception:
-                    time.sleep(0.1)
-            page.locator(".bt-root").first.wait_for(timeout=20000)
-            result = page.evaluate(STATE_JS)
-            result["animated"] = page.evaluate(ANIMATED_JS)
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with chapter_page(pages[0].relative_to(html).as_posix(), ".bt-root", html) as page:
+        result = page.evaluate(STATE_JS)
+        result["animated"] = page.evaluate(ANIMATED_JS)
     return result
 
 
 def rows(html: Path | None = None):
-    if shutil.which("chromium") is None:
-        return not_measured("no chromium")
-    if not (ROOT / "_vendor" / "widgets").is_dir():
-        return not_measured("run scripts/vendor_assets.py first")
-    if html is None:
-        with tempfile.TemporaryDirectory() as tmp:
-            result = measure(build_site(Path(tmp)))
-    else:
-        result = measure(html)
+    why = unavailable()
+    if why:
+        return not_measured(why)
+    result = measure(html or built_site())
     if result is None:
         return not_measured("no page of the site shows the trainer")
     r = result

@@ -6,21 +6,14 @@ explorer they drive: `input` events on the learning-rate slider, and clicks on è
 """
 from __future__ import annotations
 
-import importlib.util
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser_bench import built_site, chapter_page, ms, not_measured, unavailable  # noqa: E402
+
 PAGE = "book/02_gradient.html"  # the chapter page with the explorer
-_spec = importlib.util.spec_from_file_location("bench_widgets", Path(__file__).with_name("bench_widgets.py"))
-_shared = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_shared)
-ms, build_site, CHROMIUM_ARGS = _shared.ms, _shared.build_site, _shared.CHROMIUM_ARGS
 
 
 # ---------------------------------------------------------------- kernel side
@@ -71,38 +64,12 @@ TIMER_JS = """async (n) => {
 def browser_rows(n=300):
     names = ("gradient explorer, browser: lr input -> redrawn",
              "gradient explorer, browser: one step (click -> redrawn)")
-    chromium = shutil.which("chromium")
-    if chromium is None or not (ROOT / "_vendor" / "widgets").is_dir():
-        why = "no chromium" if chromium is None else "run scripts/vendor_assets.py first"
-        return [{"what": w, "value": f"not measured ({why})", "goal": "p95 <= 5 ms"} for w in names]
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as tmp:
-        html = build_site(Path(tmp))
-        if not (html / PAGE).exists():
-            return [{"what": w, "value": f"not measured (no {PAGE})", "goal": "p95 <= 5 ms"} for w in names]
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                                  cwd=html, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-                page = browser.new_page()
-                for _ in range(50):  # until the server answers
-                    try:
-                        page.goto(f"http://127.0.0.1:{port}/{PAGE}")
-                        break
-                    except Exception:
-                        time.sleep(0.1)
-                page.locator(".gx-root").first.wait_for(timeout=20000)
-                page.evaluate(TIMER_JS, 30)  # warm-up: JIT, first layouts
-                result = page.evaluate(TIMER_JS, n)
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    why = unavailable() or (None if (built_site() / PAGE).exists() else f"no {PAGE}")
+    if why:
+        return not_measured(names, why)
+    with chapter_page(PAGE, ".gx-root") as page:
+        page.evaluate(TIMER_JS, 30)  # warm-up: JIT, first layouts
+        result = page.evaluate(TIMER_JS, n)
     return [{"what": names[0], "value": ms(result["redraw"]), "goal": "p95 <= 5 ms"},
             {"what": names[1], "value": ms(result["steps"]), "goal": "p95 <= 5 ms"}]
 

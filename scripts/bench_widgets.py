@@ -6,30 +6,15 @@ The browser rows build the site into a temporary folder, serve it on 127.0.0.1, 
 """
 from __future__ import annotations
 
-import shutil
-import socket
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser_bench import chapter_page, ms, not_measured, unavailable  # noqa: E402
+
 MOVES = 400
 PAGE = "book/01_probability_to_loss.html"  # the chapter page with the explorer
-
-
-def pct(values, q):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def ms(values):
-    return f"median {statistics.median(values):.3f} ms, p95 {pct(values, 0.95):.3f} ms"
 
 
 # ---------------------------------------------------------------- kernel side
@@ -72,48 +57,16 @@ TIMER_JS = """async (moves) => {
 }"""
 
 
-def build_site(folder: Path) -> Path:
-    """Build the book as the site is built, into a temporary folder."""
-    subprocess.run([str(BIN / "jupyter-book"), "build", str(ROOT), "--path-output", str(folder)],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return folder / "_build" / "html"
-
-
 def browser_rows(moves=MOVES):
-    chromium = shutil.which("chromium")
-    if chromium is None or not (ROOT / "_vendor" / "widgets").is_dir():
-        why = "no chromium" if chromium is None else "run scripts/vendor_assets.py first"
-        return [{"what": "explorer, browser: input -> bars updated", "value": f"not measured ({why})",
-                 "goal": "p95 <= 5 ms"}]
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as tmp:
-        html = build_site(Path(tmp))
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                                  cwd=html, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-                page = browser.new_page()
-                for _ in range(50):  # until the server answers
-                    try:
-                        page.goto(f"http://127.0.0.1:{port}/{PAGE}")
-                        break
-                    except Exception:
-                        time.sleep(0.1)
-                page.locator(".sx-root").first.wait_for(timeout=20000)
-                page.evaluate(TIMER_JS, 50)  # warm-up: JIT, first layouts
-                result = page.evaluate(TIMER_JS, moves)
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-    return [{"what": "explorer, browser: input -> bars' DOM updated", "value": ms(result["dom"]),
-             "goal": "p95 <= 5 ms"},
-            {"what": "explorer, browser: input -> bars laid out", "value": ms(result["layout"]), "goal": "-"}]
+    names = ("explorer, browser: input -> bars' DOM updated", "explorer, browser: input -> bars laid out")
+    why = unavailable()
+    if why:
+        return not_measured(names, why)
+    with chapter_page(PAGE, ".sx-root") as page:
+        page.evaluate(TIMER_JS, 50)  # warm-up: JIT, first layouts
+        result = page.evaluate(TIMER_JS, moves)
+    return [{"what": names[0], "value": ms(result["dom"]), "goal": "p95 <= 5 ms"},
+            {"what": names[1], "value": ms(result["layout"]), "goal": "-"}]
 
 
 def rows():
