@@ -5,6 +5,8 @@ VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# uv installs the pinned packages of requirements.txt into .venv in a fraction of pip's time.
+UV     := uv==0.13.9
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
@@ -14,8 +16,8 @@ export MPLBACKEND := Agg
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) scripts/check_python.py
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet $(UV)
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -r requirements.txt
 	touch $@
 
 ## assets: MathJax and widget scripts served by the site itself (needs Node.js and npm)

@@ -82,7 +82,7 @@ def test_pull_requests_test_on_lowest_and_newest_python_and_main_publishes():
     assert deploy["needs"] == "build" and deploy["permissions"] == {"pages": "write", "id-token": "write"}
     assert any(s.get("uses", "").startswith("actions/deploy-pages@") for s in deploy["steps"])
     assert data["permissions"] == {"contents": "read"} and "group" in data["concurrency"]
-    for job in (test, build):  # pip and npm caches
-        uses = [s.get("uses", "") for s in job["steps"]]
-        assert any(u.startswith("actions/cache@") for u in uses)
+    for job in (test, build):  # uv (see the Makefile) and npm caches
+        assert any(s.get("uses", "").startswith("actions/cache@") and s["with"]["path"] == "~/.cache/uv"
+                   for s in job["steps"])
         assert any(s.get("with", {}).get("cache") == "npm" for s in job["steps"])
