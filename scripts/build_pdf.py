@@ -245,7 +245,9 @@ def prepare_tex(tex: Path, doc: dict, course_title: str, back_matter: str | None
 
 def run_latex(latex_dir: Path, doc: dict) -> Path:
     tex = latex_dir / doc["target"]
-    cmd = ["latexmk", "-pdf", "-dvi-", "-ps-", "-interaction=nonstopmode", "-halt-on-error",
+    # -pdfxe: each xelatex pass writes only an .xdv and xdvipdfmx makes the PDF once at the end
+    # (with -pdf every pass would embed and subset the CJK fonts again).
+    cmd = ["latexmk", "-pdfxe", "-dvi-", "-ps-", "-interaction=nonstopmode", "-halt-on-error",
            "-file-line-error", tex.name]
     result = subprocess.run(cmd, cwd=latex_dir, capture_output=True, text=True)
     log = tex.with_suffix(".log")
