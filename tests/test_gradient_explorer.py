@@ -150,7 +150,7 @@ def test_max_steps_bounds_a_run():
 
 def test_summary_is_one_readable_line():
     w = gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0)
-    assert w.summary() == ("梯度一步探索器：z=[0.000, 1.000, 2.000]，目标=红，η=1，"
+    assert w.summary() == ("梯度一步探索器：z=[0.000, 1.000, 2.000]，真实目标=红，η=1，"
                            "已走 0 步，损失 2.4076 → 一步后 1.2196")
     w.step()
     assert "已走 1 步，损失 1.2196 → 一步后" in w.summary()

@@ -224,9 +224,9 @@ class GradientExplorer(FamilyWidget):
 
     # ------------------------------------------------------------ paper
     def summary(self):
-        """一行文字：分数、目标、学习率、步数、这一步前后的损失（纸面和纯文本界面显示它）。"""
+        """一行文字：分数、真实目标、学习率、步数、这一步前后的损失（纸面和纯文本界面显示它）。"""
         zs = ", ".join(fmt(z, 3) for z in self.logits)
-        return (f"梯度一步探索器：z=[{zs}]，目标={self.labels[self.target]}，η={_short(self.lr)}，"
+        return (f"梯度一步探索器：z=[{zs}]，真实目标={self.labels[self.target]}，η={_short(self.lr)}，"
                 f"已走 {self.steps} 步，损失 {fmt(self.loss, 4)} → 一步后 {fmt(self.next_loss, 4)}")
 
     def snapshot_png(self, dpi=100):
@@ -261,7 +261,7 @@ def _draw_probs(ax, w):
     keys = [Patch(color="0.35", label="当前 p"),
             Patch(facecolor="white", edgecolor="0.35", hatch="///", label="一步后 p′")]
     ax.legend(handles=keys, loc="upper left", fontsize=7, frameon=False, ncols=2)
-    ax.set_title(f"目标={w.labels[w.target]}，η={_short(w.lr)}，第 {w.steps} 步", fontsize=9)
+    ax.set_title(f"真实目标={w.labels[w.target]}，η={_short(w.lr)}，第 {w.steps} 步", fontsize=9)
 
 
 def _draw_losses(ax, w):
