@@ -1,0 +1,117 @@
+"""Numbers and exercise titles that read the same on the site and in the PDF handouts.
+
+Back matter lettered. The PDFs letter the appendices and the glossary after the chapters (LaTeX's
+\\appendix: 附录 A, 附录 B, sections A.1, A.2, …; see scripts/build_pdf.py). Sphinx numbers every page of
+the numbered table of contents 1, 2, 3, …, so the site said “5. 附录” and “练习 5.1”. Once Sphinx has
+numbered the pages, the back matter's leading number is replaced by its letter: “A. 附录：…”, “A.1”,
+“练习 A.1”, “图 A.1”, “B. 术语表”. The back matter starts, as in the PDFs, at the first notebook whose
+title starts with 附录 or at the first page that is not a notebook (the glossary).
+
+Exercise titles in Chinese punctuation. sphinx-exercise writes “练习 1.1 (标题)” and “解答 练习 1.1 (标题)”
+(Latin brackets; in print the space after 解答 disappears between two Chinese characters). Here they read
+“练习 1.1（标题）” and “解答：练习 1.1（标题）”, on the site and in the PDFs.
+"""
+from __future__ import annotations
+
+import re
+import string
+
+from docutils import nodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+APPENDIX_PREFIX = "附录"
+
+
+# --- lettered back matter ---------------------------------------------------------
+
+def back_matter(env) -> list[str]:
+    """Docnames of the back matter, in the order of the root's table of contents."""
+    pages = env.toctree_includes.get(env.config.root_doc, [])
+    for index, docname in enumerate(pages):
+        notebook = str(env.doc2path(docname)).endswith(".ipynb")
+        title = env.titles[docname].astext() if docname in env.titles else ""
+        if not notebook or title.startswith(APPENDIX_PREFIX):
+            return pages[index:]
+    return []
+
+
+def _lettered(number, chapter: int, letter: str):
+    """(5, 2) -> ('A', 2) when 5 is the page's own number; anything else unchanged."""
+    if number and number[0] == chapter:
+        return type(number)([letter, *number[1:]])
+    return number
+
+
+def letter_back_matter(app, env) -> list[str]:
+    """Replace the back matter's page number by its letter in every number Sphinx has assigned."""
+    for offset, docname in enumerate(back_matter(env)):
+        secnumbers = env.toc_secnumbers.get(docname, {})
+        own = secnumbers.get("") or next((n for n in secnumbers.values() if n), None)
+        if not own or not isinstance(own[0], int):
+            continue  # not numbered, or lettered already
+        chapter, letter = own[0], string.ascii_uppercase[offset]
+        env.toc_secnumbers[docname] = {k: _lettered(n, chapter, letter) for k, n in secnumbers.items()}
+        for figtype, numbers in env.toc_fignumbers.get(docname, {}).items():
+            env.toc_fignumbers[docname][figtype] = {k: _lettered(n, chapter, letter) for k, n in numbers.items()}
+        title = env.titles.get(docname)
+        if title is not None and title.get("secnumber"):  # page <title>, previous / next links
+            title["secnumber"] = _lettered(title["secnumber"], chapter, letter)
+        for reference in env.tocs[docname].findall(nodes.reference):
+            if reference.get("secnumber"):
+                reference["secnumber"] = _lettered(reference["secnumber"], chapter, letter)
+    return []
+
+
+# --- exercise titles ----------------------------------------------------------------
+
+def _is_text(node, text: str) -> bool:
+    return isinstance(node, nodes.Text) and node.astext() == text
+
+
+def _full_width_brackets(parent: nodes.Element) -> None:
+    """The “ (” … “)” sphinx-exercise puts around a custom title become “（” … “）”."""
+    children = parent.children
+    opening = next((i for i, c in enumerate(children) if _is_text(c, " (")), None)
+    if opening is None or not _is_text(children[-1], ")"):
+        return
+    parent.replace(children[opening], nodes.Text("（"))
+    parent.replace(children[-1], nodes.Text("）"))
+
+
+class ChineseExerciseTitles(SphinxPostTransform):
+    # After sphinx-exercise has written its titles (post-transforms 20 and 21).
+    default_priority = 25
+
+    def run(self) -> None:
+        from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solution_node
+
+        for node in self.document.findall(lambda n: isinstance(n, (exercise_node, exercise_enumerable_node))):
+            if node.children and isinstance(node[0], nodes.title):
+                _full_width_brackets(node[0])
+        for node in self.document.findall(solution_node):
+            title = node[0] if node.children and isinstance(node[0], nodes.title) else None
+            if title is None or not title.children or not isinstance(title[0], nodes.Text):
+                continue
+            link = next(iter(title.findall(nodes.reference)), None)
+            if link is None or not link.children or not isinstance(link[0], nodes.Text):
+                continue
+            title.replace(title[0], nodes.Text(title[0].astext().rstrip() + "："))
+            link.replace(link[0], nodes.Text(link[0].astext().lstrip()))
+            _full_width_brackets(link)
+
+
+# The site prints the number of an exercise as <span class="caption-number">练习 1.1 </span>: no space
+# between it and a full-width bracket, which has its own blank.
+CAPTION_SPACE = re.compile(r'(<span class="caption-number">[^<]*?) </span>（')
+
+
+def _page(app, pagename, templatename, context, doctree) -> None:
+    if "body" in context:
+        context["body"] = CAPTION_SPACE.sub(r"\1</span>（", context["body"])
+
+
+def setup(app):
+    app.connect("env-get-updated", letter_back_matter, priority=600)
+    app.add_post_transform(ChineseExerciseTitles)
+    app.connect("html-page-context", _page)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
