@@ -3,12 +3,17 @@
 ``handout_mode = "student"`` drops every solution (also the ``solution-start`` /
 ``solution-end`` blocks that sphinx-exercise's ``hide_solutions`` leaves in);
 ``handout_mode = "answers"`` keeps only the chapter title, the exercises and their
-solutions, which makes the answer key. Any other value leaves pages untouched.
+solutions, which makes the answer key (a reference to what is left out prints its number as text).
+In every LaTeX build: Chinese/Latin spacing that xeCJK loses at links and before maths in headings,
+glossary entries kept whole, and appendix headings without a second 附录. Any other value leaves pages untouched.
 ``handout_documents`` lists the LaTeX documents to write (one per handout).
 """
 from __future__ import annotations
 
+import re
+
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solution_node
 
@@ -20,28 +25,118 @@ class HandoutFilter(SphinxTransform):
     default_priority = 900
 
     def apply(self) -> None:
-        mode = self.config.handout_mode
-        if mode == "student":
+        if self.config.handout_mode == "student":
             for node in list(self.document.findall(solution_node)):
                 node.parent.remove(node)
-        elif mode == "answers" and self.env.docname != self.config.root_doc:
-            self._keep_exercises_only()
 
-    def _keep_exercises_only(self) -> None:
-        chapter = next(iter(self.document.findall(nodes.section)), None)
-        if chapter is None:
-            return
-        kept = [n for n in chapter.findall(lambda n: isinstance(n, EXERCISE_NODES + (solution_node,)))
-                if not isinstance(n.parent, EXERCISE_NODES + (solution_node,))]
-        title = chapter.next_node(nodes.title)
-        for node in kept:
-            node.parent.remove(node)
-        chapter.children = []
-        chapter += title
-        if not kept:
-            chapter += nodes.paragraph(text="本章没有练习。")
-        for node in kept:
-            chapter += node
+
+def keep_exercises_only(app, doctree, docname) -> None:
+    """The answer key: the chapter title, the exercises and their solutions.
+
+    Done once the references are resolved, so that a reference to a figure or section left out
+    still knows its number: it prints as text (“图 2.1”) instead of the raw label.
+    """
+    if app.config.handout_mode != "answers" or docname == app.config.root_doc:
+        return
+    chapter = next(iter(doctree.findall(nodes.section)), None)
+    if chapter is None:
+        return
+    kept = [n for n in chapter.findall(lambda n: isinstance(n, EXERCISE_NODES + (solution_node,)))
+            if not isinstance(n.parent, EXERCISE_NODES + (solution_node,))]
+    title = chapter.next_node(nodes.title)
+    for node in kept:
+        node.parent.remove(node)
+    chapter.children = []
+    chapter += title
+    if not kept:
+        chapter += nodes.paragraph(text="本章没有练习。")
+    for node in kept:
+        chapter += node
+    unlink_missing_targets(doctree)
+
+
+def unlink_missing_targets(doctree) -> None:
+    """Replace a link to a target that is no longer in the document by its text."""
+    ids = {i for node in doctree.findall(nodes.Element) for i in node.get("ids", [])}
+    for ref in list(doctree.findall(nodes.reference)):
+        if ref.get("refid") and ref["refid"] not in ids:
+            ref.replace_self(nodes.Text(ref.astext()))
+
+
+# --- print typography ------------------------------------------------------------------
+
+CJK_LETTER = re.compile(r"[\u3400-\u9fff]")
+LATIN = re.compile(r"[A-Za-z0-9]")
+
+
+def _neighbour_text(node, step: int) -> nodes.Text | None:
+    index = node.parent.index(node) + step
+    if 0 <= index < len(node.parent):
+        sibling = node.parent[index]
+        return sibling if isinstance(sibling, nodes.Text) else None
+    return None
+
+
+def _space_from_cjk(node, glue: str, inside: bool) -> None:
+    """Put `glue` between `node` and Chinese text right before / after it (dropping source spaces)."""
+    text = node.astext()
+    before, after = _neighbour_text(node, -1), _neighbour_text(node, 1)
+    starts, ends = text[:1], text[-1:]
+    if before is not None and CJK_LETTER.fullmatch(before.astext().rstrip()[-1:] or "x") and \
+            (inside and LATIN.match(starts) or not inside):
+        node.parent.replace(before, nodes.Text(before.astext().rstrip()))
+        raw = nodes.raw("", glue, format="latex")
+        node.insert(0, raw) if inside else node.parent.insert(node.parent.index(node), raw)
+    after = _neighbour_text(node, 1)
+    if after is not None and CJK_LETTER.fullmatch(after.astext().lstrip()[:1] or "x") and \
+            (inside and LATIN.match(ends) or not inside):
+        node.parent.replace(after, nodes.Text(after.astext().lstrip()))
+        raw = nodes.raw("", glue, format="latex")
+        node.append(raw) if inside else node.parent.insert(node.parent.index(node) + 1, raw)
+
+
+def print_spacing(app, doctree, docname) -> None:
+    """Space between Chinese and Latin words where xeCJK loses it.
+
+    A link starts with a PDF annotation that hides its first letter from xeCJK: “也就是 softmax” printed
+    as “也就是softmax”. The glue goes inside the link. In section headings the space before maths is lost
+    the same way (“损失是ln V”).
+    """
+    if app.builder.name != "latex":
+        return
+    for ref in list(doctree.findall(nodes.reference)):
+        _space_from_cjk(ref, "\\hspace{0.25em}", inside=True)
+    for title in list(doctree.findall(nodes.title)):
+        if isinstance(title.parent, nodes.section):
+            for maths in list(title.findall(nodes.math)):
+                if maths.parent is title:
+                    _space_from_cjk(maths, "\\texorpdfstring{\\hspace{0.25em}}{ }", inside=False)
+
+
+def glossary_entries_whole(app, doctree, docname) -> None:
+    """Pages break between glossary entries only (\\handoutglossary in latex/handout.sty)."""
+    if app.builder.name != "latex":
+        return
+    for glossary in list(doctree.findall(addnodes.glossary)):
+        parent, index = glossary.parent, glossary.parent.index(glossary)
+        parent.insert(index + 1, nodes.raw("", "\\endgroup\n", format="latex"))
+        parent.insert(index, nodes.raw("", "\\begingroup\\handoutglossary\n", format="latex"))
+
+
+APPENDIX_TITLE = re.compile(r"^附录[：:]\s*")
+
+
+def appendix_titles(app, doctree, docname) -> None:
+    """“附录：符号…” prints as “符号…”: the heading above it already reads 附录 A."""
+    if app.builder.name != "latex":
+        return
+    for section in doctree.findall(nodes.section):
+        title = section.next_node(nodes.title)
+        if title is None or title.parent is not section or not title.children:
+            continue
+        first = title[0]
+        if isinstance(first, nodes.Text) and APPENDIX_TITLE.match(first.astext()):
+            title.replace(first, nodes.Text(APPENDIX_TITLE.sub("", first.astext())))
 
 
 def set_documents(app, env, docnames) -> None:
@@ -90,7 +185,11 @@ def setup(app):
     app.add_config_value("handout_mode", "", "env")
     app.add_config_value("handout_documents", [], "env")
     app.connect("env-before-read-docs", set_documents)
+    app.connect("doctree-resolved", keep_exercises_only, priority=400)
     app.connect("doctree-resolved", wrap_chapter)
     app.connect("doctree-resolved", tall_figures)
+    app.connect("doctree-resolved", print_spacing)
+    app.connect("doctree-resolved", glossary_entries_whole)
+    app.connect("doctree-resolved", appendix_titles)
     app.add_transform(HandoutFilter)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -148,6 +148,12 @@ def back_matter_title() -> str | None:
     return None
 
 
+def printed_title(title: str) -> str:
+    """A chapter title as its heading prints it: “附录：符号…” loses its 附录, the label above says 附录 A
+    (latex/handout_filter.py, appendix_titles)."""
+    return re.sub(r"^附录[：:]\s*", "", title)
+
+
 def handout_title(chapter: dict) -> str:
     """第 2 章　标题; an appendix title already says 附录, so it stands alone."""
     if chapter["title"].startswith(APPENDIX_PREFIX):
@@ -235,7 +241,7 @@ def prepare_tex(tex: Path, doc: dict, course_title: str, back_matter: str | None
             setup += "\\handoutsectionlisttrue"
     elif back_matter:
         # The whole book: the appendices and the glossary come after the chapters, lettered.
-        heading = "\\chapter{" + tex_escape(back_matter) + "}"
+        heading = "\\chapter{" + tex_escape(printed_title(back_matter)) + "}"
         if heading not in source:
             raise BuildError(f"book.tex has no chapter {back_matter!r} to start the appendices at", tex)
         source = source.replace(heading, "\\appendix\n" + heading, 1)

@@ -196,7 +196,7 @@ def test_pdfs_label_split_code_and_tables_with_full_width_brackets(pdf_dir):
 # --- figure and exercise numbers: the same on the site and in the PDF ---------------------------
 
 def _numbers(text: str) -> list[str]:
-    return sorted(set(re.findall(r"(?:图|表|练习)\s*\d+\.\d+", re.sub(r"(?<=[图表习])\s+", "", text))))
+    return sorted(set(re.findall(r"(?:图|表|练习)\s*(?:[A-Z]|\d+)\.\d+", re.sub(r"(?<=[图表习])\s+", "", text))))
 
 
 def test_site_and_pdf_number_figures_tables_and_exercises_alike(built_site, pdf_dir):
@@ -222,3 +222,113 @@ def test_every_figure_on_the_site_has_a_chinese_alt_text(built_site):
             assert CJK.search(alt) and not alt.endswith((".png", ".svg")), \
                 f"{name}: <img src={img.get('src')}> alt={alt!r}"
     assert images, "no image on the site: nothing was checked"
+
+
+# --- the back matter: lettered the same way on the site and in the PDFs ------------------------
+
+def _load_build_pdf():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("build_pdf", ROOT / "scripts" / "build_pdf.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def expected_numbers() -> dict[str, str]:
+    """What each page of _toc.yml is numbered: 1, 2, … for chapters, A, B, … from the first appendix on
+    (scripts/build_pdf.py decides where the back matter starts, for the PDFs)."""
+    build_pdf = _load_build_pdf()
+    back = build_pdf.back_matter_title()
+    numbers, chapter, letter = {}, 0, None
+    for docname in _chapter_docnames():
+        if letter is None and back is not None and build_pdf._first_heading(docname) == back:
+            letter = "A"
+        if letter is None:
+            chapter += 1
+            numbers[docname] = str(chapter)
+        else:
+            numbers[docname] = letter
+            letter = chr(ord(letter) + 1)
+    return numbers
+
+
+def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
+    numbers = expected_numbers()
+    assert "A" in numbers.values(), f"no back matter in _toc.yml: {numbers}"
+    index = BeautifulSoup((built_site / "intro.html").read_text(encoding="utf-8"), "html.parser")
+    sidebar = " ".join(index.select_one("nav.bd-docs-nav").get_text(" ").split())
+    book = _flat(_pdf_text(pdf_dir / "book.pdf"))
+    build_pdf = _load_build_pdf()
+    for docname, number in numbers.items():
+        page = BeautifulSoup((built_site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+        h1 = page.select_one("article h1")
+        for mark in h1.select("a.headerlink"):
+            mark.decompose()
+        title = " ".join(h1.get_text(" ").split())
+        assert title.startswith(f"{number}. "), f"{docname}: the site numbers it {title!r}, expected {number}."
+        assert title in sidebar, f"{docname}: the sidebar does not list {title!r}: {sidebar[:300]}"
+        assert page.title.get_text().startswith(title), f"{docname}: the browser tab reads {page.title.get_text()!r}"
+        # Sections, figures and exercises of the page carry the same number or letter.
+        labels = [" ".join(t.get_text(" ").split()) for t in page.select("article h2, article .caption-number")]
+        numbered = [m.group(1) for m in (re.match(r"(?:[图表]|练习)?\s*([A-Z]|\d+)\.\d+", t) for t in labels) if m]
+        assert set(numbered) <= {number}, f"{docname}: numbers {sorted(set(numbered))} on a page numbered {number}"
+        if not number.isdigit():
+            printed = _flat(build_pdf.printed_title(build_pdf._first_heading(docname)))
+            assert f"附录{number}{printed}" in book, f"book.pdf does not list 附录 {number} {printed}"
+    # No page is numbered past the chapters on the site (the old “5. 附录”, “练习 5.1”).
+    chapters = sum(n.isdigit() for n in numbers.values())
+    late = re.findall(rf"(?:练习|图|表)\s*{chapters + 1}\.\d+|\b{chapters + 1}\.\s", sidebar)
+    assert not late, late
+
+
+def test_appendix_pdfs_letter_their_exercises(pdf_dir):
+    numbers = expected_numbers()
+    for docname, number in numbers.items():
+        pdf = pdf_dir / f"{Path(docname).name}.pdf"
+        if number.isdigit() or not pdf.exists():
+            continue
+        for name in (pdf, pdf.with_name(pdf.stem + "-answers.pdf")):
+            text = re.sub(r"\s+", "", _pdf_text(name))
+            exercises = re.findall(r"练习([A-Z]|\d+)\.\d+", text)
+            assert exercises and set(exercises) == {number}, f"{name.name}: exercises numbered {sorted(set(exercises))}"
+            assert f"附录{number}" in text and "附录：" not in text[:400], f"{name.name}: heading {text[:200]!r}"
+
+
+# --- exercise titles in Chinese punctuation ------------------------------------------------------
+
+LATIN_TITLE = re.compile(r"练习\s*(?:[A-Z]|\d+)\.\d+\s*\(")
+
+
+def test_exercise_titles_use_full_width_brackets_on_the_site(built_site):
+    found, titled, solutions = [], 0, 0
+    for name, article in _pages(built_site).items():
+        for title in article.select(".exercise p.admonition-title, .solution p.admonition-title"):
+            text = " ".join(title.get_text().split())
+            titled += "（" in text
+            solutions += text.startswith("解答：练习")
+            if LATIN_TITLE.search(text) or re.search(r"\s（", text):
+                found.append(f"{name}: {text}")
+    assert titled and solutions, "no exercise title with brackets and no solution title: nothing was checked"
+    assert found == [], found
+
+
+def test_exercise_titles_use_full_width_brackets_in_the_pdfs(pdf_dir):
+    answers = 0
+    for pdf in _pdfs(pdf_dir):
+        text = _pdf_text(pdf)
+        assert not LATIN_TITLE.search(text), f"{pdf.name}: {LATIN_TITLE.search(text).group(0)!r}"
+        if pdf.name.endswith("-answers.pdf"):
+            answers += "解答：练习" in _flat(text)
+    assert answers, "no answer key prints “解答：练习 …”"
+
+
+# --- references whose target is not in the PDF ---------------------------------------------------
+
+RAW_LABEL = re.compile(r"\b(?:fig|tab|ch\d|app)[-\u2010\u2011][a-z0-9\-\u2010\u2011]+")
+
+
+def test_pdfs_never_print_a_raw_label(pdf_dir):
+    """A {numref} to a figure the answer key leaves out prints its number (“图 2.1”), not “fig-ch2-…”."""
+    found = {pdf.name: RAW_LABEL.findall(_pdf_text(pdf)) for pdf in _pdfs(pdf_dir)}
+    assert not {k: v for k, v in found.items() if v}, found
+    assert RAW_LABEL.search("再与 fig\u2011ch2\u2011step\u2011size 对照") and not RAW_LABEL.search("再与图 2.3 对照")

@@ -209,7 +209,8 @@ def test_handout_has_chinese_chapter_heading_and_contents(pdf_dir, chapter):
         text = "".join(_pages(pdf))
         flat = _flat(text)
         assert _flat(chapter["label"]) in flat, f"{pdf.name}: no heading {chapter['label']}"
-        assert _flat(chapter["title"]) in flat, f"{pdf.name}: no chapter title {chapter['title']}"
+        printed = build_pdf.printed_title(chapter["title"])
+        assert _flat(chapter["label"] + printed) in flat, f"{pdf.name}: no heading {chapter['label']} {printed}"
         for english in ("CHAPTER", "Contents"):
             assert english not in text, f"{pdf.name} prints {english!r}"
 
@@ -226,7 +227,8 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
     pages = _pages(pdf)
     # Page 1 has the plain header (course title, page number), in reading order for the two-column list.
     first = _flat(_pages(pdf, layout=False)[0])
-    assert _flat(chapter["label"]) in first and _flat(chapter["title"]) in first, f"page 1 of {pdf.name}: {first!r}"
+    assert _flat(chapter["label"]) in first and _flat(build_pdf.printed_title(chapter["title"])) in first, \
+        f"page 1 of {pdf.name}: {first!r}"
     assert _flat(build_pdf.KIND_STUDENT) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_STUDENT}"
     assert _contents_heading_pages(pdf) == [1], f"{pdf.name}: 目录 on pages {_contents_heading_pages(pdf)}"
     sections = _section_titles(chapter["docname"])
@@ -235,14 +237,16 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
         assert _flat(title) in first, f"page 1 of {pdf.name} does not list the section {title!r}"
     # The chapter text begins on page 1 and the heading is not repeated on page 2.
     assert _opening_text(chapter["docname"]) in first, f"{pdf.name}: the chapter text does not start on page 1"
-    assert _flat(chapter["title"]) not in _flat(_body(pages[1])), f"{pdf.name} repeats the chapter heading on page 2"
+    assert _flat(build_pdf.printed_title(chapter["title"])) not in _flat(_body(pages[1])), \
+        f"{pdf.name} repeats the chapter heading on page 2"
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
 def test_answer_key_starts_with_the_chapter_heading_and_no_contents(pdf_dir, chapter):
     pdf = pdf_dir / f"{chapter['stem']}-answers.pdf"
     first = _flat(_body(_pages(pdf)[0]))
-    assert _flat(chapter["label"]) in first and _flat(chapter["title"]) in first, f"page 1 of {pdf.name}: {first!r}"
+    assert _flat(chapter["label"]) in first and _flat(build_pdf.printed_title(chapter["title"])) in first, \
+        f"page 1 of {pdf.name}: {first!r}"
     assert _flat(build_pdf.KIND_ANSWERS) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_ANSWERS}"
     assert not _contents_heading_pages(pdf), f"{pdf.name} prints a 目录 (of one entry)"
     exercises = _exercise_snippets(chapter["docname"])
@@ -288,7 +292,7 @@ def test_book_has_a_title_page_and_a_full_contents(pdf_dir):
     front = [page for page in pages[1:] if re.search(r"第[ivxl]+页", _flat(page.strip().splitlines()[0]))]
     listed = _flat("".join(front))
     for chapter in CHAPTERS:
-        for title in [chapter["title"]] + _section_titles(chapter["docname"]):
+        for title in [build_pdf.printed_title(chapter["title"])] + _section_titles(chapter["docname"]):
             assert _flat(title) in listed, f"book.pdf contents lack {title!r}"
 
 
@@ -417,3 +421,51 @@ def test_packages_the_script_asks_for_are_in_debian_packages_txt():
     listed = set((ROOT / "scripts" / "debian_packages.txt").read_text(encoding="utf-8").split())
     wanted = set(build_pdf.PROGRAMS.values()) | set(build_pdf.TEX_FILES.values()) | set(build_pdf.FONTS.values())
     assert wanted <= listed, f"add to scripts/debian_packages.txt: {sorted(wanted - listed)}"
+
+
+def test_appendix_headings_say_appendix_once(pdf_dir):
+    """“附录 A” above the title, and the title without a second 附录 (the site keeps “附录：…”)."""
+    appendices = [c for c in CHAPTERS if c["appendix"]]
+    assert all(build_pdf.printed_title(c["title"]) != c["title"] for c in appendices if c["title"].startswith("附录："))
+    assert build_pdf.printed_title("附录：符号") == "符号" and build_pdf.printed_title("第 1 章") == "第 1 章"
+    for chapter in appendices:
+        for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / "book.pdf"):
+            text = _flat("".join(_pages(pdf)))
+            assert not re.search(r"附录[A-Z]?附录", text), f"{pdf.name} repeats 附录 in a heading"
+
+
+def test_glossary_pages_never_end_on_a_term_without_its_definition(pdf_dir):
+    """In book.pdf a glossary term (Chinese line, English line) is followed by its definition on the same page."""
+    glossary = (ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
+    entries = re.findall(r"^(\S[^\n]*)\n(?:([A-Za-z][^\n]*)\n)?  \S", glossary, flags=re.M)
+    terms = {line.strip() for entry in entries for line in entry if line.strip()}
+    assert len(entries) > 10, entries
+    pages = [page for page in _pages(pdf_dir / "book.pdf", layout=False)
+             if "术语表" in "".join(page.strip().splitlines()[:3])]
+    assert len(pages) >= 2, "book.pdf has no glossary running over pages"
+    for page in pages[:-1]:
+        last = [line.strip() for line in page.strip().splitlines() if line.strip()][-1]
+        assert last not in terms, f"a glossary page ends with the term {last!r} and no definition"
+
+
+def test_latin_words_in_links_keep_their_space(pdf_dir):
+    """“也就是 softmax”, not “也就是softmax”: a link does not swallow the space between Chinese and Latin."""
+    text = "".join(_pages(pdf_dir / "book.pdf", layout=False))
+    assert "softmax" in text
+    words = "softmax|sigmoid|logsumexp|bigram"
+    glued = re.findall(rf"[\u4e00-\u9fff](?:{words})|(?:{words})[\u4e00-\u9fff]", text)
+    assert not glued, glued[:10]
+
+
+def test_maths_in_headings_keeps_its_space(pdf_dir):
+    """“均匀分布的损失是 ln V”: a section heading does not glue maths to the Chinese before it."""
+    headings = []
+    for chapter in CHAPTERS:
+        for kind, source in _markdown(chapter["docname"]):
+            if kind == "markdown":
+                headings += re.findall(r"^##\s+(.*[\u4e00-\u9fff]\s*\$.+)$", source, flags=re.M)
+    assert headings, "no heading with Chinese before maths: nothing to check"
+    text = "".join(_pages(pdf_dir / "book.pdf", layout=False))
+    lines = [line for line in text.splitlines() if re.match(r"^\d+\.\d+\s", line)]
+    glued = [line for line in lines if re.search(r"[\u4e00-\u9fff](?:ln|𝑉|𝑊|𝑧|𝑝)", line)]
+    assert not glued, glued
