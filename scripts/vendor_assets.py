@@ -64,6 +64,9 @@ REQUIRE_CONFIG = """\
       anywidget: here + "anywidget",
       // the HTML manager finds its icon fonts next to this module id's URL
       "@jupyter-widgets/html-manager/dist": here.replace(/\\/$/, ""),
+      // and so do the modules it defines itself (base, controls, …): without this they would look
+      // for the fonts in a folder "@jupyter-widgets/" next to the page, which does not exist
+      "@jupyter-widgets": here.replace(/\\/$/, ""),
     },
   });
 })();

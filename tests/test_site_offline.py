@@ -27,3 +27,24 @@ def test_pages_run_without_script_errors(offline_page, site_url):
         page.goto(f"{site_url}/{path}", wait_until="networkidle")
     assert errors == []
     assert page.external == []
+
+
+def test_widget_icon_fonts_load_from_the_site(offline_page, site_url):
+    """The widget runtime's icon fonts (Font Awesome, in _static/widgets/) are found: no request fails."""
+    page = offline_page
+    failed = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(f"{site_url}/book/01_probability_to_loss.html", wait_until="networkidle")
+    page.wait_for_function("() => window.requirejs && requirejs.defined('@jupyter-widgets/controls')", timeout=20000)
+    loaded = page.evaluate("""async () => {
+        const faces = ['900 16px "Font Awesome 5 Free"', '400 16px "Font Awesome 5 Brands"'];
+        const found = [];
+        for (const face of faces) {
+            try { found.push((await document.fonts.load(face)).length); } catch (error) { found.push(String(error)); }
+        }
+        return found;
+    }""")
+    page.wait_for_load_state("networkidle")
+    assert loaded == [1, 1], loaded
+    assert failed == []
+    assert page.external == []
