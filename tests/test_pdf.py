@@ -469,3 +469,12 @@ def test_maths_in_headings_keeps_its_space(pdf_dir):
     lines = [line for line in text.splitlines() if re.match(r"^\d+\.\d+\s", line)]
     glued = [line for line in lines if re.search(r"[\u4e00-\u9fff](?:ln|𝑉|𝑊|𝑧|𝑝)", line)]
     assert not glued, glued
+
+
+def test_term_and_section_links_are_upright(pdf_dir):
+    """No slanted Latin in Chinese text: glossary-term and section links print upright (Sphinx uses \\emph)."""
+    require_tool("pdffonts", TEX_HINT)
+    for pdf in _all_pdfs(pdf_dir):
+        rows = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        italic = [row.split()[0] for row in rows.splitlines()[2:] if "Italic" in row.split()[0]]
+        assert not italic, f"{pdf.name} sets text in italics ({italic}): a term or section link?"
