@@ -40,7 +40,7 @@ pdf: assets
 ## (test files run in JOBS processes with pytest-xdist, 2 by default; the site is still built once; JOBS= runs them in one)
 JOBS ?= 2
 test: assets
-	$(PY) -m pytest $(if $(JOBS),-n $(JOBS) --dist loadfile)
+	$(PY) -m pytest $(if $(JOBS),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 
 ## lint: ruff over the code and the notebooks' code cells (`make test` runs it too); FIX=1 applies safe fixes
 lint: $(STAMP)

@@ -15,6 +15,24 @@ ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+# `make test` spreads whole files over pytest-xdist workers in this order (`--no-loadscope-reorder`): the
+# slowest first, so that no worker is left with a long file at the end while the other has finished. (By
+# default xdist starts the files with the most tests first, and these files have few.) The site is built
+# by the first of them that needs it; the PDFs, which reuse its notebook runs, come once it is there.
+SLOW_FILES_FIRST = [
+    "tests/test_accessibility.py", "tests/test_execute_notebooks.py", "tests/test_kernel_widgets.py",
+    "tests/test_pdf.py", "tests/test_kernel_gradient.py", "tests/test_cross_references.py",
+    "tests/test_browser.py", "tests/test_kernel_bigram_trainer.py", "tests/test_kernel_embedding.py",
+    "tests/test_browser_gradient.py", "tests/test_bigram_trainer_browser.py", "tests/test_browser_embedding.py",
+    "tests/test_handout_links.py", "tests/test_widget_themes.py", "tests/test_site_offline.py",
+]
+
+
+def pytest_collection_modifyitems(items):
+    rank = {path: i for i, path in enumerate(SLOW_FILES_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: the rest keep their order
+
+
 def require_tool(name_or_path: str, install_hint: str) -> str:
     """Return the tool's path; skip locally (fail under CI=true) when it is missing."""
     path = shutil.which(name_or_path)
