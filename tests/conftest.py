@@ -190,10 +190,10 @@ def chromium():
         browser.close()
 
 
-@pytest.fixture
-def offline_page(chromium):
-    """A fresh page whose requests to anything but 127.0.0.1 are blocked and recorded in `page.external`."""
-    context = chromium.new_context()
+def offline_context(chromium, **options):
+    """A new browser context and page whose requests to anything but 127.0.0.1 are blocked and recorded in
+    `page.external`; returns (context, page)."""
+    context = chromium.new_context(**options)
     page = context.new_page()
     page.external = []
 
@@ -206,5 +206,20 @@ def offline_page(chromium):
             r.abort()
 
     context.route("**/*", route)
+    return context, page
+
+
+def assert_fits_its_column(root, width):
+    """A widget at viewport `width` is no wider than its column and ends on the screen (1 px of rounding)."""
+    overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")
+    assert overflow <= 1, f"the widget is wider than its column at {width}px by {overflow}px"
+    assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1"), (
+        f"the widget runs off the screen at {width}px")
+
+
+@pytest.fixture
+def offline_page(chromium):
+    """A fresh page whose requests to anything but 127.0.0.1 are blocked and recorded in `page.external`."""
+    context, page = offline_context(chromium)
     yield page
     context.close()

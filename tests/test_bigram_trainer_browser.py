@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import assert_fits_its_column
 from labcode.bigram import loss_and_grad_from_counts, train
 from labcode.widgets.bigram_trainer import count_optimum
 
@@ -234,8 +235,7 @@ def test_screenshots_light_and_dark_at_desktop_and_phone_width_without_overflow(
             page.set_viewport_size({"width": width, "height": 1000})
             root.scroll_into_view_if_needed()
             root.screenshot(path=str(SHOTS / f"bigram_trainer_{width}_{scheme}.png"))
-            assert root.evaluate("el => el.scrollWidth - el.clientWidth") <= 1, (scheme, width)
-            assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1")
+            assert_fits_its_column(root, width)
             colours = root.evaluate("""el => [getComputedStyle(el).color,
                 getComputedStyle(el.querySelector('.bt-curve')).stroke]""")
             assert colours[0] == colours[1]  # the curve follows the page's text colour (light or dark)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import labcode
+from conftest import assert_fits_its_column
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
@@ -177,9 +178,6 @@ def test_screenshots_and_no_overflow_at_desktop_and_phone_width(page, width):
     root.wait_for(timeout=20000)
     root.scroll_into_view_if_needed()
     root.screenshot(path=str(SHOTS / f"softmax_explorer_{width}.png"))
-    overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")
-    assert overflow <= 1, f"the explorer is wider than its column at {width}px by {overflow}px"
-    fits = root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1")
-    assert fits
+    assert_fits_its_column(root, width)
     for box in root.locator(".sx-logit, .sx-temp, .sx-select, .sx-shift").all():
         assert box.bounding_box()["height"] >= 20  # large enough to hit with a finger

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import assert_fits_its_column
 from labcode import embedding_backward
 from labcode.corpus import UNK
 from labcode.corpus import encode as _encode
@@ -192,8 +193,6 @@ def test_screenshots_in_both_themes_and_no_overflow_at_phone_and_desktop_width(p
             page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
             root.scroll_into_view_if_needed()
             root.screenshot(path=str(SHOTS / f"embedding_explorer_{scheme}_{width}.png"))
-        overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")
-        assert overflow <= 1, f"the explorer is wider than its column at {width}px by {overflow}px"
-        assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1")
+        assert_fits_its_column(root, width)
         for control in root.locator(".ee-text, .ee-examples, .ee-bug").all():
             assert control.bounding_box()["height"] >= 18  # large enough to hit with a finger

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import labcode
+from conftest import assert_fits_its_column, offline_context
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
@@ -32,19 +33,8 @@ def gradient_url(built_site, site_url):
 @pytest.fixture(scope="module")
 def loaded(chromium, gradient_url):
     """The chapter page, loaded once for this module, offline (see `offline_page` in conftest)."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.external, page.errors = [], []
-
-    def route(r):
-        host = r.request.url.split("/")[2] if "://" in r.request.url else ""
-        if r.request.url.startswith(("data:", "blob:")) or host.split(":")[0] == "127.0.0.1":
-            r.continue_()
-        else:
-            page.external.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
+    context, page = offline_context(chromium, viewport={"width": 1280, "height": 900})
+    page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(gradient_url)
     page.locator(".gx-root").first.wait_for(timeout=20000)
@@ -235,8 +225,6 @@ def test_screenshots_and_no_overflow(page, width, scheme):
     root.locator(".gx-step").click()
     root.scroll_into_view_if_needed()
     root.screenshot(path=str(SHOTS / f"gradient_explorer_{scheme}_{width}.png"))
-    overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")
-    assert overflow <= 1, f"the explorer is wider than its column at {width}px by {overflow}px"
-    assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1")
+    assert_fits_its_column(root, width)
     for box in root.locator(".gx-logit, .gx-lr, .gx-select, .gx-step, .gx-play, .gx-reset").all():
         assert box.bounding_box()["height"] >= 20  # large enough to hit with a finger

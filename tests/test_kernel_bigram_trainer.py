@@ -20,6 +20,7 @@ from test_kernel_widgets import (
     open_and_display,
     output_text,
     probe_python,
+    probe_until,
     run_cell,
     serve_notebook,
     widget_errors,
@@ -50,15 +51,6 @@ def shown(page):
             "lr": float(root.locator(".bt-lr-val").inner_text()), "train": root.locator(".bt-train").inner_text()}
 
 
-def wait_until_python(page, py, ok, tries=5):
-    """Re-run the probe until Python's state satisfies `ok` (widget messages arrive asynchronously)."""
-    for _ in range(tries):
-        py = probe_python(page, py["n"])
-        if ok(py):
-            return py
-    return py
-
-
 def test_page_trains_python_reads_python_trains_page_follows(jupyterlab, offline_page):
     name, base, token, url = jupyterlab
     page = offline_page
@@ -75,7 +67,7 @@ def test_page_trains_python_reads_python_trains_page_follows(jupyterlab, offline
                            timeout=30000)
     after = shown(page)
     assert after["steps"] == STEPS
-    py = wait_until_python(page, {"n": 0}, lambda p: len(p["history"]) == STEPS)
+    py = probe_until(page, {"n": 0}, lambda p: len(p["history"]) == STEPS)
     assert len(py["history"]) == STEPS and len(py["W"]) == 27, "the kernel never received the page's run"
     counts, _ = default_counts()
     N = counts + 0.0  # the default alpha is 0, lr 70: the chapter's run
@@ -89,7 +81,7 @@ def test_page_trains_python_reads_python_trains_page_follows(jupyterlab, offline
     # (b) Keyboard on the learning-rate slider, inside the notebook: Python follows.
     root.locator(".bt-lr").focus()
     page.keyboard.press("ArrowLeft")
-    py = wait_until_python(page, py, lambda p: p["lr"] == 69.0)
+    py = probe_until(page, py, lambda p: p["lr"] == 69.0)
     assert py["lr"] == 69.0 and shown(page)["lr"] == 69.0
 
     # (c) Python trains 300 more steps with labcode: the page shows the new step count and loss.

@@ -5,26 +5,25 @@ phrase set in Python reaches the page. Both sides are checked against labcode.
 from __future__ import annotations
 
 import json
-import urllib.request
 
-import nbformat
 import numpy as np
 import pytest
 
 import labcode
 from labcode.corpus import encode as _encode
-from test_kernel_widgets import (  # noqa: F401
-    NOTEBOOK,
+from test_kernel_widgets import (
     SHOTS,
-    PlaywrightTimeout,
-    cell,
-    jupyter,
-    kernel_idle,
-    output_text,
+    open_and_display,
+    probe_until,
     run_cell,
-    start_session,
+    serve_notebook,
     widget_errors,
 )
+
+
+@pytest.fixture(scope="module")
+def jupyterlab(request, tmp_path_factory):
+    return serve_notebook(request, tmp_path_factory, "jupyterlab", CELLS)
 
 
 def encode(text):
@@ -47,47 +46,6 @@ START, PROBE, SET = range(3)
 TYPED = "天天向上天天"
 
 
-def write_notebook(base, token):
-    """Replace the server's test notebook with this module's cells (contents API)."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in CELLS])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    body = json.dumps({"type": "notebook", "format": "json", "content": json.loads(nbformat.writes(nb))})
-    request = urllib.request.Request(f"{base}/api/contents/{NOTEBOOK}?token={token}", data=body.encode(),
-                                     method="PUT", headers={"Content-Type": "application/json"})
-    urllib.request.urlopen(request, timeout=30).close()
-
-
-def open_and_display(page, url, base, token, attempts=4):
-    start_session(base, token)
-    page.goto(url)
-    for _ in range(attempts):
-        cell(page, PROBE).locator(".jp-InputArea-editor").wait_for(timeout=60000)
-        kernel_idle(base, token, seconds=30)
-        run_cell(page, START)
-        try:
-            page.locator(".ee-root").wait_for(timeout=20000)
-            return
-        except PlaywrightTimeout:
-            page.reload()
-    pytest.fail(f"the embedding explorer never appeared ({attempts} attempts)")
-
-
-def probe_until(page, py, done, tries=5):
-    """Run the probe cell until Python's printout satisfies `done` (widget messages arrive asynchronously)."""
-    for _ in range(tries):
-        run_cell(page, PROBE)
-        page.wait_for_function(
-            """([k, prev]) => {
-                const m = document.querySelectorAll('.jp-Notebook .jp-Cell')[k].innerText.match(/STATE (\\{.*\\})/);
-                return m !== null && JSON.parse(m[1]).n > prev;
-            }""", arg=[PROBE, py["n"]], timeout=30000)
-        line = next(s for s in output_text(page, PROBE).splitlines() if s.startswith("STATE "))
-        py = json.loads(line[len("STATE "):])
-        if done(py):
-            break
-    return py
-
-
 def assert_python_agrees_with_labcode(py):
     ids = np.asarray(encode(py["text"]), dtype=np.int64)
     assert py["ids"] == ids.tolist()
@@ -103,15 +61,13 @@ def page_ids(page):
     return json.loads(page.locator(".ee-root .ee-ids").inner_text())
 
 
-@pytest.mark.parametrize("jupyter", ["jupyterlab"], indirect=True)
-def test_typing_switch_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_page):  # noqa: F811 (the fixture)
-    name, base, token, url = jupyter
+def test_typing_switch_and_python_stay_in_sync_in_a_running_kernel(jupyterlab, offline_page):
+    name, base, token, url = jupyterlab
     page = offline_page
     errors = []
     page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
     page.set_viewport_size({"width": 1280, "height": 1000})
-    write_notebook(base, token)
-    open_and_display(page, url, base, token)
+    open_and_display(page, url, base, token, root=".ee-root")
     root = page.locator(".ee-root")
     assert page_ids(page) == encode("我爱我家")
 

@@ -4,24 +4,16 @@ reach the page. Both sides are checked against a trajectory computed here with l
 """
 from __future__ import annotations
 
-import json
-import urllib.request
-
-import nbformat
 import numpy as np
 import pytest
 
 import labcode
-from test_kernel_widgets import (  # noqa: F401
-    NOTEBOOK,
+from test_kernel_widgets import (
     SHOTS,
-    PlaywrightTimeout,
-    cell,
-    jupyter,
-    kernel_idle,
-    output_text,
+    open_and_display,
+    probe_until,
     run_cell,
-    start_session,
+    serve_notebook,
     widget_errors,
 )
 
@@ -39,56 +31,16 @@ START, PROBE, STEP = range(3)
 Z0, TARGET = [0.0, 1.0, 2.0], 0
 
 
+@pytest.fixture(scope="module")
+def jupyterlab(request, tmp_path_factory):
+    return serve_notebook(request, tmp_path_factory, "jupyterlab", CELLS)
+
+
 def trajectory(z, lr, n):
     zs = [np.asarray(z, dtype=float)]
     for _ in range(n):
         zs.append(zs[-1] - lr * labcode.cross_entropy_grad(zs[-1], TARGET))
     return zs, [labcode.cross_entropy(v, TARGET) for v in zs]
-
-
-def write_notebook(base, token):
-    """Replace the server's test notebook with this module's cells (contents API)."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in CELLS])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    body = json.dumps({"type": "notebook", "format": "json", "content": json.loads(nbformat.writes(nb))})
-    request = urllib.request.Request(f"{base}/api/contents/{NOTEBOOK}?token={token}", data=body.encode(),
-                                     method="PUT", headers={"Content-Type": "application/json"})
-    urllib.request.urlopen(request, timeout=30).close()
-
-
-def open_and_display(page, url, base, token, attempts=4):
-    start_session(base, token)
-    page.goto(url)
-    for _ in range(attempts):
-        cell(page, PROBE).locator(".jp-InputArea-editor").wait_for(timeout=60000)
-        kernel_idle(base, token, seconds=30)
-        run_cell(page, START)
-        try:
-            page.locator(".gx-root").wait_for(timeout=20000)
-            return
-        except PlaywrightTimeout:
-            page.reload()
-    pytest.fail(f"the explorer never appeared ({attempts} attempts)")
-
-
-def probe_python(page, previous_n=0):
-    run_cell(page, PROBE)
-    page.wait_for_function(
-        """([k, prev]) => {
-            const m = document.querySelectorAll('.jp-Notebook .jp-Cell')[k].innerText.match(/STATE (\\{.*\\})/);
-            return m !== null && JSON.parse(m[1]).n > prev;
-        }""", arg=[PROBE, previous_n], timeout=30000)
-    line = next(s for s in output_text(page, PROBE).splitlines() if s.startswith("STATE "))
-    return json.loads(line[len("STATE "):])
-
-
-def probe_until(page, py, done, tries=5):
-    """Widget messages reach the kernel asynchronously: re-ask until Python has caught up."""
-    for _ in range(tries):
-        py = probe_python(page, py["n"])
-        if done(py):
-            break
-    return py
 
 
 def page_state(page):
@@ -99,15 +51,13 @@ def page_state(page):
             "lr": float(root.locator(".gx-lrval").inner_text())}
 
 
-@pytest.mark.parametrize("jupyter", ["jupyterlab"], indirect=True)
-def test_buttons_sliders_and_python_agree_in_a_running_kernel(jupyter, offline_page):  # noqa: F811 (the fixture)
-    name, base, token, url = jupyter
+def test_buttons_sliders_and_python_agree_in_a_running_kernel(jupyterlab, offline_page):
+    name, base, token, url = jupyterlab
     page = offline_page
     errors = []
     page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
     page.set_viewport_size({"width": 1280, "height": 1000})
-    write_notebook(base, token)
-    open_and_display(page, url, base, token)
+    open_and_display(page, url, base, token, root=".gx-root")
     root = page.locator(".gx-root")
 
     # (a) two clicks on 走一步 in the page: Python holds the same logits, step count and loss history.

@@ -232,6 +232,15 @@ def probe_python(page, previous_n=0):
     return json.loads(line[len("STATE "):])
 
 
+def probe_until(page, py, done, tries=5):
+    """Widget messages reach the kernel asynchronously: re-run the probe until Python's state satisfies `done`."""
+    for _ in range(tries):
+        py = probe_python(page, py["n"])
+        if done(py):
+            break
+    return py
+
+
 def shown_state(page):
     """Everything the explorer shows, parsed back into numbers."""
     root = page.locator(".sx-root")
@@ -301,11 +310,7 @@ def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_pa
     # (b) Python holds the moved logits and recomputed probs/loss with labcode; the page shows the same.
     #     Slider updates reach the kernel asynchronously (ipywidgets may hold the last one back until the
     #     kernel answers the previous), so re-ask a few times until Python has caught up with the page.
-    py = {"n": 0}
-    for _ in range(5):
-        py = probe_python(page, py["n"])
-        if np.allclose(py["logits"], moved["logits"], rtol=0, atol=5e-6):
-            break
+    py = probe_until(page, {"n": 0}, lambda py: np.allclose(py["logits"], moved["logits"], rtol=0, atol=5e-6))
     np.testing.assert_allclose(py["logits"], moved["logits"], rtol=0, atol=5e-6,
                                err_msg="the kernel never received the slider moves")
     assert_python_agrees_with_labcode(py)
