@@ -78,30 +78,18 @@ def test_no_serious_or_critical_axe_violation_on_any_page(chromium, site_url, si
     assert not found, "axe-core violations:\n" + "\n".join(found)
 
 
-def test_axe_reports_a_nameless_button_an_image_without_alt_and_dark_text_on_the_dark_theme(
-        chromium, site_url, site_pages, axe_source):
-    """The audit above can fail: the same runs flag problems planted in a real page, the colour-only dark run too."""
+def test_axe_reports_a_nameless_button_and_an_image_without_alt(chromium, site_url, site_pages, axe_source):
+    """The audit above can fail: the same run flags two problems planted in a real page."""
     page = chromium.new_page()
     try:
         page.goto(f"{site_url}/search.html")
-        page.add_style_tag(content=NO_TRANSITIONS)
-        # The text goes at the end of the article, clear of the sticky headers (text under one of them
-        # is "incomplete" for axe, not a violation).
-        page.evaluate("""() => {
-            const main = document.querySelector("main, body");
-            main.insertAdjacentHTML("afterbegin",
-                '<button id="planted-button"></button><img id="planted-img" src="data:,">');
-            main.insertAdjacentHTML("beforeend", '<p id="planted-text" style="color: #333">深色主题上读不清的字</p>');
-        }""")
+        page.evaluate("""() => document.querySelector("main, body").insertAdjacentHTML("afterbegin",
+            '<button id="planted-button"></button><img id="planted-img" src="data:,">')""")
         page.evaluate(axe_source)
         ids = {v["id"] for v in page.evaluate(RUN_AXE, None)}
-        page.emulate_media(color_scheme="dark")
-        page.wait_for_function(READY, arg="dark", timeout=20000)
-        dark = page.evaluate(RUN_AXE, COLOUR_RULES)
     finally:
         page.close()
-    assert {"button-name", "image-alt"} <= ids and "color-contrast" not in ids
-    assert any(v["id"] == "color-contrast" and "#planted-text" in " ".join(v["nodes"]) for v in dark), dark
+    assert {"button-name", "image-alt"} <= ids
 
 
 def test_theme_chrome_gets_chinese_names_that_match_what_it_shows():
