@@ -7,10 +7,12 @@ For every chapter notebook in _toc.yml (第 N 章) and every appendix notebook (
 and book.pdf, the whole book as the students get it: the chapters, then the appendices and the
 glossary lettered 附录 A, 附录 B, … (the glossary is printed in the book only).
 
-Usage: scripts/build_pdf.py [--out DIR] [--if-available] [--work DIR] [--cache DIR]
-  --if-available  when TeX or the fonts are missing, say which Debian packages to
-                  install and exit 0 (used by `make build`); under CI=true exit 1 all the same.
-Notebooks are executed once per run (a fresh jupyter-cache shared by both builds, or the one given by --cache).
+Usage: scripts/build_pdf.py [--out DIR] [--if-available] [--work DIR] [--cache DIR | --stored-outputs]
+  --if-available    when TeX or the fonts are missing, say which Debian packages to
+                    install and exit 0 (used by `make build`); under CI=true exit 1 all the same.
+  --stored-outputs  print the outputs stored in the notebooks instead of running them (the test suite,
+                    which checks separately that a fresh run writes exactly those outputs).
+Otherwise notebooks are executed once per run (a fresh jupyter-cache shared by both builds, or --cache DIR).
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from book_config import write_cached_config  # noqa: E402
+from book_config import write_config_copy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LATEX_DIR = ROOT / "latex"
@@ -185,8 +187,8 @@ def tex_escape(text: str) -> str:
 
 # --- Sphinx (LaTeX sources) ---------------------------------------------------
 
-def write_config(work: Path, cache: Path, mode: str, docs: list[dict]) -> Path:
-    """A copy of _config.yml for one build: shared execution cache, documents, handout mode."""
+def write_config(work: Path, cache: Path | None, mode: str, docs: list[dict]) -> Path:
+    """A copy of _config.yml for one build: shared execution cache (None: stored outputs), documents, mode."""
     author = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("author", "")
     settings = {
         "handout_mode": mode,
@@ -199,11 +201,11 @@ def write_config(work: Path, cache: Path, mode: str, docs: list[dict]) -> Path:
         "nb_mime_priority_overrides": [["latex", "image/png", 15], ["latex", "text/plain", 100]],
         "handout_documents": [[d["docname"], d["target"], d["title"], author, "jupyterBook", False] for d in docs],
     }
-    return write_cached_config(work / f"_config_{mode}.yml", cache, settings,
+    return write_config_copy(work / f"_config_{mode}.yml", cache, settings,
                                extensions={"handout_filter": str(LATEX_DIR)})
 
 
-def run_sphinx(work: Path, cache: Path, mode: str, docs: list[dict], log: Path) -> Path:
+def run_sphinx(work: Path, cache: Path | None, mode: str, docs: list[dict], log: Path) -> Path:
     config = write_config(work, cache, mode, docs)
     out = work / mode
     jupyter_book = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()"]
@@ -277,7 +279,7 @@ def page_count(pdf: Path) -> str:
 
 # --- main ---------------------------------------------------------------------
 
-def build(out: Path, work: Path, cache: Path) -> list[Path]:
+def build(out: Path, work: Path, cache: Path | None) -> list[Path]:
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     course_title = config.get("title", "")
     chs = chapters()
@@ -292,12 +294,18 @@ def build(out: Path, work: Path, cache: Path) -> list[Path]:
     logs = work / "logs"
     logs.mkdir(parents=True, exist_ok=True)
 
-    jobs = []
-    for mode, docs in (("student", student), ("answers", answers)):
+    def sources(mode: str, docs: list[dict]) -> list[tuple[Path, dict]]:
         latex_dir = run_sphinx(work, cache, mode, docs, logs / f"sphinx-{mode}.log")
         for doc in docs:
             prepare_tex(latex_dir / doc["target"], doc, course_title, back_matter)
-            jobs.append((latex_dir, doc))
+        return [(latex_dir, doc) for doc in docs]
+
+    builds = [("student", student), ("answers", answers)]
+    if cache is None:  # nothing is executed, so the two Sphinx builds are independent
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            jobs = [job for part in pool.map(lambda b: sources(*b), builds) for job in part]
+    else:  # the first build runs the notebooks into the cache, the second reads them from it
+        jobs = [job for mode, docs in builds for job in sources(mode, docs)]
 
     out.mkdir(parents=True, exist_ok=True)
     built = []
@@ -317,9 +325,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--if-available", action="store_true",
                         help="skip with a message (exit 0) when TeX or the fonts are missing")
     parser.add_argument("--work", type=Path, help="keep the LaTeX sources and logs in this folder")
-    parser.add_argument("--cache", type=Path,
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--cache", type=Path,
                         help="execute the notebooks through this jupyter-cache folder, shared with another build "
                              "of the same tree (default: a fresh one in the work folder)")
+    source.add_argument("--stored-outputs", action="store_true",
+                        help="print the notebooks' stored outputs instead of running them")
     args = parser.parse_args(argv)
 
     missing = missing_packages()
@@ -337,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     out = args.out.resolve()
     try:
-        cache = args.cache.resolve() if args.cache else work / "jupyter_cache"
+        cache = None if args.stored_outputs else args.cache.resolve() if args.cache else work / "jupyter_cache"
         built = build(out, work, cache)
     except BuildError as err:
         kept = out / "logs"

@@ -17,11 +17,11 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 
 # `make test` spreads whole files over pytest-xdist workers in this order (`--no-loadscope-reorder`): the
 # slowest first, so that no worker is left with a long file at the end while the other has finished. (By
-# default xdist starts the files with the most tests first, and these files have few.) The site is built
-# by the first of them that needs it; the PDFs, which reuse its notebook runs, come once it is there.
+# default xdist starts the files with the most tests first, and these files have few.) The PDFs and the
+# site are built by the first file that needs each, so the two builds start side by side.
 SLOW_FILES_FIRST = [
-    "tests/test_accessibility.py", "tests/test_execute_notebooks.py", "tests/test_kernel_widgets.py",
-    "tests/test_pdf.py", "tests/test_kernel_gradient.py", "tests/test_cross_references.py",
+    "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_execute_notebooks.py",
+    "tests/test_kernel_widgets.py", "tests/test_kernel_gradient.py", "tests/test_cross_references.py",
     "tests/test_browser.py", "tests/test_kernel_bigram_trainer.py", "tests/test_kernel_embedding.py",
     "tests/test_browser_gradient.py", "tests/test_bigram_trainer_browser.py", "tests/test_browser_embedding.py",
     "tests/test_handout_links.py", "tests/test_widget_themes.py", "tests/test_site_offline.py",
@@ -82,20 +82,15 @@ def _load_script(name: str):
 
 
 @pytest.fixture(scope="session")
-def execution_cache(tmp_path_factory) -> Path:
-    """A fresh jupyter-cache for this run: the site build executes each notebook once, the PDF build reuses it."""
-    return _run_root(tmp_path_factory) / "jupyter_cache"
-
-
-@pytest.fixture(scope="session")
-def site_build(tmp_path_factory, execution_cache) -> SiteBuild:
+def site_build(tmp_path_factory) -> SiteBuild:
     """Build the book as `make site` does (`jupyter-book build . -W -n --keep-going`) into a temporary
-    folder, once per test run. The only difference: notebooks run through this run's fresh execution
-    cache (same outputs as `force`), so the PDF build need not run them again."""
+    folder, once per test run. The one difference: the pages show the outputs stored in the notebooks
+    instead of running them again (scripts/book_config.py); test_execute_notebooks.py checks that a
+    fresh run writes exactly those outputs."""
     out = _run_root(tmp_path_factory) / "site-build"
 
     def build():
-        config = _load_script("book_config").write_cached_config(out / "_config_site.yml", execution_cache)
+        config = _load_script("book_config").write_config_copy(out / "_config_site.yml", None)
         jb = Path(sys.executable).with_name("jupyter-book")
         proc = subprocess.run(
             [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going", "--config", str(config),
@@ -116,9 +111,9 @@ def built_site(site_build) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pdf_dir(tmp_path_factory, site_build, execution_cache) -> Path:
+def pdf_dir(tmp_path_factory) -> Path:
     """Build every handout once per test run, into a temporary folder (never _build/, which `make build`
-    uses), after the site build so that the notebooks' outputs come from its execution cache."""
+    uses), from the notebooks' stored outputs as the site build does."""
     build_pdf = _load_script("build_pdf")
     tex_hint = "sudo apt-get install " + " ".join(build_pdf._debian_pdf_packages())
     for tool in ("xelatex", "latexmk", "pdftotext", "pdftoppm", "pdfinfo"):
@@ -133,7 +128,7 @@ def pdf_dir(tmp_path_factory, site_build, execution_cache) -> Path:
 
     def build():
         proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out),
-                               "--work", str(out / "latex-work"), "--cache", str(execution_cache)],
+                               "--work", str(out / "latex-work"), "--stored-outputs"],
                               capture_output=True, text=True, cwd=ROOT)
         logs = "".join(p.read_text(errors="replace")[-3000:] for p in (out / "logs").glob("*.log"))
         return [proc.returncode, f"{proc.stdout}\n{proc.stderr}\n{logs}"]

@@ -91,15 +91,26 @@ def shown(page):
             "train": root.locator(".bt-train").inner_text()}
 
 
+# Press “训练” and read the shown step count and loss on every animation frame until the run ends. The page
+# samples itself: a busy test machine answering one round trip per sample could miss most of a short run.
+TRAIN_AND_SAMPLE = """async (root) => {
+    const read = () => ({steps: Number(root.querySelector('.bt-steps').textContent),
+                         loss: Number(root.querySelector('.bt-loss').textContent)});
+    const done = () => root.querySelector('.bt-train').textContent.startsWith('训练');
+    root.querySelector('.bt-train').click();
+    const samples = [];
+    while (!done()) {
+        samples.push(read());
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    return samples;
+}"""
+
+
 def train_once(page):
     """Press “训练” and sample the shown loss while the curve grows; returns the samples and the end state."""
-    root = widget(page)
     before = shown(page)
-    root.locator(".bt-train").click()
-    samples = []
-    while not root.locator(".bt-train").inner_text().startswith("训练"):
-        samples.append(shown(page))
-        page.wait_for_timeout(30)
+    samples = widget(page).evaluate(TRAIN_AND_SAMPLE)
     return before, samples, shown(page)
 
 
