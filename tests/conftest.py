@@ -204,6 +204,22 @@ def offline_context(chromium, **options):
     return context, page
 
 
+@pytest.fixture(scope="session")
+def site_tour(request, tmp_path_factory, built_site) -> dict:
+    """Every page of the built site visited once at each width of tests/site_tour.py, once per test run:
+    {width: {page: {axe_light, axe_dark, background_light, background_dark, phone, errors, failed, external}}}."""
+    import site_tour
+
+    def build():
+        if not site_tour.AXE.exists():
+            pytest.fail(f"{site_tour.AXE} is missing: `make assets` installs the npm packages of web/package.json")
+        chromium, site_url = request.getfixturevalue("chromium"), request.getfixturevalue("site_url")
+        return site_tour.visit(chromium, site_url, site_tour.site_pages(built_site),
+                               site_tour.AXE.read_text(encoding="utf-8"))
+
+    return _once_per_run(tmp_path_factory, "site-tour", build)
+
+
 def assert_fits_its_column(root, width):
     """A widget at viewport `width` is no wider than its column and ends on the screen (1 px of rounding)."""
     overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")

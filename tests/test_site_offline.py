@@ -18,15 +18,13 @@ def test_search_finds_a_chinese_word(offline_page, site_url):
     assert page.external == []
 
 
-def test_pages_run_without_script_errors(offline_page, site_url):
-    page = offline_page
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    for path in ("intro.html", "book/01_probability_to_loss.html"):
-        page.goto(f"{site_url}/{path}", wait_until="networkidle")
-    assert errors == []
-    assert page.external == []
+def test_pages_run_without_script_errors(site_tour):
+    """Every page, at both widths of the `site_tour` visit (tests/site_tour.py): no script error, no console
+    error, no request answered with an error and none that tried to leave 127.0.0.1."""
+    problems = {f"{path} at {width}px": {k: visit[k] for k in ("errors", "failed", "external") if visit[k]}
+                for width, visits in site_tour.items() for path, visit in visits.items()}
+    assert "intro.html" in site_tour["1200"] and "book/01_probability_to_loss.html" in site_tour["1200"]
+    assert {where: found for where, found in problems.items() if found} == {}
 
 
 def test_widget_icon_fonts_load_from_the_site(offline_page, site_url):
