@@ -1,7 +1,8 @@
 """The softmax explorer on the built static site: live in headless Chromium, no kernel, no network.
 
 Every shown number is parsed and compared with labcode, so a wrong formula, a stale bar or a
-formatting change in the page fails here. Screenshots go to _build/screenshots/.
+formatting change in the page fails here. The page is loaded once; before each test the explorer is put
+back, through its own controls, to what a fresh load shows (checked). Screenshots go to _build/screenshots/.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 import labcode
-from conftest import assert_fits_its_column
+from conftest import assert_fits_its_column, offline_context
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
@@ -29,15 +30,79 @@ def explorer_url(built_site, site_url):
     return f"{site_url}/{pages[0].relative_to(built_site).as_posix()}"
 
 
+def open_page(chromium, url, **options):
+    """A new offline context and page at `url` (see `offline_page` in conftest) that records script errors
+    in `page.errors` and failed requests in `page.missing`; returns (context, page)."""
+    context, page = offline_context(chromium, **options)
+    page.errors, page.missing = [], []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("response", lambda r: r.status >= 400 and page.missing.append(f"{r.status} {r.url}"))
+    page.goto(url)
+    widget(page).wait_for(timeout=20000)
+    return context, page
+
+
+def assert_clean(page):
+    assert page.external == [], "requests left 127.0.0.1"
+    assert [m for m in page.missing if "/_static/" in m] == [], "the page asked for static files the site lacks"
+    assert page.errors == [], "script errors on the page"
+
+
+DESKTOP = {"width": 1200, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def loaded(chromium, explorer_url):
+    """The chapter page, loaded once for this module at desktop size; `page.fresh` is what its first
+    explorer showed then."""
+    context, page = open_page(chromium, explorer_url, viewport=DESKTOP)
+    page.fresh = restorable_state(page)
+    yield page
+    context.close()
+
+
 @pytest.fixture
-def page(offline_page, explorer_url):
-    missing = []
-    offline_page.on("response", lambda r: r.status >= 400 and missing.append(f"{r.status} {r.url}"))
-    offline_page.goto(explorer_url)
-    offline_page.locator(".sx-root").first.wait_for(timeout=20000)
-    yield offline_page
-    assert offline_page.external == [], "requests left 127.0.0.1"
-    assert [m for m in missing if "/_static/" in m] == [], "the page asked for static files the site lacks"
+def page(loaded):
+    """The loaded page with its first explorer put back, through its own controls, as a fresh load shows it."""
+    widget(loaded).evaluate(RESTORE_JS, loaded.fresh["controls"])
+    assert restorable_state(loaded) == loaded.fresh, "the explorer did not return to the state of a fresh load"
+    yield loaded
+    assert_clean(loaded)
+
+
+@pytest.fixture
+def page_at_width(request, chromium, explorer_url, width):
+    """The chapter page laid out from its load at this width: the module's page at desktop width, else a
+    page in a context of its own, as a phone would."""
+    if width == DESKTOP["width"]:
+        yield request.getfixturevalue("page")
+        return
+    context, page = open_page(chromium, explorer_url, viewport={**DESKTOP, "width": width})
+    try:
+        yield page
+        assert_clean(page)
+    finally:
+        context.close()
+
+
+# The reader's controls: each slider's value, the temperature slider's value (log10 T) and the chosen target.
+CONTROLS_JS = """root => ({
+    logits: Array.from(root.querySelectorAll(".sx-logit"), (e) => e.value),
+    temperature: root.querySelector(".sx-temp").value,
+    target: root.querySelector(".sx-select").value,
+})"""
+# Set them back as a reader would: each slider moved (an `input` event), the target chosen (`change`).
+RESTORE_JS = """(root, controls) => {
+    const set = (input, value, type) => {
+        input.value = value;
+        input.dispatchEvent(new Event(type, {bubbles: true}));
+    };
+    root.querySelectorAll(".sx-logit").forEach((input, k) => set(input, controls.logits[k], "input"));
+    set(root.querySelector(".sx-temp"), controls.temperature, "input");
+    set(root.querySelector(".sx-select"), controls.target, "change");
+    document.activeElement.blur();
+    window.scrollTo(0, 0);
+}"""
 
 
 def widget(page):
@@ -60,6 +125,11 @@ def shown_state(page):
         "heights": root.locator(".sx-bar").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
         "text": root.inner_text(),
     }
+
+
+def restorable_state(page):
+    """Everything the first explorer shows, and where its controls stand."""
+    return {**shown_state(page), "controls": widget(page).evaluate(CONTROLS_JS)}
 
 
 def assert_shows_labcode_values(s):
@@ -169,13 +239,10 @@ def test_page_maths_agrees_with_labcode_to_1e9_on_extreme_grid(page):
         np.testing.assert_allclose(js["grad"], grad, rtol=1e-9, atol=1e-12 / t, err_msg=f"z={z} T={t} y={y}")
 
 
-@pytest.mark.parametrize("width", [1200, 360])
-def test_screenshots_and_no_overflow_at_desktop_and_phone_width(page, width):
+@pytest.mark.parametrize("width", [DESKTOP["width"], 360])
+def test_screenshots_and_no_overflow_at_desktop_and_phone_width(page_at_width, width):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.set_viewport_size({"width": width, "height": 900})
-    page.reload()  # lay the page out afresh, as a phone would
-    root = widget(page)
-    root.wait_for(timeout=20000)
+    root = widget(page_at_width)
     root.scroll_into_view_if_needed()
     root.screenshot(path=str(SHOTS / f"softmax_explorer_{width}.png"))
     assert_fits_its_column(root, width)

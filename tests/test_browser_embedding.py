@@ -2,7 +2,8 @@
 
 The reader's phrase is typed into the page; the ids, the read-count marks and the gradient rows the page
 shows are parsed back and compared with labcode (encode, embedding_backward) on the state the page holds.
-Screenshots (light and dark theme, phone and desktop width) go to _build/screenshots/.
+The page is loaded once; before each test the explorer is put back, through its own controls, to what a
+fresh load shows (checked). Screenshots (light and dark theme, phone and desktop width) go to _build/screenshots/.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import assert_fits_its_column
+from conftest import assert_fits_its_column, offline_context
 from labcode import embedding_backward
 from labcode.corpus import UNK
 from labcode.corpus import encode as _encode
@@ -41,20 +42,66 @@ def chapter_url(built_site, site_url):
     return f"{site_url}/{PAGE}"
 
 
+def open_page(chromium, url, **options):
+    """A new offline context and page at `url` (see `offline_page` in conftest) that records script and
+    console errors in `page.errors` and failed requests in `page.missing`; returns (context, page)."""
+    context, page = offline_context(chromium, **options)
+    page.errors, page.missing = [], []
+    page.on("pageerror", lambda e: page.errors.append(f"{e}\n{e.stack}"))
+    # A missing resource is checked by kind (assert_clean); every other console error counts.
+    page.on("console", lambda m: m.type == "error" and not m.text.startswith("Failed to load resource")
+            and page.errors.append(m.text))
+    page.on("response", lambda r: r.status >= 400 and page.missing.append(r.url))
+    page.goto(url)
+    widget(page).wait_for(timeout=20000)
+    return context, page
+
+
+def assert_clean(page):
+    assert page.external == [], "requests left 127.0.0.1"
+    assert page.errors == [], "script errors on the page"
+    assert [m for m in page.missing if m.endswith((".js", ".css")) or "/_static/" in m] == [], (
+        "scripts or styles missing")
+
+
+DESKTOP = {"width": 1200, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def loaded(chromium, chapter_url):
+    """The chapter page, loaded once for this module at desktop size; `page.fresh` is what its first
+    explorer showed then (and the page's theme)."""
+    context, page = open_page(chromium, chapter_url, viewport=DESKTOP)
+    page.fresh = restorable_state(page)
+    yield page
+    context.close()
+
+
 @pytest.fixture
-def page(offline_page, chapter_url):
-    errors, missing = [], []
-    offline_page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
-    # A missing resource is checked below by kind; every other console error counts.
-    offline_page.on("console", lambda m: m.type == "error" and not m.text.startswith("Failed to load resource")
-                    and errors.append(m.text))
-    offline_page.on("response", lambda r: r.status >= 400 and missing.append(r.url))
-    offline_page.goto(chapter_url)
-    offline_page.locator(".ee-root").first.wait_for(timeout=20000)
-    yield offline_page
-    assert offline_page.external == [], "requests left 127.0.0.1"
-    assert errors == [], "script errors on the page"
-    assert [m for m in missing if m.endswith((".js", ".css")) or "/_static/" in m] == [], "scripts or styles missing"
+def page(loaded):
+    """The loaded page with its first explorer put back, through its own controls, as a fresh load shows it."""
+    widget(loaded).evaluate(RESTORE_JS, loaded.fresh["controls"])
+    assert restorable_state(loaded) == loaded.fresh, "the explorer did not return to the state of a fresh load"
+    yield loaded
+    assert_clean(loaded)
+
+
+# The reader's controls: the phrase box, the example list and the overwrite-bug switch.
+CONTROLS_JS = """root => ({
+    text: root.querySelector(".ee-text").value,
+    example: root.querySelector(".ee-examples").value,
+    bug: root.querySelector(".ee-bug").checked,
+})"""
+# Set them back as a reader would: the phrase typed in (an `input` event), the switch clicked if it moved.
+RESTORE_JS = """(root, controls) => {
+    const box = root.querySelector(".ee-text");
+    box.value = controls.text;
+    box.dispatchEvent(new InputEvent("input", {bubbles: true, inputType: "insertText", data: controls.text}));
+    const bug = root.querySelector(".ee-bug");
+    if (bug.checked !== controls.bug) bug.click();
+    document.activeElement.blur();
+    window.scrollTo(0, 0);
+}"""
 
 
 def widget(page):
@@ -89,6 +136,12 @@ def shown(page):
         "verdicts": root.locator(".ee-verdict").all_inner_texts(),
         "unk_marked": root.locator(".ee-pos.ee-is-unk").all_inner_texts(),
     }
+
+
+def restorable_state(page):
+    """What the explorer shows (all of its text too), and where its controls stand."""
+    return {**shown(page), "all_text": widget(page).inner_text(), "controls": widget(page).evaluate(CONTROLS_JS),
+            "theme": page.evaluate("document.documentElement.dataset.theme")}
 
 
 def expected(page, text):
@@ -177,22 +230,35 @@ def test_page_maths_agrees_with_labcode_under_heavy_repetition(page):
         np.testing.assert_array_equal(np.asarray(wrong).reshape(dE.shape), bug)
 
 
-def test_screenshots_in_both_themes_and_no_overflow_at_phone_and_desktop_width(page):
+@pytest.fixture
+def page_at_width(request, chromium, chapter_url, width):
+    """The chapter page laid out from its load at this width: the module's page at desktop width, else a
+    page in a context of its own, as a phone would."""
+    if width == DESKTOP["width"]:
+        yield request.getfixturevalue("page")
+        return
+    context, page = open_page(chromium, chapter_url, viewport={**DESKTOP, "width": width})
+    try:
+        yield page
+        assert_clean(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [DESKTOP["width"], 360])
+def test_screenshots_in_both_themes_and_no_overflow_at_phone_and_desktop_width(page_at_width, width):
     """Contrast in both themes is checked for every widget page by test_widget_themes.py."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page = page_at_width
     root = widget(page)
-    for width in (1200, 360):
-        page.set_viewport_size({"width": width, "height": 900})
-        page.reload()  # lay the page out afresh, as a phone would
-        root.wait_for(timeout=20000)
-        type_phrase(page, "我爱我家，谢谢")
-        root.locator(".ee-bug").check()
-        assert shown(page)["lines"] == 7
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
-            root.scroll_into_view_if_needed()
-            root.screenshot(path=str(SHOTS / f"embedding_explorer_{scheme}_{width}.png"))
-        assert_fits_its_column(root, width)
-        for control in root.locator(".ee-text, .ee-examples, .ee-bug").all():
-            assert control.bounding_box()["height"] >= 18  # large enough to hit with a finger
+    type_phrase(page, "我爱我家，谢谢")
+    root.locator(".ee-bug").check()
+    assert shown(page)["lines"] == 7
+    for scheme in ("dark", "light"):  # light last, as a fresh load shows it (the `page` fixture checks)
+        page.emulate_media(color_scheme=scheme)
+        page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
+        root.scroll_into_view_if_needed()
+        root.screenshot(path=str(SHOTS / f"embedding_explorer_{scheme}_{width}.png"))
+    assert_fits_its_column(root, width)
+    for control in root.locator(".ee-text, .ee-examples, .ee-bug").all():
+        assert control.bounding_box()["height"] >= 18  # large enough to hit with a finger
