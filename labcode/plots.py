@@ -291,12 +291,14 @@ def count_heatmap(counts, symbols):
     ax = fig.subplots()
     norm = PowerNorm(gamma=0.5, vmin=0, vmax=max(N.max(), 1))
     ax.imshow(N, cmap="Blues", norm=norm)
+    # The cell labels lie inside the axes, so the layout need not measure them (2 × V² texts, half the time).
+    cell = {"ha": "center", "va": "center", "in_layout": False}
     for i in range(V):
         for j in range(V):
             dark = norm(N[i, j]) > 0.55
             colour = "white" if dark else "#222222"
-            ax.text(j, i - 0.2, symbols[i] + symbols[j], ha="center", va="center", fontsize=8.5, color=colour)
-            ax.text(j, i + 0.22, f"{N[i, j]:g}", ha="center", va="center", fontsize=8, color=colour)
+            ax.text(j, i - 0.2, symbols[i] + symbols[j], fontsize=8.5, color=colour, **cell)
+            ax.text(j, i + 0.22, f"{N[i, j]:g}", fontsize=8, color=colour, **cell)
     ax.set_xticks(range(V), symbols)
     ax.set_yticks(range(V), symbols)
     ax.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False, length=0)
