@@ -6,8 +6,9 @@ need is gathered during that one visit (the `site_tour` fixture in conftest.py r
 - axe-core in the light theme (every rule that can report a serious or critical problem) and, after the
   theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen;
+- at 1200 px, in each theme, the colours painted behind every widget of the family and behind each of its texts;
 - script errors, failed requests and requests that tried to leave 127.0.0.1.
-test_accessibility.py, test_site_phone.py and test_site_offline.py assert on the result.
+test_accessibility.py, test_site_phone.py, test_widget_themes.py and test_site_offline.py assert on the result.
 """
 from __future__ import annotations
 
@@ -56,6 +57,38 @@ PHONE_CHECKS = """() => ({
         .filter(code => [...code.getClientRects()].some(r => r.right > document.documentElement.clientWidth + 1))
         .map(code => code.innerText),
 })"""
+
+WIDGET_CONTRAST = """(root) => {
+    const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number);
+                           return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+    const over = (top, under) => top.slice(0, 3).map((v, i) => v * top[3] + under[i] * (1 - top[3]));
+    const backdrop = (stack) => stack.reverse().reduce(
+        (under, el) => over(parse(getComputedStyle(el).backgroundColor), under), [255, 255, 255]);
+    const lum = (rgb) => { const [r, g, b] = rgb.map(v => v / 255)
+                                                .map(v => v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+                           return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+                              return (hi + 0.05) / (lo + 0.05); };
+    const centre = (el) => { const r = el.getBoundingClientRect();
+                             return [r.left + r.width / 2, r.top + r.height / 2, r.width * r.height]; };
+    const box = root.getBoundingClientRect();
+    const page = backdrop([document.body, document.documentElement]);
+    const inside = document.elementsFromPoint(box.left + 4, Math.max(box.top, 120) + 4);
+    const behindRoot = backdrop(inside.filter(el => !root.contains(el) || el === root));
+    const texts = [];
+    for (const el of root.querySelectorAll("*")) {
+        const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+        if (!own || el.closest("option, svg")) continue;
+        const [x, y, area] = centre(el);
+        if (area === 0 || y < 0 || y > innerHeight) continue;  // hidden, or scrolled away (checked in its own pass)
+        const stack = document.elementsFromPoint(x, y);
+        if (!stack.includes(el)) continue;  // under the page's sticky header
+        const bg = backdrop(stack.slice(stack.indexOf(el)));
+        const fg = over(parse(getComputedStyle(el).color), bg);
+        texts.push({text: el.textContent.trim().slice(0, 30), ratio: ratio(fg, bg), fg, bg});
+    }
+    return {page, behindRoot, texts, theme: document.documentElement.dataset.theme};
+}"""
 
 
 def site_pages(html: Path) -> list[str]:
@@ -110,7 +143,30 @@ def _visit_at(chromium, site_url, pages, axe_source, viewport):
                 record[f"background_{scheme}"] = page.evaluate(BACKGROUND)
                 if scheme == "light" and viewport["width"] <= 360:
                     record["phone"] = page.evaluate(PHONE_CHECKS)
+                if viewport["width"] >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
+                    record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
             visits[path] = {"errors": [], "failed": [], "external": [], **record}
     finally:
         context.close()
     return visits
+
+
+HAS_FAMILY_WIDGET = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')]
+    .some(s => s.textContent.includes("lc-widget"))"""
+
+
+def _measure_widgets(page) -> list[dict]:
+    """WIDGET_CONTRAST for every family widget on the page; a tall widget is measured in viewport-sized slices."""
+    found = []
+    roots = page.locator(".lc-widget")
+    roots.first.wait_for(timeout=20000)  # the widget runtime draws them after the page has loaded
+    for k in range(roots.count()):
+        root = roots.nth(k)
+        root.scroll_into_view_if_needed()
+        height = root.evaluate("el => el.getBoundingClientRect().height")
+        for offset in range(0, int(height) + 1, 600):
+            root.evaluate("(el, dy) => window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top + dy - 100)",
+                          offset)
+            found.append({"widget": k, "offset": offset, **root.evaluate(WIDGET_CONTRAST)})
+    page.evaluate("() => window.scrollTo(0, 0)")
+    return found
