@@ -236,10 +236,11 @@ def test_screenshots_light_and_dark_at_desktop_and_phone_width_without_overflow(
     SHOTS.mkdir(parents=True, exist_ok=True)
     root = widget(page)
     texts = []
+    page.reload()  # the widget as a reader first sees it, not as the tests above left it
+    root.wait_for(timeout=20000)
     for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)  # the theme follows the system setting when the page loads
-        page.reload()
-        root.wait_for(timeout=20000)
+        page.emulate_media(color_scheme=scheme)  # the theme follows the system setting, live
+        page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
         train_once(page)
         texts.append(root.evaluate("el => getComputedStyle(el).color"))
         for width in (1200, 360):
