@@ -228,6 +228,16 @@ def assert_fits_its_column(root, width):
         f"the widget runs off the screen at {width}px")
 
 
+@pytest.fixture(scope="session")
+def jupyter_server(tmp_path_factory):
+    """One Jupyter server (JupyterLab, also serving Notebook 7's pages) for every running-kernel test of this
+    pytest process; see tests/kernel_server.py."""
+    import kernel_server
+    server, stop = kernel_server.start(tmp_path_factory.mktemp("jupyter"))
+    yield server
+    stop()
+
+
 @pytest.fixture
 def offline_page(chromium):
     """A fresh page whose requests to anything but 127.0.0.1 are blocked and recorded in `page.external`."""

@@ -41,8 +41,8 @@ assert (START, PROBE, SET) == (0, 1, 2)
 
 
 @pytest.fixture(scope="module")
-def jupyterlab(request, tmp_path_factory):
-    return serve_notebook(request, tmp_path_factory, "jupyterlab", CELLS)
+def jupyterlab(request, jupyter_server):
+    return serve_notebook(request, jupyter_server, "jupyterlab", CELLS)
 
 
 def shown(page):
@@ -52,12 +52,12 @@ def shown(page):
 
 
 def test_page_trains_python_reads_python_trains_page_follows(jupyterlab, offline_page):
-    name, base, token, url = jupyterlab
+    name = jupyterlab.front_end
     page = offline_page
     errors = []
     page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
     page.set_viewport_size({"width": 1280, "height": 1000})
-    open_and_display(page, url, base, token, root=".bt-root")
+    open_and_display(page, jupyterlab, root=".bt-root")
     root = page.locator(".bt-root")
     assert shown(page)["steps"] == 0
 

@@ -22,8 +22,8 @@ from test_kernel_widgets import (
 
 
 @pytest.fixture(scope="module")
-def jupyterlab(request, tmp_path_factory):
-    return serve_notebook(request, tmp_path_factory, "jupyterlab", CELLS)
+def jupyterlab(request, jupyter_server):
+    return serve_notebook(request, jupyter_server, "jupyterlab", CELLS)
 
 
 def encode(text):
@@ -62,12 +62,12 @@ def page_ids(page):
 
 
 def test_typing_switch_and_python_stay_in_sync_in_a_running_kernel(jupyterlab, offline_page):
-    name, base, token, url = jupyterlab
+    name = jupyterlab.front_end
     page = offline_page
     errors = []
     page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
     page.set_viewport_size({"width": 1280, "height": 1000})
-    open_and_display(page, url, base, token, root=".ee-root")
+    open_and_display(page, jupyterlab, root=".ee-root")
     root = page.locator(".ee-root")
     assert page_ids(page) == encode("我爱我家")
 

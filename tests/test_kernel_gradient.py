@@ -32,8 +32,8 @@ Z0, TARGET = [0.0, 1.0, 2.0], 0
 
 
 @pytest.fixture(scope="module")
-def jupyterlab(request, tmp_path_factory):
-    return serve_notebook(request, tmp_path_factory, "jupyterlab", CELLS)
+def jupyterlab(request, jupyter_server):
+    return serve_notebook(request, jupyter_server, "jupyterlab", CELLS)
 
 
 def trajectory(z, lr, n):
@@ -52,12 +52,12 @@ def page_state(page):
 
 
 def test_buttons_sliders_and_python_agree_in_a_running_kernel(jupyterlab, offline_page):
-    name, base, token, url = jupyterlab
+    name = jupyterlab.front_end
     page = offline_page
     errors = []
     page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
     page.set_viewport_size({"width": 1280, "height": 1000})
-    open_and_display(page, url, base, token, root=".gx-root")
+    open_and_display(page, jupyterlab, root=".gx-root")
     root = page.locator(".gx-root")
 
     # (a) two clicks on 走一步 in the page: Python holds the same logits, step count and loss history.

@@ -1,22 +1,17 @@
 """The softmax explorer in a RUNNING KERNEL, in JupyterLab and in Jupyter Notebook 7.
 
-Each front end gets its own server (temporary config, runtime and data folders; the venv's data path
-still supplies the anywidget extension and the kernel). Headless Chromium opens a small notebook,
-runs it, moves logit sliders by keyboard and mouse, and asks Python what it now holds; then Python
-sets the logits and the page must follow. Python's numbers are checked against labcode, the page's
+Both front ends are served by the process's one Jupyter server (`jupyter_server` in conftest.py, see
+kernel_server.py); each test writes its own notebook into the server's root folder. Headless Chromium opens
+the notebook, runs it, moves logit sliders by keyboard and mouse, and asks Python what it now holds; then
+Python sets the logits and the page must follow. Python's numbers are checked against labcode, the page's
 against Python's. No request may leave 127.0.0.1. Screenshots go to _build/screenshots/.
 """
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
+import urllib.parse
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -24,20 +19,21 @@ import numpy as np
 import pytest
 
 import labcode
+from kernel_server import Server
 
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
-NOTEBOOK = "kernel_widgets.ipynb"
-INSTALL_HINT = "pip install -r requirements.txt (jupyterlab and notebook are pinned there)"
 
-# front end -> (jupyter subcommand, address of the notebook page). Without `reset`, JupyterLab's first
-# start (a fresh config folder) restores its default workspace while opening the notebook, and about
-# every other time the notebook then never asks for a kernel.
+# front end -> address of its page for `notebook` (the file name in the server's root folder). JupyterLab
+# keeps its layout in a workspace named in the URL and restores it on the next load: each notebook gets a
+# workspace of its own, so a notebook opened by an earlier test is never restored into a later test's page,
+# and `reset` empties it (without it, a fresh config folder's default layout is restored while the notebook
+# opens, and about every other time the notebook then never asks for a kernel).
 FRONT_ENDS = {
-    "jupyterlab": ("lab", f"/lab/tree/{NOTEBOOK}?reset&"),
-    "notebook7": ("notebook", f"/notebooks/{NOTEBOOK}?"),
+    "jupyterlab": "/lab/workspaces/{workspace}/tree/{notebook}?reset&",
+    "notebook7": "/notebooks/{notebook}?",
 }
 
 CELLS = [
@@ -56,95 +52,40 @@ START, PROBE, SET = range(3)
 TARGET = 2  # 绿
 SET_LOGITS = [0.0, 1.0, 3.0]
 
-# The server loads every extension installed in the venv: keep those that would reach the internet quiet.
-SERVER_CONFIG = {
-    "LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
-               "extension_manager": "readonly"},
-    "LanguageServerManager": {"autodetect": False},
-}
 
-
-# ---------------------------------------------------------------- server
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _stop(server: subprocess.Popen) -> None:
-    """SIGTERM lets the server shut its kernel down; whatever is left of its process group is killed."""
-    if server.poll() is None:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            pass
-    try:
-        os.killpg(server.pid, signal.SIGKILL)  # the group is the server's own (start_new_session)
-    except ProcessLookupError:
-        pass
-    server.wait(timeout=10)
+# ---------------------------------------------------------------- notebook on the server
+@dataclass
+class OpenNotebook:
+    front_end: str
+    server: Server
+    notebook: str  # file name in the server's root folder
+    url: str       # its page in the front end, token included
 
 
 @pytest.fixture(scope="module", params=list(FRONT_ENDS))
-def jupyter(request, tmp_path_factory):
-    """A Jupyter server for one front end, with the test notebook in its root folder; yields the notebook URL."""
-    return serve_notebook(request, tmp_path_factory, request.param, CELLS)
+def jupyter(request, jupyter_server):
+    """The test notebook in one front end (its kernel is shut down at the end of the module)."""
+    return serve_notebook(request, jupyter_server, request.param, CELLS)
 
 
-def serve_notebook(request, tmp_path_factory, name, cells):
-    """Start a Jupyter server for front end `name` with a notebook of `cells` (stopped at the end of `request`).
+def serve_notebook(request, server, front_end, cells):
+    """Write a notebook of `cells` into the server's root folder, named after the test module and the front end,
+    and return it as an OpenNotebook; when `request` ends, its sessions are deleted (which stops its kernel).
 
-    Returns (name, base URL, token, notebook URL). Other widgets' kernel tests call this with their own cells.
+    Other widgets' kernel tests call this with their own cells.
     """
-    subcommand, page_path = FRONT_ENDS[name]
-    jupyter_bin = Path(sys.executable).with_name("jupyter")
-    probe = subprocess.run([str(jupyter_bin), subcommand, "--version"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        pytest.fail(f"`jupyter {subcommand}` is not available in {jupyter_bin.parent}; {INSTALL_HINT}\n{probe.stderr}")
-
-    tmp = tmp_path_factory.mktemp(name)
-    root, config = tmp / "root", tmp / "config"
-    root.mkdir()
-    config.mkdir()
-    (config / "jupyter_server_config.json").write_text(json.dumps(SERVER_CONFIG), encoding="utf-8")
-    if name == "jupyterlab":  # no "get notified about Jupyter news?" toast over the notebook
-        settings = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
-        settings.mkdir(parents=True)
-        (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}', encoding="utf-8")
+    notebook = f"{request.module.__name__}_{front_end}.ipynb"
+    path = server.root / notebook
+    assert not path.exists(), f"two kernel tests want the same notebook {notebook}"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in cells])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    nbformat.write(nb, root / NOTEBOOK)
-
-    port, token = _free_port(), secrets.token_hex(16)
-    env = dict(os.environ,
-               PATH=f"{jupyter_bin.parent}{os.pathsep}{os.environ.get('PATH', '')}",
-               JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
-               JUPYTER_DATA_DIR=str(tmp / "data"), IPYTHONDIR=str(tmp / "ipython"))
-    log = open(tmp / "server.log", "w", encoding="utf-8")
-    server = subprocess.Popen(
-        [str(jupyter_bin), subcommand, "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-         "--ServerApp.port_retries=0", f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}",
-         "--ServerApp.allow_root=True"],
-        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    request.addfinalizer(log.close)
-    request.addfinalizer(lambda: _stop(server))
-
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=1).close()
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                log = (tmp / "server.log").read_text(encoding="utf-8")
-                pytest.fail(f"the {name} server did not start:\n" + log[-4000:])
-            time.sleep(0.1)
-    return name, base, token, f"{base}{page_path}token={token}"
+    nbformat.write(nb, path)
+    request.addfinalizer(lambda: server.shut_down(notebook))
+    page = FRONT_ENDS[front_end].format(workspace=path.stem, notebook=urllib.parse.quote(notebook))
+    return OpenNotebook(front_end, server, notebook, f"{server.base}{page}token={server.token}")
 
 
-def kernel_idle(base, token, seconds):
+def kernel_idle(nb, seconds):
     """Whether, within `seconds`, the server reports the notebook's kernel as idle.
 
     (The connection count in the same listing is not used: a websocket handshake the page gives up on
@@ -152,47 +93,43 @@ def kernel_idle(base, token, seconds):
     """
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        with urllib.request.urlopen(f"{base}/api/sessions?token={token}", timeout=5) as reply:
-            sessions = json.load(reply)
-        if any(s["name"] == NOTEBOOK and s["kernel"]["execution_state"] == "idle" for s in sessions):
+        if any(s["kernel"]["execution_state"] == "idle" for s in nb.server.sessions(nb.notebook)):
             return True
         time.sleep(0.1)
     return False
 
 
-def start_session(base, token):
+def start_session(nb):
     """Start the notebook's kernel through the server's REST API, as the front end itself would.
 
     The page then finds a running session to attach to, instead of racing to start one while a freshly
     started JupyterLab is still restoring its workspace (it sometimes never asks for a kernel then).
     """
-    body = json.dumps({"path": NOTEBOOK, "name": NOTEBOOK, "type": "notebook", "kernel": {"name": "python3"}})
-    request = urllib.request.Request(f"{base}/api/sessions?token={token}", data=body.encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    urllib.request.urlopen(request, timeout=30).close()
+    nb.server.api("sessions", method="POST", body={"path": nb.notebook, "name": nb.notebook, "type": "notebook",
+                                                   "kernel": {"name": "python3"}})
 
 
-def open_and_display(page, url, base, token, attempts=4, root=".sx-root"):
-    """Open the notebook, run its first cell and wait for the explorer to appear.
+def open_and_display(page, nb, attempts=4, root=".sx-root"):
+    """Open the notebook (an OpenNotebook), run its first cell and wait for the explorer to appear.
 
     A front end that has just started can open the notebook without attaching it to the kernel, or
     attach it a moment after its own status already says "idle"; a cell run then is silently dropped.
     So what counts is the widget on the page: if it does not appear, load the page again and rerun.
     """
-    start_session(base, token)
-    page.goto(url)
+    start_session(nb)
+    page.goto(nb.url)
     for _ in range(attempts):
         cell(page, PROBE).locator(".jp-InputArea-editor").wait_for(timeout=60000)
         # Only a head start: the server's own record can say "busy" long after the kernel has answered,
         # and what counts is the widget below.
-        kernel_idle(base, token, seconds=5)
+        kernel_idle(nb, seconds=5)
         run_cell(page, START)
         try:
             page.locator(root).wait_for(timeout=20000)
             return
         except PlaywrightTimeout:
             page.reload()
-    pytest.fail(f"the widget {root} never appeared: the page did not run {NOTEBOOK} in its kernel "
+    pytest.fail(f"the widget {root} never appeared: the page did not run {nb.notebook} in its kernel "
                 f"({attempts} attempts)")
 
 
@@ -274,12 +211,12 @@ def assert_python_agrees_with_labcode(py):
 
 # ---------------------------------------------------------------- test
 def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_page):
-    name, base, token, url = jupyter
+    name = jupyter.front_end
     page = offline_page
     errors = []
     page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
     page.set_viewport_size({"width": 1280, "height": 1000})
-    open_and_display(page, url, base, token)
+    open_and_display(page, jupyter)
     root = page.locator(".sx-root")
     sliders = root.locator(".sx-logit")
     start = shown_state(page)
