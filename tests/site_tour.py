@@ -7,6 +7,7 @@ need is gathered during that one visit (the `site_tour` fixture in conftest.py r
   theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen;
 - at 1200 px, in each theme, the colours painted behind every widget of the family and behind each of its texts;
+- the formulas MathJax typeset and, on pages with widgets, the icon fonts the widget runtime loads;
 - script errors, failed requests and requests that tried to leave 127.0.0.1.
 test_accessibility.py, test_site_phone.py, test_widget_themes.py and test_site_offline.py assert on the result.
 """
@@ -145,12 +146,27 @@ def _visit_at(chromium, site_url, pages, axe_source, viewport):
                     record["phone"] = page.evaluate(PHONE_CHECKS)
                 if viewport["width"] >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
                     record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
+            record["formulas"] = page.locator("mjx-container").count()
+            if viewport["width"] >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
+                page.wait_for_function("() => window.requirejs && requirejs.defined('@jupyter-widgets/controls')",
+                                       timeout=20000)
+                record["icon_fonts"] = page.evaluate(ICON_FONTS)
+                page.wait_for_load_state("networkidle")  # a font file that fails is logged before the next page
             visits[path] = {"errors": [], "failed": [], "external": [], **record}
     finally:
         context.close()
     return visits
 
 
+# The widget runtime's icon fonts (Font Awesome, in _static/widgets/): how many faces each family loads.
+ICON_FONTS = """async () => {
+    const faces = ['900 16px "Font Awesome 5 Free"', '400 16px "Font Awesome 5 Brands"'];
+    const found = [];
+    for (const face of faces) {
+        try { found.push((await document.fonts.load(face)).length); } catch (error) { found.push(String(error)); }
+    }
+    return found;
+}"""
 HAS_FAMILY_WIDGET = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')]
     .some(s => s.textContent.includes("lc-widget"))"""
 
