@@ -1,8 +1,9 @@
 """One visit of every page of the built site at phone and at desktop width, shared by several checks.
 
 Loading a page (MathJax typesetting, the widget runtime) is the costly part of a browser check, so each
-page is loaded once per width, with every request outside 127.0.0.1 blocked, and everything the checks
-need is gathered during that one visit (the `site_tour` fixture in conftest.py runs it once per test run):
+page is loaded once (at phone width, then widened), with every request outside 127.0.0.1 blocked, and
+everything the checks need is gathered during that one visit (the `site_tour` fixture in conftest.py runs
+it once per test run):
 - axe-core in the light theme (every rule that can report a serious or critical problem) and, after the
   theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen;
@@ -103,61 +104,75 @@ def site_pages(html: Path) -> list[str]:
 
 
 def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
-    """{width: {page: record}} for every page at every width in WIDTHS (keys are strings, as in JSON)."""
-    return {str(width): _visit_at(chromium, site_url, pages, axe_source, viewport)
-            for width, viewport in WIDTHS.items()}
+    """{width: {page: record}} for every page at every width in WIDTHS (keys are strings, as in JSON).
 
-
-def _visit_at(chromium, site_url, pages, axe_source, viewport):
-    context = chromium.new_context(viewport=viewport)
+    Each page is loaded once, at the phone width as a phone opens it, then widened to the desktop width:
+    the theme lays the page out by CSS media queries and the widgets redraw on resize, so the wide page
+    is the one a desktop load shows (and loading every page twice would double the tour's cost).
+    """
+    context = chromium.new_context(viewport=WIDTHS[min(WIDTHS)])
     page = context.new_page()
-    record = {}
+    log = {}
 
-    def log(key, text):
-        record.setdefault(key, []).append(text)
+    def note(key, text):
+        log.setdefault(key, []).append(text)
 
     def route(r):
         if r.request.url.startswith(site_url):
             r.continue_()
         else:
-            log("external", r.request.url)
+            note("external", r.request.url)
             r.abort()
 
     context.route("**/*", route)
-    page.on("pageerror", lambda e: log("errors", str(e)))
-    page.on("console", lambda m: log("errors", m.text) if m.type == "error" else None)
-    page.on("response", lambda r: log("failed", f"{r.status} {r.url}") if r.status >= 400 else None)
-    visits = {}
+    page.on("pageerror", lambda e: note("errors", str(e)))
+    page.on("console", lambda m: note("errors", m.text) if m.type == "error" else None)
+    page.on("response", lambda r: note("failed", f"{r.status} {r.url}") if r.status >= 400 else None)
+    visits = {str(width): {} for width in WIDTHS}
     try:
         for path in pages:
-            record = {}
+            log = {}
+            page.set_viewport_size(WIDTHS[min(WIDTHS)])
             page.emulate_media(color_scheme="light")
             page.goto(f"{site_url}/{path}", wait_until="networkidle")
             # The theme fades colours over a few hundred ms when the mode changes; axe must see the final
             # colours, not a frame of the fade (a busy machine would otherwise measure mid-transition).
             page.add_style_tag(content=NO_TRANSITIONS)
             page.evaluate(axe_source)
-            for scheme in ("light", "dark"):
-                page.emulate_media(color_scheme=scheme)
-                page.wait_for_function(READY, arg=scheme, timeout=20000)
-                record[f"axe_{scheme}"] = page.evaluate(RUN_AXE, COLOUR_RULES if scheme == "dark" else None)
-                record[f"background_{scheme}"] = page.evaluate(BACKGROUND)
-                if scheme == "light" and viewport["width"] <= 360:
-                    record["phone"] = page.evaluate(PHONE_CHECKS)
-                if viewport["width"] >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
-                    record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
-            record["formulas"] = page.locator("mjx-container").count()
-            if viewport["width"] >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
+            for width, viewport in sorted(WIDTHS.items()):
+                page.set_viewport_size(viewport)
+                page.evaluate(NEXT_FRAMES)  # resize observers and layout have run
+                visits[str(width)][path] = _check(page, width)
+            if page.evaluate(HAS_FAMILY_WIDGET):
                 page.wait_for_function("() => window.requirejs && requirejs.defined('@jupyter-widgets/controls')",
                                        timeout=20000)
-                record["icon_fonts"] = page.evaluate(ICON_FONTS)
+                visits[str(max(WIDTHS))][path]["icon_fonts"] = page.evaluate(ICON_FONTS)
                 page.wait_for_load_state("networkidle")  # a font file that fails is logged before the next page
-            visits[path] = {"errors": [], "failed": [], "external": [], **record}
+            for width in WIDTHS:
+                visits[str(width)][path].update({key: log.get(key, []) for key in ("errors", "failed", "external")})
     finally:
         context.close()
     return visits
 
 
+def _check(page, width: int) -> dict:
+    """Everything the checks need from the loaded page at this width, in the light then the dark theme."""
+    record = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.wait_for_function(READY, arg=scheme, timeout=20000)
+        record[f"axe_{scheme}"] = page.evaluate(RUN_AXE, COLOUR_RULES if scheme == "dark" else None)
+        record[f"background_{scheme}"] = page.evaluate(BACKGROUND)
+        if scheme == "light" and width <= 360:
+            record["phone"] = page.evaluate(PHONE_CHECKS)
+        if width >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
+            record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
+    page.emulate_media(color_scheme="light")
+    record["formulas"] = page.locator("mjx-container").count()
+    return record
+
+
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # The widget runtime's icon fonts (Font Awesome, in _static/widgets/): how many faces each family loads.
 ICON_FONTS = """async () => {
     const faces = ['900 16px "Font Awesome 5 Free"', '400 16px "Font Awesome 5 Brands"'];
