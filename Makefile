@@ -5,6 +5,7 @@ VENV   ?= .venv
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+NPM_STAMP := web/node_modules/.package-lock.json
 # uv installs the pinned packages of requirements.txt into .venv in a fraction of pip's time.
 UV     := uv==0.13.9
 export PATH := $(abspath $(VENV))/bin:$(PATH)
@@ -20,8 +21,13 @@ $(STAMP): requirements.txt pyproject.toml
 	$(VENV)/bin/uv pip install --quiet --python $(PY) -r requirements.txt
 	touch $@
 
+# The npm packages install while uv installs the Python ones (the two prerequisites of `assets` run side by side).
+MAKEFLAGS += --jobs=2
+$(NPM_STAMP): web/package.json web/package-lock.json
+	$(PYTHON) scripts/vendor_assets.py --npm-only
+
 ## assets: MathJax and widget scripts served by the site itself (needs Node.js and npm)
-assets: $(STAMP)
+assets: $(STAMP) $(NPM_STAMP)
 	$(PY) scripts/vendor_assets.py
 
 ## build: the PDF handouts in _build/pdf (when TeX is installed), then the site in _build/html, linking them

@@ -90,6 +90,8 @@ def vendor_widgets():
 
 def main():
     npm_install()
+    if sys.argv[1:] == ["--npm-only"]:  # `make` installs the npm packages while uv installs the Python ones
+        return
     vendor_mathjax()
     vendor_widgets()
     print(f"site assets ready in {VENDOR.relative_to(ROOT)}/")
