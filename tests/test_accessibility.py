@@ -25,8 +25,8 @@ def luminance(css_colour: str) -> float:
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_no_serious_or_critical_axe_violation_on_any_page(site_tour, built_site, width):
-    """Each page is loaded at the width (as a phone or a desktop opens it), checked in the light theme,
-    then in the dark one: the theme follows prefers-color-scheme live, so no second load is needed."""
+    """Each page at the width (loaded at 360 px, then widened: see tests/site_tour.py), checked in the light
+    theme, then in the dark one: the theme follows prefers-color-scheme live, so no second load is needed."""
     visits = site_tour[str(width)]
     assert sorted(visits) == site_pages(built_site)
     assert "intro.html" in visits and any(p.startswith("book/") for p in visits)

@@ -12,10 +12,13 @@ import numpy as np
 import pytest
 
 import labcode
-from conftest import assert_fits_its_column, offline_context
+import widget_page
+from conftest import assert_fits_its_column
+from widget_page import DESKTOP, loaded_page, restored_page
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
+ROOT_SELECTOR = ".sx-root"
 MARKER = "export function explorerMaths"  # text of the widget's ES module, embedded in the page state
 
 
@@ -30,59 +33,22 @@ def explorer_url(built_site, site_url):
     return f"{site_url}/{pages[0].relative_to(built_site).as_posix()}"
 
 
-def open_page(chromium, url, **options):
-    """A new offline context and page at `url` (see `offline_page` in conftest) that records script errors
-    in `page.errors` and failed requests in `page.missing`; returns (context, page)."""
-    context, page = offline_context(chromium, **options)
-    page.errors, page.missing = [], []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("response", lambda r: r.status >= 400 and page.missing.append(f"{r.status} {r.url}"))
-    page.goto(url)
-    widget(page).wait_for(timeout=20000)
-    return context, page
-
-
-def assert_clean(page):
-    assert page.external == [], "requests left 127.0.0.1"
-    assert [m for m in page.missing if "/_static/" in m] == [], "the page asked for static files the site lacks"
-    assert page.errors == [], "script errors on the page"
-
-
-DESKTOP = {"width": 1200, "height": 900}
-
-
 @pytest.fixture(scope="module")
 def loaded(chromium, explorer_url):
     """The chapter page, loaded once for this module at desktop size; `page.fresh` is what its first
     explorer showed then."""
-    context, page = open_page(chromium, explorer_url, viewport=DESKTOP)
-    page.fresh = restorable_state(page)
-    yield page
-    context.close()
+    yield from loaded_page(chromium, explorer_url, ROOT_SELECTOR, restorable_state)
 
 
 @pytest.fixture
 def page(loaded):
     """The loaded page with its first explorer put back, through its own controls, as a fresh load shows it."""
-    widget(loaded).evaluate(RESTORE_JS, loaded.fresh["controls"])
-    assert restorable_state(loaded) == loaded.fresh, "the explorer did not return to the state of a fresh load"
-    yield loaded
-    assert_clean(loaded)
+    yield from restored_page(loaded, ROOT_SELECTOR, restorable_state, RESTORE_JS)
 
 
 @pytest.fixture
 def page_at_width(request, chromium, explorer_url, width):
-    """The chapter page laid out from its load at this width: the module's page at desktop width, else a
-    page in a context of its own, as a phone would."""
-    if width == DESKTOP["width"]:
-        yield request.getfixturevalue("page")
-        return
-    context, page = open_page(chromium, explorer_url, viewport={**DESKTOP, "width": width})
-    try:
-        yield page
-        assert_clean(page)
-    finally:
-        context.close()
+    yield from widget_page.page_at_width(request, chromium, explorer_url, ROOT_SELECTOR, width)
 
 
 # The reader's controls: each slider's value, the temperature slider's value (log10 T) and the chosen target.
@@ -106,7 +72,7 @@ RESTORE_JS = """(root, controls) => {
 
 
 def widget(page):
-    return page.locator(".sx-root").first
+    return page.locator(ROOT_SELECTOR).first
 
 
 def shown_state(page):

@@ -14,14 +14,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import assert_fits_its_column, offline_context
+import widget_page
+from conftest import assert_fits_its_column
 from labcode import embedding_backward
 from labcode.corpus import UNK
 from labcode.corpus import encode as _encode
+from widget_page import DESKTOP, loaded_page, restored_page
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
 PAGE = "book/03_shared_embedding.html"
+ROOT_SELECTOR = ".ee-root"
 MARKER = "export function explorerState"  # text of the widget's ES module, embedded in the page state
 STATE_JS = """() => {
     const state = JSON.parse(document.querySelector(
@@ -42,48 +45,22 @@ def chapter_url(built_site, site_url):
     return f"{site_url}/{PAGE}"
 
 
-def open_page(chromium, url, **options):
-    """A new offline context and page at `url` (see `offline_page` in conftest) that records script and
-    console errors in `page.errors` and failed requests in `page.missing`; returns (context, page)."""
-    context, page = offline_context(chromium, **options)
-    page.errors, page.missing = [], []
-    page.on("pageerror", lambda e: page.errors.append(f"{e}\n{e.stack}"))
-    # A missing resource is checked by kind (assert_clean); every other console error counts.
-    page.on("console", lambda m: m.type == "error" and not m.text.startswith("Failed to load resource")
-            and page.errors.append(m.text))
-    page.on("response", lambda r: r.status >= 400 and page.missing.append(r.url))
-    page.goto(url)
-    widget(page).wait_for(timeout=20000)
-    return context, page
-
-
-def assert_clean(page):
-    assert page.external == [], "requests left 127.0.0.1"
-    assert page.errors == [], "script errors on the page"
-    assert [m for m in page.missing if m.endswith((".js", ".css")) or "/_static/" in m] == [], (
-        "scripts or styles missing")
-
-
-DESKTOP = {"width": 1200, "height": 900}
-
-
 @pytest.fixture(scope="module")
 def loaded(chromium, chapter_url):
     """The chapter page, loaded once for this module at desktop size; `page.fresh` is what its first
     explorer showed then (and the page's theme)."""
-    context, page = open_page(chromium, chapter_url, viewport=DESKTOP)
-    page.fresh = restorable_state(page)
-    yield page
-    context.close()
+    yield from loaded_page(chromium, chapter_url, ROOT_SELECTOR, restorable_state)
 
 
 @pytest.fixture
 def page(loaded):
     """The loaded page with its first explorer put back, through its own controls, as a fresh load shows it."""
-    widget(loaded).evaluate(RESTORE_JS, loaded.fresh["controls"])
-    assert restorable_state(loaded) == loaded.fresh, "the explorer did not return to the state of a fresh load"
-    yield loaded
-    assert_clean(loaded)
+    yield from restored_page(loaded, ROOT_SELECTOR, restorable_state, RESTORE_JS)
+
+
+@pytest.fixture
+def page_at_width(request, chromium, chapter_url, width):
+    yield from widget_page.page_at_width(request, chromium, chapter_url, ROOT_SELECTOR, width)
 
 
 # The reader's controls: the phrase box, the example list and the overwrite-bug switch.
@@ -105,7 +82,7 @@ RESTORE_JS = """(root, controls) => {
 
 
 def widget(page):
-    return page.locator(".ee-root").first
+    return page.locator(ROOT_SELECTOR).first
 
 
 IDS_JS = "els => els.map(e => e.dataset.id)"
@@ -228,21 +205,6 @@ def test_page_maths_agrees_with_labcode_under_heavy_repetition(page):
         bug[ids] += g
         np.testing.assert_array_equal(np.asarray(right).reshape(dE.shape), dE)
         np.testing.assert_array_equal(np.asarray(wrong).reshape(dE.shape), bug)
-
-
-@pytest.fixture
-def page_at_width(request, chromium, chapter_url, width):
-    """The chapter page laid out from its load at this width: the module's page at desktop width, else a
-    page in a context of its own, as a phone would."""
-    if width == DESKTOP["width"]:
-        yield request.getfixturevalue("page")
-        return
-    context, page = open_page(chromium, chapter_url, viewport={**DESKTOP, "width": width})
-    try:
-        yield page
-        assert_clean(page)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("width", [DESKTOP["width"], 360])

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import labcode
-from conftest import assert_fits_its_column, offline_context
+from conftest import assert_fits_its_column
+from widget_page import assert_page_clean, open_widget_page
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
@@ -33,11 +34,7 @@ def gradient_url(built_site, site_url):
 @pytest.fixture(scope="module")
 def loaded(chromium, gradient_url):
     """The chapter page, loaded once for this module, offline (see `offline_page` in conftest)."""
-    context, page = offline_context(chromium, viewport={"width": 1280, "height": 900})
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(gradient_url)
-    page.locator(".gx-root").first.wait_for(timeout=20000)
+    context, page = open_widget_page(chromium, gradient_url, ".gx-root", viewport={"width": 1280, "height": 900})
     yield page
     context.close()
 
@@ -47,8 +44,7 @@ def page(loaded):
     """The loaded page with its first explorer back at the start of its run."""
     widget(loaded).locator(".gx-reset").click()
     yield loaded
-    assert loaded.external == [], "requests left 127.0.0.1"
-    assert loaded.errors == [], "script errors on the page"
+    assert_page_clean(loaded)
 
 
 def widget(page):
