@@ -417,13 +417,13 @@ def test_a_failing_report_shows_the_first_failure_with_input_expected_actual_and
     result = check_softmax(no_shift_softmax)
     text = str(result)
     assert text.startswith("check_softmax：没通过（12 项里有 3 项没过）")
-    for line in ("第一项没过的检查：分数都很大 [1000, 1001, 1002]", "输入：z = [1000., 1001., 1002.]",
-                 "期望：[0.09003057, 0.24472847, 0.66524096]", "实际：[nan, nan, nan]", "问题：结果含 nan",
+    for line in ("第一项没过：分数都很大 [1000, 1001, 1002]", "输入：z = [1000., 1001., 1002.]",
+                 "期望：[0.090031, 0.244728, 0.665241]", "实际：[nan, nan, nan]", "问题：结果含 nan",
                  "参见：第 1 章“先减最大值”一节（01_probability_to_loss.html#ch1-overflow）",
-                 "其余没过的检查：分数都很负 [-1000, -1001, -1002]；跨度很大 [-1000, 0, 1000]",
+                 "其余没过：分数都很负 [-1000, -1001, -1002]；跨度很大 [-1000, 0, 1000]",
                  "rtol=1e-05, atol=1e-08"):
         assert line in text
-    assert "通过的检查：书里的例子 [0, 1, 2]；" in text
+    assert "通过：书里的例子 [0, 1, 2]；" in text
     failed = [case for case in result.cases if not case.passed]
     assert [case.name for case in failed] == ["分数都很大 [1000, 1001, 1002]", "分数都很负 [-1000, -1001, -1002]",
                                               "跨度很大 [-1000, 0, 1000]"]
@@ -437,7 +437,9 @@ def test_the_html_report_escapes_and_links():
     assert "<b>&" not in html and "&lt;b&gt;&amp;" in html
     html = check_softmax(no_shift_softmax)._repr_html_()
     assert '<a href="01_probability_to_loss.html#ch1-overflow">第 1 章“先减最大值”一节</a>' in html
-    assert "<dt>期望</dt>" in html and "<dt>实际</dt>" in html and "<dt>输入</dt>" in html
+    for label in ("输入", "期望", "实际", "认出的错误", "怎么改"):
+        assert f">{label}</dt><dd" in html
+    assert "color" not in html and "<code" not in html      # inherited colours only: readable in light and dark
 
 
 def test_a_passing_report_lists_every_case_and_the_tolerance():
@@ -516,3 +518,13 @@ def test_results_expose_cases_with_name_passed_and_message():
     assert first.message == "下标 [3, 1] 处差得最多：期望 1，实际 -1"
     assert first.inputs.startswith("ids = [3, 5, 3]，dH = [[ 1.,  2.]")
     assert {case.passed for case in result.cases} == {True, False}
+
+
+def test_a_return_value_that_cannot_even_be_read_is_a_failed_case():
+    class Unreadable(float):
+        def __float__(self):
+            raise RuntimeError("no")
+    result = check_logsumexp(lambda z: Unreadable(1.0))
+    assert not result.passed and "返回值无法读取：RuntimeError" in str(result)
+    listed = check_softmax(lambda z: [Unreadable(0.5)] * len(z))
+    assert not listed.passed and "返回的是 list" in str(listed)

@@ -72,7 +72,10 @@ def judge(probe, outcome, coerce, diagnose):
         message = f"调用时抛出了 {type(err).__name__}：{first_line(err)}"
         mistake = safely(diagnose, probe, outcome)
         return Case(probe.name, False, message, probe.shown, expected, "（没有返回值）", mistake)
-    value, problem = coerce(outcome, probe.expected)
+    try:
+        value, problem = coerce(outcome, probe.expected)
+    except Exception as err:  # 返回值古怪到连读都读不了（例如元素的 __float__ 出错）
+        value, problem = None, f"返回值无法读取：{type(err).__name__}"
     if problem:
         return Case(probe.name, False, problem, probe.shown, expected, raw(outcome))
     if close(value, probe.expected):
@@ -141,7 +144,7 @@ def as_loss_and_grad(value, expected):
 def _values_right(value, expected):
     try:
         arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
+    except Exception:
         return False
     return arr.shape == expected.shape and close(arr, expected)
 
@@ -191,7 +194,7 @@ def show(value):
     if isinstance(value, tuple):
         return f"loss = {show(value[0])}，dW = {show(value[1])}"
     if isinstance(value, np.ndarray) and value.ndim > 0:
-        text = np.array2string(value, precision=8, separator=", ", threshold=24, edgeitems=3, max_line_width=76,
+        text = np.array2string(value, precision=6, separator=", ", threshold=24, edgeitems=3, max_line_width=76,
                                floatmode="maxprec", suppress_small=False, sign="-")
         return text + ("（float32）" if value.dtype == np.float32 else "")
     return _num(value)
@@ -202,7 +205,7 @@ def raw(value):
     if isinstance(value, (list, tuple)):
         try:
             arr = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError):
+        except Exception:
             arr = None
         if arr is not None and arr.ndim > 0:
             return f"{type(value).__name__} {show(arr)}"

@@ -27,7 +27,7 @@ def _bigram_cases():
     under[1][:2], under[2][:2] = 1, 1
     W32, xs32, ys32 = random_case(5, 12)
     return [
-        ("书里的 “aba”：W = 0，V = 3", np.zeros((3, 3)), np.array([0, 1, 2, 1]), np.array([1, 2, 1, 0])),
+        ("书里的“aba”：W = 0，V = 3", np.zeros((3, 3)), np.array([0, 1, 2, 1]), np.array([1, 2, 1, 0])),
         ("随机 W（V = 5），20 个训练对", *random_case(5, 20)),
         ("随机 W（V = 27），60 个训练对", *random_case(27, 60, scale=2.0)),
         ("只有一个训练对", *random_case(4, 1)),

@@ -21,6 +21,20 @@ NO_MAX_SHIFT = Hint(
     "先让每个分数减去最大值：s = z - z.max()，再取指数、归一化。数学上结果不变，最大的一项恰好是 e^0 = 1，不会上溢。",
     "ch1-overflow", "先减最大值")
 
+NO_MAX_SHIFT_LSE = Hint(
+    "no_max_shift", "没有先减最大值",
+    f"直接算 log(sum(exp(z)))：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf，结果是 inf；分数都很负时 exp 全部下溢成 0，"
+    "log 0 = -inf。真实的值都是有限的。",
+    "m = z.max()，返回 m + log(sum(exp(z - m)))：指数里的数都 ≤ 0，最大的一项恰好是 e^0 = 1。",
+    "ch1-overflow", "先减最大值")
+
+NO_MAX_SHIFT_LOSS = Hint(
+    "no_max_shift", "没有先减最大值",
+    f"直接算 exp(z)：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf，分数都很负时全部下溢成 0，算出的概率成了 nan，"
+    "再取 log 也还是 nan；先算 softmax 再取 log 的写法一样会碰上。",
+    "直接从分数算：loss = logsumexp(z) - z[y]，logsumexp 里先减最大值 m = z.max()：m + log(sum(exp(z - m)))。",
+    "ch1-overflow", "先减最大值")
+
 MIN_SHIFT = Hint(
     "min_shift", "减去的是最小值，不是最大值",
     "z - z.min() 让最小的分数变成 0，其余分数都 ≥ 0；像 [-1000, 0, 1000] 这样跨度大的分数，最大一项减完还是 2000，"

@@ -107,7 +107,7 @@ def _diagnose_logsumexp(probe, actual):
     if similar(actual, np.log(np.sum(np.exp(z - z.max())))):
         return hints.LSE_MAX_NOT_ADDED
     if not finite(actual) and np.abs(z).max() > EXTREME:
-        return hints.NO_MAX_SHIFT
+        return hints.NO_MAX_SHIFT_LSE
     return None
 
 
@@ -182,7 +182,7 @@ def loss_mistake(actual, expected, *, extreme, worst):
     if not finite(actual):
         if extreme and actual == np.inf and worst > UNDERFLOW_LOSS:
             return hints.LOG_OF_UNDERFLOW
-        return hints.NO_MAX_SHIFT if extreme else None
+        return hints.NO_MAX_SHIFT_LOSS if extreme else None
     if worst > 14 and 0 <= actual < expected - 1e-3:
         return hints.EPS_IN_LOG
     return None

@@ -85,12 +85,12 @@ class CheckResult:
 
     @property
     def mistakes(self):
-        """没通过的检查里认出的常见错误，按首次出现的顺序、不重复。"""
-        seen = []
+        """没通过的检查里认出的常见错误，按首次出现的顺序；同一种错误（同一个 key）只列一次。"""
+        seen = {}
         for case in self.failures:
-            if case.mistake is not None and case.mistake not in seen:
-                seen.append(case.mistake)
-        return tuple(seen)
+            if case.mistake is not None:
+                seen.setdefault(case.mistake.key, case.mistake)
+        return tuple(seen.values())
 
     def verdict(self):
         if self.not_written:
@@ -119,10 +119,10 @@ class CheckResult:
         if self.not_written:
             return [("", NOT_WRITTEN)]
         passed = [case.name for case in self.cases if case.passed]
-        parts = [("通过的检查", "；".join(passed) if passed else "（没有）")]
+        parts = [("通过", "；".join(passed) if passed else "（没有）")]
         if self.failures:
             first = self.failures[0]
-            parts += [("第一项没过的检查", first.name), ("输入", first.inputs), ("期望", first.expected),
+            parts += [("第一项没过", first.name), ("输入", first.inputs), ("期望", first.expected),
                       ("实际", first.actual), ("问题", first.message)]
             hint = first.mistake or (self.mistakes[0] if self.mistakes else None)
             if hint is not None:
@@ -131,9 +131,12 @@ class CheckResult:
             else:
                 hint = self.advice
             parts += [("怎么改", hint.fix), ("参见", hint)]
+            others = [f"{other.title}（{other.where}）" for other in self.mistakes if other.key != hint.key]
+            if others:
+                parts.append(("还认出了", "；".join(others)))
             rest = [case.name for case in self.failures[1:]]
             if rest:
-                parts.append(("其余没过的检查", "；".join(rest)))
+                parts.append(("其余没过", "；".join(rest)))
         parts.append(("比较标准", self.tolerance))
         return parts
 
@@ -147,20 +150,27 @@ class CheckResult:
         return lines
 
     def _repr_html_(self):
-        rows = []
+        # 只用继承来的颜色和字体（不用 <code>，主题会给它上色）：亮色、暗色主题里都清楚。
+        head = f"<p><strong>{html.escape(self.check)}：{html.escape(self.verdict())}</strong></p>"
+        notes, items = [], []
         for label, text in self._sections():
             if isinstance(text, Hint):
                 body = f'<a href="{html.escape(text.href)}">{html.escape(text.where)}</a>'
             elif label in ("输入", "期望", "实际"):
-                body = f'<code style="white-space: pre-wrap; overflow-wrap: anywhere">{html.escape(text)}</code>'
+                body = f'<span style="{_MONO}">{html.escape(text)}</span>'
             else:
                 body = html.escape(text)
-            rows.append(f"<dt>{html.escape(label)}</dt><dd>{body}</dd>" if label else f"<p>{body}</p>")
-        head = f"<p><strong>{html.escape(self.check)}：{html.escape(self.verdict())}</strong></p>"
-        items = "".join(row for row in rows if row.startswith("<dt>"))
-        notes = "".join(row for row in rows if row.startswith("<p>"))
-        return f'<div class="lc-practice" lang="zh-CN">{head}{notes}<dl>{items}</dl></div>' if items else \
-            f'<div class="lc-practice" lang="zh-CN">{head}{notes}</div>'
+            if label:
+                items.append(f'<dt style="font-weight: bold">{html.escape(label)}</dt>'
+                             f'<dd style="margin: 0">{body}</dd>')
+            else:
+                notes.append(f"<p>{body}</p>")
+        table = f'<dl style="{_GRID}">{"".join(items)}</dl>' if items else ""
+        return f'<div class="lc-practice" lang="zh-CN">{head}{"".join(notes)}{table}</div>'
+
+
+_MONO = "font-family: var(--pst-font-family-monospace, monospace); white-space: pre-wrap; overflow-wrap: anywhere"
+_GRID = "display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.25em 0.8em; margin: 0"
 
 
 def _case_with(cases, hint):
