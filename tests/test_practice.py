@@ -280,6 +280,8 @@ WRONG = [
     (check_mean_loss, lambda z, t: per_target(z, t).sum(), "sum_not_mean", ["平均"]),
     (check_mean_loss, lambda z, t: np.mean([cross_entropy_loops(list(r), y) for r, y in zip(z, t, strict=True)]),
      "ignore_index_used", ["-100", "ch2-batch"]),
+    (check_mean_loss, lambda z, t: labcode.cross_entropy(z, np.where(t == -100, 0, t)), "ignored_loss_counted",
+     ["被忽略的位置也算进了损失", "np.where"]),
     (check_mean_loss, lambda z, t: np.mean([-np.log(no_shift_softmax(r)[y]) for r, y in zip(z, t, strict=True)
                                             if y != -100]), "no_max_shift", ["最大值"]),
     (check_mean_loss, lambda z, t: np.mean([with_eps(r, y) for r, y in zip(z, t, strict=True) if y != -100]),

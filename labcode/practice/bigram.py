@@ -42,18 +42,7 @@ def check_bigram_loss_and_grad(fn):
 
     W 形状 (V, V)，训练对 xs、ys 形状 (B,)。
     分数是 W[xs]（第 i 行是“前一个字是 i”时的分数），损失是 B 个训练对上 -ln p 的平均，dW 与 W 同形状。
-
-    参数
-    ----
-    fn : 读者的函数
-
-    返回
-    ----
-    :class:`~labcode.practice.report.CheckResult`
-
-    异常
-    ----
-    TypeError : fn 不是函数
+    返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
     >>> def my_bigram(W, xs, ys):
     ...     B = len(xs)

@@ -33,18 +33,7 @@ def check_embedding_backward(fn):
 
     ids 是编号（形状 (T,)），dH 是上游梯度（形状 (T, d)）。
     每个位置的 dH[t] 加到编号为 ids[t] 的行；同一个编号出现几次就加几次，没被读到的行是 0。
-
-    参数
-    ----
-    fn : 读者的函数
-
-    返回
-    ----
-    :class:`~labcode.practice.report.CheckResult`
-
-    异常
-    ----
-    TypeError : fn 不是函数
+    返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
     >>> def my_backward(ids, dH, vocab_size):
     ...     dE = np.zeros((vocab_size, dH.shape[1]))

@@ -38,18 +38,7 @@ def check_cross_entropy_grad(fn):
     """检查读者写的交叉熵梯度 ``fn(z, y)``，它返回 ∂ℓ/∂z = p - e_y（形状 (V,)）。
 
     z 是一个位置的分数（形状 (V,)），y 是真实目标的编号。
-
-    参数
-    ----
-    fn : 读者的函数
-
-    返回
-    ----
-    :class:`~labcode.practice.report.CheckResult`
-
-    异常
-    ----
-    TypeError : fn 不是函数
+    返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
     >>> def my_grad(z, y):
     ...     e = np.exp(z - z.max())
@@ -162,6 +151,9 @@ def _diagnose_mean_loss(probe, actual):
     per_target = cross_entropy(logits, targets, reduction="none")      # (N,)，被忽略处为 0
     total, V = per_target.sum(), logits.shape[1]
     wrong = [(hints.DENOMINATOR_ALL, total / targets.size), (hints.SUM_NOT_MEAN, total)]
+    if not valid.all():                                                 # -100 换成 0 以后，损失没有去掉
+        as_zero = cross_entropy(logits, np.where(valid, targets, 0), reduction="none")
+        wrong += [(hints.IGNORED_COUNTED, as_zero.sum() / valid.sum()), (hints.IGNORED_COUNTED, as_zero.mean())]
     if V >= 100 and not valid.all():                                    # -100 被当成编号为 V - 100 的候选
         as_index = cross_entropy(logits, np.where(valid, targets, V + IGNORE), reduction="none")
         wrong += [(hints.IGNORE_AS_INDEX, as_index.mean()), (hints.IGNORE_AS_INDEX, as_index.sum() / valid.sum())]

@@ -126,7 +126,7 @@ class CheckResult:
                       ("实际", first.actual), ("问题", first.message)]
             hint = first.mistake or (self.mistakes[0] if self.mistakes else None)
             if hint is not None:
-                seen_in = "" if hint is first.mistake else f"（在“{_case_with(self.failures, hint)}”这一项里认出）"
+                seen_in = "" if first.mistake else f"（在“{_case_with(self.failures, hint)}”这一项里认出）"
                 parts += [("认出的错误", hint.title + seen_in), ("为什么", hint.why)]
             else:
                 hint = self.advice
@@ -174,4 +174,4 @@ _GRID = "display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 
 
 
 def _case_with(cases, hint):
-    return next(case.name for case in cases if case.mistake == hint)
+    return next(case.name for case in cases if case.mistake is not None and case.mistake.key == hint.key)
