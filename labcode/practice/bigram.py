@@ -41,7 +41,7 @@ def check_bigram_loss_and_grad(fn):
     """检查读者写的 bigram 损失与梯度 ``fn(W, xs, ys)``，它返回 (平均负对数似然, dW)。
 
     W 形状 (V, V)，训练对 xs、ys 形状 (B,)。
-    分数是 W[xs]（第 i 行是“前一个字是 i”时的分数），损失是 B 个训练对上 -ln p 的平均，dW 与 W 同形状。
+    分数是 W[xs]（编号为 i 的行是“前一个字是 i”时的分数），损失是 B 个训练对上 -ln p 的平均，dW 与 W 同形状。
     返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
     >>> def my_bigram(W, xs, ys):
