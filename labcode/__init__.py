@@ -1,5 +1,5 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
-from . import corpus
+from . import corpus, practice
 from .batch import BOS, EOS, IGNORE, UNK, collate
 from .bigram import (
     build_vocab,
@@ -31,7 +31,7 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "mse", "mse_grad",
            "UNK", "BOS", "EOS", "IGNORE", "collate",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
-           "embed_with_positions", "embed_with_positions_backward", "corpus",
+           "embed_with_positions", "embed_with_positions_backward", "corpus", "practice",
            "load_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll", "count_weights",
            "loss_and_grad", "loss_and_grad_from_counts", "sample_names",
            "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",

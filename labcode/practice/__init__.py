@@ -1,0 +1,14 @@
+"""“你来写”的检查：读者自己写的函数交给 ``check_*``，它跑一组检查，给出中文报告。
+
+每个 ``check_*`` 接收读者的函数，与 ``labcode`` 的参考实现比较（普通的、随机的和书里讲过的极端输入），
+返回 :class:`CheckResult`：``.passed``、``.cases``，在 Jupyter 里显示成报告；认出常见错误时说出它的名字，
+并指向书中讲它的小节。函数还是书里的骨架（``raise NotImplementedError``）时，报告“还没写”。
+"""
+from .bigram import check_bigram_loss_and_grad
+from .embedding import check_embedding_backward
+from .gradient import check_cross_entropy_grad, check_mean_loss
+from .probability import check_cross_entropy, check_logsumexp, check_softmax
+from .report import Case, CheckResult, Hint
+
+__all__ = ["check_softmax", "check_logsumexp", "check_cross_entropy", "check_cross_entropy_grad", "check_mean_loss",
+           "check_embedding_backward", "check_bigram_loss_and_grad", "CheckResult", "Case", "Hint"]

@@ -1,0 +1,231 @@
+"""运行一组检查：安全地调用读者的函数，整理它的返回值，与 labcode 的参考答案比较，再请各个检查认出常见错误。
+
+读者的函数抛出异常、返回 None、列表、形状不对或含 NaN，都记为一项没通过的检查，检查本身从不崩溃。
+"""
+from __future__ import annotations
+
+import numbers
+import re
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from .report import Case, CheckResult
+
+RTOL, ATOL = 1e-5, 1e-8
+TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:g})，期望值由 labcode 算出；"
+             "函数内部用 float32 计算也能通过")
+
+
+@dataclass(frozen=True)
+class Probe:
+    """一项检查：名字、传给读者函数的参数、期望的返回值，以及报告里显示的输入。"""
+
+    name: str
+    args: tuple
+    expected: object
+    shown: str
+
+
+@dataclass(frozen=True)
+class Raised:
+    """读者的函数抛出的异常（与它“返回”一个异常对象区分开）。"""
+
+    error: Exception
+
+
+def run(check, fn, probes, *, coerce, diagnose, advice):
+    """逐项调用 ``fn``，返回 :class:`CheckResult`；第一项就抛出 NotImplementedError 时报告“还没写”。"""
+    require_callable(fn, check)
+    cases = []
+    for probe in probes:
+        outcome = call(fn, probe.args)
+        if not cases and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
+            case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown)
+            return CheckResult(check, [case], advice=advice, tolerance=TOLERANCE, not_written=True)
+        cases.append(judge(probe, outcome, coerce, diagnose))
+    return CheckResult(check, cases, advice=advice, tolerance=TOLERANCE)
+
+
+def require_callable(fn, check):
+    if not callable(fn):
+        raise TypeError(f"fn 必须是函数（可调用对象），收到 {type(fn).__name__} 类型的值 {raw(fn)}："
+                        f"请传入函数本身，如 {check}(你的函数)，而不是调用它得到的结果")
+
+
+def call(fn, args):
+    """用参数的副本调用 fn（它改动参数也影响不到后面的检查）；警告不打印，异常作为 Raised 返回。"""
+    copies = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return fn(*copies)
+        except Exception as err:  # 读者代码里的任何错误都只是一项没通过的检查
+            return Raised(err)
+
+
+def judge(probe, outcome, coerce, diagnose):
+    expected = show(probe.expected)
+    if isinstance(outcome, Raised):
+        err = outcome.error
+        message = f"调用时抛出了 {type(err).__name__}：{first_line(err)}"
+        mistake = safely(diagnose, probe, outcome)
+        return Case(probe.name, False, message, probe.shown, expected, "（没有返回值）", mistake)
+    try:
+        value, problem = coerce(outcome, probe.expected)
+    except Exception as err:  # 返回值古怪到连读都读不了（例如元素的 __float__ 出错）
+        value, problem = None, f"返回值无法读取：{type(err).__name__}"
+    if problem:
+        return Case(probe.name, False, problem, probe.shown, expected, raw(outcome))
+    if close(value, probe.expected):
+        return Case(probe.name, True, "通过")
+    mistake = safely(diagnose, probe, value)
+    return Case(probe.name, False, describe(value, probe.expected), probe.shown, expected, show(value), mistake)
+
+
+def safely(diagnose, probe, value):
+    # 认错误只是锦上添花：读者的返回值再古怪，也不能让检查崩溃。
+    try:
+        with np.errstate(all="ignore"):
+            return diagnose(probe, value)
+    except Exception:
+        return None
+
+
+# ---- 整理返回值：(值, None)，或 (None, 问题) ----
+
+def as_array(value, expected):
+    """读者应返回与 expected 同形状的浮点 NumPy 数组。"""
+    if value is None:
+        return None, "函数返回了 None：是不是忘了写 return？"
+    if not isinstance(value, np.ndarray):
+        problem = f"返回的是 {type(value).__name__}，应返回 NumPy 数组"
+        if isinstance(value, (list, tuple)) and _values_right(value, expected):
+            problem += "（数值是对的，用 np.asarray(...) 转成数组再返回即可）"
+        return None, problem
+    if value.dtype.kind != "f":
+        return None, f"应返回浮点数组，收到 dtype {value.dtype}"
+    if value.shape != expected.shape:
+        return None, f"形状应为 {expected.shape}，收到 {value.shape}"
+    return value, None
+
+
+def as_number(value, expected=None):
+    """读者应返回一个实数：float、np.float64/np.float32 或 0 维数组都可以。"""
+    if value is None:
+        return None, "函数返回了 None：是不是忘了写 return？"
+    if isinstance(value, (bool, np.bool_)):
+        return None, f"应返回一个数，收到布尔值 {value}"
+    if isinstance(value, numbers.Real):
+        return float(value), None
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiu":
+        if value.ndim == 0:
+            return float(value), None
+        return None, f"应返回一个数，收到形状 {value.shape} 的数组（可以用 float(...) 或 .sum()、.mean() 得到一个数）"
+    return None, f"应返回一个数，收到 {type(value).__name__}"
+
+
+def as_loss_and_grad(value, expected):
+    """读者应返回 (loss, dW) 两个值：loss 是一个数，dW 是与 W 同形状的数组。"""
+    if value is None:
+        return None, "函数返回了 None：是不是忘了写 return？"
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        return None, f"应返回两个值 (loss, dW)，收到 {type(value).__name__}"
+    loss, problem = as_number(value[0])
+    if problem:
+        return None, f"loss：{problem}"
+    dW, problem = as_array(value[1], expected[1])
+    if problem:
+        return None, f"dW：{problem}"
+    return (loss, dW), None
+
+
+def _values_right(value, expected):
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except Exception:
+        return False
+    return arr.shape == expected.shape and close(arr, expected)
+
+
+# ---- 比较 ----
+
+def close(actual, expected):
+    """通过的标准：全部有限，且 np.allclose(actual, expected, rtol=RTOL, atol=ATOL)。"""
+    if isinstance(expected, tuple):
+        return all(close(a, e) for a, e in zip(actual, expected, strict=True))
+    with np.errstate(all="ignore"):
+        a = np.asarray(actual, dtype=np.float64)
+        return bool(np.isfinite(a).all() and np.allclose(a, expected, rtol=RTOL, atol=ATOL))
+
+
+def similar(actual, wrong):
+    """actual 是否就是某个错误写法的结果（NaN 与 NaN、inf 与 inf 算相同）。"""
+    with np.errstate(all="ignore"):
+        a, w = np.asarray(actual, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
+        return a.shape == w.shape and bool(np.allclose(a, w, rtol=RTOL, atol=ATOL, equal_nan=True))
+
+
+def finite(actual):
+    return bool(np.isfinite(np.asarray(actual, dtype=np.float64)).all())
+
+
+def describe(actual, expected):
+    """没通过时的一句话：哪里含 nan/inf，或哪个下标差得最多。"""
+    if isinstance(expected, tuple):
+        parts = [f"{name}：{describe(a, e)}" for name, a, e in zip(("loss", "dW"), actual, expected, strict=True)
+                 if not close(a, e)]
+        return "；".join(parts)
+    a = np.asarray(actual, dtype=np.float64)
+    for bad, word in ((np.isnan(a), "nan"), (np.isinf(a), "inf")):
+        if bad.any():
+            where = "" if a.ndim == 0 else f"（下标 {_index(np.argwhere(bad)[0])} 处）"
+            return f"结果含 {word}{where}"
+    if a.ndim == 0:
+        return f"与期望差 {_num(abs(float(a) - float(expected)))}"
+    k = np.unravel_index(np.argmax(np.abs(a - expected)), a.shape)
+    return f"下标 {_index(k)} 处差得最多：期望 {_num(expected[k])}，实际 {_num(a[k])}"
+
+
+# ---- 把值写成报告里的文字（与全局 printoptions 无关，逐字确定） ----
+
+def show(value):
+    if isinstance(value, tuple):
+        return f"loss = {show(value[0])}，dW = {show(value[1])}"
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        text = np.array2string(value, precision=6, separator=", ", threshold=24, edgeitems=3, max_line_width=76,
+                               floatmode="maxprec", suppress_small=False, sign="-")
+        return text + ("（float32）" if value.dtype == np.float32 else "")
+    return _num(value)
+
+
+def raw(value):
+    """任意返回值的短文字：数值数组照常显示，其余用 repr（去掉内存地址，最多 120 个字符）。"""
+    if isinstance(value, (list, tuple)):
+        try:
+            arr = np.asarray(value, dtype=np.float64)
+        except Exception:
+            arr = None
+        if arr is not None and arr.ndim > 0:
+            return f"{type(value).__name__} {show(arr)}"
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__}>"
+    text = re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def first_line(err):
+    lines = str(err).strip().splitlines()
+    text = lines[0] if lines else "（没有说明）"
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _num(x):
+    return f"{float(x):.10g}"
+
+
+def _index(k):
+    return "[" + ", ".join(str(int(i)) for i in k) + "]"

@@ -1,0 +1,104 @@
+"""第 4 章的“你来写”：检查读者写的 bigram 损失与梯度（logits = W[xs]，平均负对数似然，dW）。"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..bigram import loss_and_grad
+from ..embedding import embedding_backward
+from ..probability import cross_entropy, softmax
+from . import hints
+from .battery import Probe, Raised, as_loss_and_grad, close, finite, run, show, similar
+from .embedding import kept_one_copy
+from .probability import EXTREME, loss_mistake
+
+SEED = 4
+
+
+def _bigram_cases():
+    rng = np.random.default_rng(SEED)
+
+    def random_case(V, B, scale=1.0):
+        return rng.normal(0.0, scale, (V, V)), rng.integers(V, size=B), rng.integers(V, size=B)
+
+    big, under = random_case(4, 10), random_case(4, 10)
+    big[0][2] = 1000.0 + np.round(4 * big[0][2]) / 4     # 编号为 2 的一行分数都很大（float32 也能精确表示）
+    big[1][:3] = 2                                       # 让这一行确实被用到
+    under[0][1] = [1000.0, -1000.0, 0.0, 1.0]            # 编号为 1 的一行：目标 1 的概率下溢
+    under[1][:2], under[2][:2] = 1, 1
+    W32, xs32, ys32 = random_case(5, 12)
+    return [
+        ("书里的“aba”：W = 0，V = 3", np.zeros((3, 3)), np.array([0, 1, 2, 1]), np.array([1, 2, 1, 0])),
+        ("随机 W（V = 5），20 个训练对", *random_case(5, 20)),
+        ("随机 W（V = 27），60 个训练对", *random_case(27, 60, scale=2.0)),
+        ("只有一个训练对", *random_case(4, 1)),
+        ("float32 的 W", W32.astype(np.float32), xs32, ys32),
+        ("有一行分数都很大（加了 1000）", *big),
+        ("有一个目标的概率下溢成 0", *under),
+    ]
+
+
+def check_bigram_loss_and_grad(fn):
+    """检查读者写的 bigram 损失与梯度 ``fn(W, xs, ys)``，它返回 (平均负对数似然, dW)。
+
+    W 形状 (V, V)，训练对 xs、ys 形状 (B,)。
+    分数是 W[xs]（编号为 i 的行是“前一个字是 i”时的分数），损失是 B 个训练对上 -ln p 的平均，dW 与 W 同形状。
+    返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
+
+    >>> def my_bigram(W, xs, ys):
+    ...     B = len(xs)
+    ...     logits = W[xs]                                   # (B, V)
+    ...     s = logits - logits.max(axis=1, keepdims=True)
+    ...     logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    ...     loss = -logp[np.arange(B), ys].mean()
+    ...     dlogits = np.exp(logp)
+    ...     dlogits[np.arange(B), ys] -= 1
+    ...     dW = np.zeros_like(W, dtype=float)
+    ...     np.add.at(dW, xs, dlogits / B)
+    ...     return loss, dW
+    >>> check_bigram_loss_and_grad(my_bigram).passed
+    True
+    >>> def wrong_axis(W, xs, ys):                           # 沿 axis=0 归一化：每一列之和为 1
+    ...     P = np.exp(W) / np.exp(W).sum(axis=0)
+    ...     return -np.log(P[xs, ys]).mean(), np.zeros_like(W)
+    >>> check_bigram_loss_and_grad(wrong_axis).mistakes[0].key
+    'wrong_axis'
+    """
+    probes = [Probe(name, (W, xs, ys), loss_and_grad(W, xs, ys),
+                    f"W = {show(W)}，xs = {show(xs)}，ys = {show(ys)}")
+              for name, W, xs, ys in _bigram_cases()]
+    return run("check_bigram_loss_and_grad", fn, probes, coerce=as_loss_and_grad, diagnose=_diagnose_bigram,
+               advice=hints.ADVICE_BIGRAM)
+
+
+def _diagnose_bigram(probe, actual):
+    if isinstance(actual, Raised):
+        return None
+    W, xs, ys = probe.args
+    W = W.astype(np.float64)
+    (loss, dW), (loss_ref, dW_ref) = actual, probe.expected
+    B, V = len(xs), W.shape[0]
+    onehot = np.eye(V)[ys]                                                   # (B, V)
+    columns = softmax(W, axis=0)[xs]                                         # 每一列归一化的 W
+    across = softmax(W[xs], axis=0)                                          # 沿这一批归一化
+    if not close(loss, loss_ref):
+        per_pair = cross_entropy(W[xs], ys, reduction="none")
+        if not finite(loss):  # inf 或 nan：先认数值错误（错误的轴在极端行上也可能给出 inf）
+            return loss_mistake(loss, loss_ref, extreme=np.abs(W).max() > EXTREME, worst=per_pair.max())
+        wrong = [(hints.WRONG_AXIS, -np.log(columns[np.arange(B), ys]).mean()),
+                 (hints.WRONG_AXIS, -np.log(across[np.arange(B), ys]).mean()),
+                 (hints.SUM_NOT_MEAN, loss_ref * B), (hints.LOSS_SIGN, -loss_ref)]
+        for hint, value in wrong:
+            if similar(loss, value):
+                return hint
+        return loss_mistake(loss, loss_ref, extreme=np.abs(W).max() > EXTREME, worst=per_pair.max())
+    probs = softmax(W[xs])                                                   # (B, V)
+    wrong = [(hints.MISSING_EY, embedding_backward(probs / B, xs, V)), (hints.GRAD_SIGN, -dW_ref),
+             (hints.NOT_DIVIDED_BY_B, dW_ref * B),
+             (hints.WRONG_AXIS, embedding_backward((columns - onehot) / B, xs, V)),
+             (hints.WRONG_AXIS, embedding_backward((across - onehot) / B, xs, V))]
+    for hint, value in wrong:
+        if similar(dW, value):
+            return hint
+    if kept_one_copy(dW, xs, (probs - onehot) / B):
+        return hints.BIGRAM_OVERWRITE
+    return hints.NO_MAX_SHIFT if not finite(dW) and np.abs(W).max() > EXTREME else None

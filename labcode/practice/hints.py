@@ -1,0 +1,208 @@
+"""书里讲过的常见错误，用读者的话说出来，并指向讲它的小节。
+
+每条 :class:`~labcode.practice.report.Hint` 的 ``title`` 是错误的名字，``why`` 说明它为什么错，``fix`` 说明怎么改；
+``key`` 是给程序用的英文名字（测试和“你来写”格子用它判断认出了哪种错误）。
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .report import Hint
+
+# float64 里 exp(x) 不上溢的最大 x（约 709.78）：提示里的数由代码算出。
+EXP_LIMIT = f"{np.log(np.finfo(np.float64).max):.2f}"
+
+# ---- 第 1 章：softmax、logsumexp、交叉熵 ----
+
+NO_MAX_SHIFT = Hint(
+    "no_max_shift", "没有先减最大值",
+    f"直接算 exp(z)：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf，inf/inf 得到 nan；分数都很负时 exp 全部下溢成 0，"
+    "0/0 也是 nan。",
+    "先让每个分数减去最大值：s = z - z.max()，再取指数、归一化。数学上结果不变，最大的一项恰好是 e^0 = 1，不会上溢。",
+    "ch1-overflow", "先减最大值")
+
+NO_MAX_SHIFT_LSE = Hint(
+    "no_max_shift", "没有先减最大值",
+    f"直接算 log(sum(exp(z)))：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf，结果是 inf；分数都很负时 exp 全部下溢成 0，"
+    "log 0 = -inf。真实的值都是有限的。",
+    "m = z.max()，返回 m + log(sum(exp(z - m)))：指数里的数都 ≤ 0，最大的一项恰好是 e^0 = 1。",
+    "ch1-overflow", "先减最大值")
+
+NO_MAX_SHIFT_LOSS = Hint(
+    "no_max_shift", "没有先减最大值",
+    f"直接算 exp(z)：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf，分数都很负时全部下溢成 0，算出的概率成了 nan，"
+    "再取 log 也还是 nan；先算 softmax 再取 log 的写法一样会碰上。",
+    "直接从分数算：loss = logsumexp(z) - z[y]，logsumexp 里先减最大值 m = z.max()：m + log(sum(exp(z - m)))。",
+    "ch1-overflow", "先减最大值")
+
+MIN_SHIFT = Hint(
+    "min_shift", "减去的是最小值，不是最大值",
+    "z - z.min() 让最小的分数变成 0，其余分数都 ≥ 0；像 [-1000, 0, 1000] 这样跨度大的分数，最大一项减完还是 2000，"
+    f"超过约 {EXP_LIMIT}，exp 照样上溢。",
+    "减去最大值：s = z - z.max()，这样每一项都 ≤ 0，指数都在 (0, 1] 里。",
+    "ch1-overflow", "先减最大值")
+
+SELF_SHIFT = Hint(
+    "self_shift", "每一项减去了它自己",
+    "z - z 把所有分数都变成 0，分布被压成均匀分布，和原来的分数无关了。",
+    "整行减去同一个数（最大值）：s = z - z.max()。",
+    "ch1-overflow", "先减最大值")
+
+DIVIDE_BY_SUM = Hint(
+    "divide_by_sum", "分数直接除以分数总和",
+    "z / z.sum() 不是 softmax：总和为 0 时除零，分数有正有负时会得到负的或大于 1 的“概率”。",
+    "先取指数再归一化：e = np.exp(z - z.max())，p = e / e.sum()。",
+    "ch1-divide-by-sum", "直接除以总和，为什么不行")
+
+NOT_NORMALISED = Hint(
+    "not_normalised", "没有归一化",
+    "概率之和必须是 1；取完指数以后还要除以它们的总和。",
+    "p = e / e.sum()，其中 e = np.exp(z - z.max())。",
+    "ch1-softmax", "softmax：先取指数，再归一化")
+
+LSE_MAX_NOT_ADDED = Hint(
+    "lse_max_not_added_back", "减了最大值，却忘了把它加回来",
+    "ln Σ exp(z_k) = m + ln Σ exp(z_k - m)：减去的 m 在对数外面要加回来，否则结果整体小了 m。",
+    "m = z.max()，返回 m + np.log(np.sum(np.exp(z - m)))。",
+    "ch1-logsumexp", "直接从分数算损失")
+
+LOG_OF_UNDERFLOW = Hint(
+    "log_of_underflow", "先算概率再取对数",
+    "p_y 在 float64 里下溢成 0 时，-log(p_y) = -log 0 = inf；真实的损失其实是有限的"
+    "（[1000, -1000]、y = 1 时恰好是 2000）。",
+    "直接从分数算：loss = logsumexp(z) - z[y]，logsumexp 里先减最大值。",
+    "ch1-extreme", "极端分数")
+
+EPS_IN_LOG = Hint(
+    "eps_inside_log", "在对数里加了一个小常数 eps",
+    "-log(p_y + eps) 是有限的，但已经是另一个目标函数：p_y 下溢成 0 时它恒等于 -log(eps)，"
+    "真实的损失（例如 2000）被压成约 -log(eps)，梯度也几乎为 0。",
+    "不加 eps，用稳定的等价公式：loss = logsumexp(z) - z[y]。",
+    "ch1-epsilon", "加一个小常数")
+
+LOSS_SIGN = Hint(
+    "loss_sign", "损失的符号反了",
+    "交叉熵是 -ln p_y，不小于 0；你的结果是它的相反数 ln p_y。",
+    "loss = logsumexp(z) - z[y]（也就是 -log_softmax(z)[y]）。",
+    "ch1-loss", "从概率到损失")
+
+LOG_BASE = Hint(
+    "log_base", "用了以 2 或 10 为底的对数",
+    "本书的损失用自然对数 ln（np.log），log2、log10 得到的数差一个常数倍。",
+    "把 np.log2 / np.log10 换成 np.log。",
+    "ch1-loss", "从概率到损失")
+
+# ---- 第 2 章：梯度与一批的平均损失 ----
+
+MISSING_EY = Hint(
+    "missing_minus_e_y", "梯度忘了减去 e_y",
+    "∂ℓ/∂z_k = p_k - 1[k = y]：目标那一项还要减 1。你的结果就是 p 本身，各分量之和是 1 而不是 0。",
+    "g = softmax(z)，再 g[y] -= 1（也就是 p - e_y）。",
+    "ch2-derivation", "逐个坐标求导")
+
+GRAD_SIGN = Hint(
+    "gradient_sign", "梯度的符号写反了",
+    "梯度是 p - e_y，你的结果是 e_y - p：目标那一项应为负（p_y - 1 < 0），其余应 ≥ 0。"
+    "写反的梯度各分量之和同样是 0，“和为 0”的检查抓不住它，中心差分才能抓住。",
+    "g = softmax(z)；g[y] -= 1。",
+    "ch2-sum-zero", "梯度的各分量之和为 0")
+
+LABEL_SUBTRACTED = Hint(
+    "label_subtracted", "把整数编号 y 直接从概率向量里减去",
+    "p - y 让每一项都减去了 y 这个数；要减的是独热向量 e_y：只有编号为 y 的那一项减 1。",
+    "g = p.copy()；g[y] -= 1。",
+    "ch2-soft-targets", "软目标")
+
+DENOMINATOR_ALL = Hint(
+    "denominator_counts_ignored", "分母把被忽略的位置也算进去了",
+    "平均损失要除以有效目标的个数；除以全部位置时，被忽略的位置（目标 -100）虽然损失为 0，却占了一份分母，"
+    "结果偏小（书里的例子：总损失 10、5 个有效目标，应为 2，除以 6 个位置得 1.667）。",
+    "valid = targets != -100，只在有效位置上取损失，再除以 valid.sum()。",
+    "ch2-denominator", "分母：到底除以几")
+
+SUM_NOT_MEAN = Hint(
+    "sum_not_mean", "求了和，没有取平均",
+    "要的是有效目标上的平均损失；总和会随一批的大小变化。",
+    "把总和除以有效目标的个数 valid.sum()。",
+    "ch2-denominator", "分母：到底除以几")
+
+IGNORE_AS_INDEX = Hint(
+    "ignore_index_used", "拿 -100 当成了下标",
+    "-100 只标记“这个位置不计分”，不是候选编号；拿它去取下标，NumPy 会从末尾倒着数（候选少于 100 个时报 IndexError）。",
+    "先用掩码 valid = targets != -100 挑出有效位置，只在这些位置上取 logits[i, targets[i]]。",
+    "ch2-batch", "拼成一批：填充与忽略标记")
+
+IGNORED_COUNTED = Hint(
+    "ignored_loss_counted", "被忽略的位置也算进了损失",
+    "把 -100 换成某个合法编号（比如 0）只是为了能取下标；换完以后，这些位置的损失还得去掉，否则它们被当成了真的目标。",
+    "per = logsumexp(z) - z[y]（y 里的 -100 先换成 0），再 per = np.where(valid, per, 0)，总和除以 valid.sum()。",
+    "ch2-batch", "拼成一批：填充与忽略标记")
+
+# ---- 第 3 章：嵌入的反向 ----
+
+OVERWRITE = Hint(
+    "repeated_ids_overwrite", "重复的编号只留下了一份梯度",
+    "dE[ids] += dH 先按 ids 读出各行、加上、再写回：同一个编号出现几次就被写几次，只留下了一份，其余的丢了"
+    "（NumPy 不保证留下的是哪一份）。逐个赋值 dE[ids[t]] = dH[t] 也一样。",
+    "np.add.at(dE, ids, dH)，或者逐个位置累加：for t in range(T): dE[ids[t]] += dH[t]。",
+    "ch3-overwrite-bug", "一个不报错的错误")
+
+# ---- 第 4 章：bigram 的损失与梯度 ----
+
+WRONG_AXIS = Hint(
+    "wrong_axis", "沿错误的轴做了 softmax",
+    "每一行（一个前一个字）的分数要在这一行里归一化：沿候选轴 axis=1。沿 axis=0 归一化时，每一列之和为 1，"
+    "不同行互相干扰，代码却照常运行。",
+    "probs = softmax(W[xs], axis=1)，或者对每一行单独做 softmax。",
+    "ch4-network", "同一个模型，写成一层网络")
+
+BIGRAM_OVERWRITE = Hint(
+    "repeated_ids_overwrite", "重复的前一个字只留下了一份梯度",
+    "同一个前一个字在 xs 里出现多次时，dW 的那一行要把每一次的 (p - e_y)/B 都加上；dW[xs] += dlogits "
+    "只留下了一份，其余的丢了（NumPy 不保证留下的是哪一份）。",
+    "np.add.at(dW, xs, dlogits)，或者逐条累加：for r in range(B): dW[xs[r]] += dlogits[r]。",
+    "ch3-overwrite-bug", "一个不报错的错误")
+
+NOT_DIVIDED_BY_B = Hint(
+    "gradient_not_divided", "梯度没有除以 B",
+    "损失是 B 个训练对的平均，所以每一项梯度 p - e_y 都要再除以 B。",
+    "dlogits = (probs - onehot) / B。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
+
+# ---- 没认出具体错误时的一般提示 ----
+
+ADVICE_SOFTMAX = Hint(
+    "advice_softmax", "", "",
+    "三步：s = z - z.max()，e = np.exp(s)，返回 e / e.sum()；返回与 z 同形状的 NumPy 数组。",
+    "ch1-softmax", "softmax：先取指数，再归一化")
+
+ADVICE_LOGSUMEXP = Hint(
+    "advice_logsumexp", "", "",
+    "m = z.max()，返回 m + np.log(np.sum(np.exp(z - m)))，一个数。",
+    "ch1-logsumexp", "直接从分数算损失")
+
+ADVICE_CROSS_ENTROPY = Hint(
+    "advice_cross_entropy", "", "",
+    "loss = logsumexp(z) - z[y]：logsumexp 里先减最大值，返回一个数。",
+    "ch1-logsumexp", "直接从分数算损失")
+
+ADVICE_GRAD = Hint(
+    "advice_gradient", "", "",
+    "g = softmax(z)（先减最大值），再 g[y] -= 1，返回与 z 同形状的数组。",
+    "ch2-derivation", "逐个坐标求导")
+
+ADVICE_MEAN_LOSS = Hint(
+    "advice_mean_loss", "", "",
+    "valid = targets != -100；对有效的每一行算 logsumexp(z) - z[y]，加起来再除以 valid.sum()。",
+    "ch2-denominator", "分母：到底除以几")
+
+ADVICE_EMBEDDING = Hint(
+    "advice_embedding", "", "",
+    "dE = np.zeros((vocab_size, d))；np.add.at(dE, ids, dH)：每个位置的梯度加到它读过的那一行，重复的编号累加。",
+    "ch3-overwrite-bug", "一个不报错的错误")
+
+ADVICE_BIGRAM = Hint(
+    "advice_bigram", "", "",
+    "logits = W[xs]；每行减最大值后做 softmax；loss = 每行 logsumexp - 目标分数 的平均；"
+    "dlogits = (probs - onehot) / B；np.add.at(dW, xs, dlogits)。返回 (loss, dW)。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")

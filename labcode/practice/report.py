@@ -1,0 +1,177 @@
+"""检查结果：每一项检查（Case）、整份结果（CheckResult）和错误提示（Hint），以及它们的文字与 HTML 报告。
+
+报告里没有耗时、随机数或内存地址，同一个函数每次检查得到逐字相同的报告，存进笔记本的输出可以被 nbval 逐字比较。
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+# 每章的网页文件名（不带 .html）：提示里的链接指向本书网站上的小节锚点。
+PAGES = {1: "01_probability_to_loss", 2: "02_gradient", 3: "03_shared_embedding", 4: "04_bigram"}
+
+NOT_WRITTEN = "函数抛出了 NotImplementedError，书里给的骨架就是这样。把 raise 那一行换成你的代码，再运行这一格。"
+
+
+@dataclass(frozen=True)
+class Hint:
+    """一条提示：认出的常见错误（``title`` 非空），或没认出错误时的一般提示（``title`` 为空）。
+
+    ``label`` 是书中小节的标签（如 ``"ch1-overflow"``），``section`` 是链接上的文字（如 ``"先减最大值"``）。
+    """
+
+    key: str
+    title: str
+    why: str
+    fix: str
+    label: str
+    section: str
+
+    @property
+    def chapter(self) -> int:
+        return int(self.label[2:self.label.index("-")])
+
+    @property
+    def href(self) -> str:
+        """相对于章节网页的链接，如 ``01_probability_to_loss.html#ch1-overflow``。"""
+        return f"{PAGES[self.chapter]}.html#{self.label}"
+
+    @property
+    def where(self) -> str:
+        return f"第 {self.chapter} 章“{self.section}”一节"
+
+
+@dataclass(frozen=True)
+class Case:
+    """一项检查的结果：``name`` 说明检查什么，``message`` 说明结果；没通过时带上输入、期望值、实际值和认出的错误。"""
+
+    name: str
+    passed: bool
+    message: str
+    inputs: str = ""
+    expected: str = ""
+    actual: str = ""
+    mistake: Hint | None = None
+
+
+class CheckResult:
+    """一个 ``check_*`` 函数的结果。
+
+    属性
+    ----
+    check : 检查函数的名字，如 ``"check_softmax"``
+    passed : 全部检查都通过时为 True
+    cases : 每一项检查的 :class:`Case`
+    not_written : 函数还是书里的骨架（抛出 NotImplementedError）时为 True
+    advice : 没认出具体错误时给的一般提示
+    tolerance : 比较标准的文字说明
+    """
+
+    def __init__(self, check, cases, *, advice, tolerance, not_written=False):
+        self.check = check
+        self.cases = tuple(cases)
+        self.advice = advice
+        self.tolerance = tolerance
+        self.not_written = not_written
+        self.passed = not not_written and all(case.passed for case in self.cases)
+
+    def __bool__(self):
+        # `assert check_softmax(f)` 要在没通过时失败，而不是因为对象总为真而悄悄通过。
+        return self.passed
+
+    @property
+    def failures(self):
+        return tuple(case for case in self.cases if not case.passed)
+
+    @property
+    def mistakes(self):
+        """没通过的检查里认出的常见错误，按首次出现的顺序；同一种错误（同一个 key）只列一次。"""
+        seen = {}
+        for case in self.failures:
+            if case.mistake is not None:
+                seen.setdefault(case.mistake.key, case.mistake)
+        return tuple(seen.values())
+
+    def verdict(self):
+        if self.not_written:
+            return "还没写"
+        if self.passed:
+            return f"通过（全部 {len(self.cases)} 项）"
+        return f"没通过（{len(self.cases)} 项里有 {len(self.failures)} 项没过）"
+
+    def __repr__(self):
+        if self.not_written:
+            return f"<CheckResult {self.check}: 还没写>"
+        state = "通过" if self.passed else "没通过"
+        return f"<CheckResult {self.check}: {state} {len(self.cases) - len(self.failures)}/{len(self.cases)}>"
+
+    def __str__(self):
+        return "\n".join(self._lines())
+
+    def _repr_pretty_(self, printer, cycle):
+        # IPython 的纯文本视图（终端、PDF 讲义）给出完整报告；repr() 仍是一行。
+        printer.text(str(self))
+
+    # ---- 报告的内容：文字版和 HTML 版由同一份 (标签, 内容) 清单生成 ----
+
+    def _sections(self):
+        """报告的各段：(段名, 文字)；段名为空的是正文。"""
+        if self.not_written:
+            return [("", NOT_WRITTEN)]
+        passed = [case.name for case in self.cases if case.passed]
+        parts = [("通过", "；".join(passed) if passed else "（没有）")]
+        if self.failures:
+            first = self.failures[0]
+            parts += [("第一项没过", first.name), ("输入", first.inputs), ("期望", first.expected),
+                      ("实际", first.actual), ("问题", first.message)]
+            hint = first.mistake or (self.mistakes[0] if self.mistakes else None)
+            if hint is not None:
+                seen_in = "" if first.mistake else f"（在“{_case_with(self.failures, hint)}”这一项里认出）"
+                parts += [("认出的错误", hint.title + seen_in), ("为什么", hint.why)]
+            else:
+                hint = self.advice
+            parts += [("怎么改", hint.fix), ("参见", hint)]
+            others = [f"{other.title}（{other.where}）" for other in self.mistakes if other.key != hint.key]
+            if others:
+                parts.append(("还认出了", "；".join(others)))
+            rest = [case.name for case in self.failures[1:]]
+            if rest:
+                parts.append(("其余没过", "；".join(rest)))
+        parts.append(("比较标准", self.tolerance))
+        return parts
+
+    def _lines(self):
+        lines = [f"{self.check}：{self.verdict()}"]
+        for label, text in self._sections():
+            if isinstance(text, Hint):
+                text = f"{text.where}（{text.href}）"
+            text = text.replace("\n", "\n    ")  # 多行的数组接着缩进，不顶格
+            lines.append(f"  {label}：{text}" if label else f"  {text}")
+        return lines
+
+    def _repr_html_(self):
+        # 只用继承来的颜色和字体（不用 <code>，主题会给它上色）：亮色、暗色主题里都清楚。
+        head = f"<p><strong>{html.escape(self.check)}：{html.escape(self.verdict())}</strong></p>"
+        notes, items = [], []
+        for label, text in self._sections():
+            if isinstance(text, Hint):
+                body = f'<a href="{html.escape(text.href)}">{html.escape(text.where)}</a>'
+            elif label in ("输入", "期望", "实际"):
+                body = f'<span style="{_MONO}">{html.escape(text)}</span>'
+            else:
+                body = html.escape(text)
+            if label:
+                items.append(f'<dt style="font-weight: bold">{html.escape(label)}</dt>'
+                             f'<dd style="margin: 0">{body}</dd>')
+            else:
+                notes.append(f"<p>{body}</p>")
+        table = f'<dl style="{_GRID}">{"".join(items)}</dl>' if items else ""
+        return f'<div class="lc-practice" lang="zh-CN">{head}{"".join(notes)}{table}</div>'
+
+
+_MONO = "font-family: var(--pst-font-family-monospace, monospace); white-space: pre-wrap; overflow-wrap: anywhere"
+_GRID = "display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.25em 0.8em; margin: 0"
+
+
+def _case_with(cases, hint):
+    return next(case.name for case in cases if case.mistake is not None and case.mistake.key == hint.key)

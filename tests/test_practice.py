@@ -1,0 +1,532 @@
+"""Tests for labcode.practice: right implementations in several styles pass, each named mistake is recognised
+with its hint, odd return values are reported without crashing, and the reports are deterministic."""
+import importlib.util
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import labcode
+from labcode import bigram
+from labcode.practice import (
+    CheckResult,
+    check_bigram_loss_and_grad,
+    check_cross_entropy,
+    check_cross_entropy_grad,
+    check_embedding_backward,
+    check_logsumexp,
+    check_mean_loss,
+    check_softmax,
+)
+from labcode.practice import hints as hint_catalogue
+
+ROOT = Path(__file__).resolve().parents[1]
+HAVE_SCIPY = importlib.util.find_spec("scipy") is not None
+CHECKERS = [check_softmax, check_logsumexp, check_cross_entropy, check_cross_entropy_grad, check_mean_loss,
+            check_embedding_backward, check_bigram_loss_and_grad]
+
+
+def skeleton(*args):
+    raise NotImplementedError("在这里写你的代码")
+
+
+# ---- right implementations, each in a different style ----
+
+def softmax_loops(z):
+    m = max(z)
+    e = [math.exp(v - m) for v in z]
+    return np.array([v / sum(e) for v in e])
+
+
+def softmax_float32(z):
+    z = np.asarray(z, dtype=np.float32)
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def softmax_via_logsumexp(z):
+    return np.exp(z - labcode.logsumexp(z))
+
+
+def logsumexp_loops(z):
+    m = max(z)
+    return m + math.log(sum(math.exp(v - m) for v in z))
+
+
+def logsumexp_float32_0d(z):
+    z = np.asarray(z, dtype=np.float32)
+    m = z.max()
+    return np.asarray(m + np.log(np.exp(z - m).sum()))          # a 0-d float32 array
+
+
+def cross_entropy_loops(z, y):
+    return logsumexp_loops(z) - z[y]
+
+
+def cross_entropy_float32(z, y):
+    z = np.asarray(z, dtype=np.float32)
+    return z.max() + np.log(np.exp(z - z.max()).sum()) - z[y]   # np.float32
+
+
+def cross_entropy_log_softmax(z, y):
+    return -labcode.log_softmax(z)[y]
+
+
+def grad_loops(z, y):
+    p = softmax_loops(z)
+    return np.array([p[k] - (1.0 if k == y else 0.0) for k in range(len(z))])
+
+
+def grad_float32(z, y):
+    g = softmax_float32(z)
+    g[y] -= 1
+    return g
+
+
+def mean_loss_loops(logits, targets):
+    total, count = 0.0, 0
+    for z, y in zip(logits, targets, strict=True):
+        if y != -100:
+            total += cross_entropy_loops(list(z), int(y))
+            count += 1
+    return total / count
+
+
+def mean_loss_masked(logits, targets):
+    valid = targets != -100
+    safe = np.where(valid, targets, 0)
+    s = logits - logits.max(axis=1, keepdims=True)
+    logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    picked = np.take_along_axis(logp, safe[:, None], axis=1)[:, 0]
+    return -np.sum(np.where(valid, picked, 0.0)) / valid.sum()
+
+
+def mean_loss_float32(logits, targets):
+    valid = targets != -100
+    return np.float32(mean_loss_masked(logits[valid].astype(np.float32), targets[valid]))
+
+
+def embedding_loops(ids, dH, vocab_size):
+    dE = np.zeros((vocab_size, dH.shape[1]))
+    for t, i in enumerate(ids):
+        dE[i] += dH[t]
+    return dE
+
+
+def embedding_add_at(ids, dH, vocab_size):
+    dE = np.zeros((vocab_size, dH.shape[1]), dtype=dH.dtype)
+    np.add.at(dE, ids, dH)
+    return dE
+
+
+def embedding_one_hot(ids, dH, vocab_size):
+    return labcode.one_hot(ids, vocab_size).T @ dH
+
+
+def bigram_loops(W, xs, ys):
+    V, B = W.shape[0], len(xs)
+    loss, dW = 0.0, np.zeros((V, V))
+    for x, y in zip(xs, ys, strict=True):
+        loss += cross_entropy_loops(list(W[x]), int(y)) / B
+        dW[x] += grad_loops(W[x], y) / B
+    return loss, dW
+
+
+def bigram_counts(W, xs, ys):
+    return bigram.loss_and_grad_from_counts(W, bigram.count_matrix(xs, ys, W.shape[0]))
+
+
+def bigram_float32(W, xs, ys):
+    W = np.asarray(W, dtype=np.float32)
+    B, V = len(xs), W.shape[0]
+    logits = np.eye(V, dtype=np.float32)[xs] @ W                   # one-hot times W
+    s = logits - logits.max(axis=1, keepdims=True)
+    logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    dlogits = np.exp(logp)
+    dlogits[np.arange(B), ys] -= 1
+    return -logp[np.arange(B), ys].mean(), np.eye(V, dtype=np.float32)[xs].T @ dlogits / B
+
+
+RIGHT = {
+    check_softmax: [labcode.softmax, softmax_loops, softmax_float32, softmax_via_logsumexp],
+    check_logsumexp: [labcode.logsumexp, logsumexp_loops, logsumexp_float32_0d],
+    check_cross_entropy: [labcode.cross_entropy, cross_entropy_loops, cross_entropy_float32, cross_entropy_log_softmax],
+    check_cross_entropy_grad: [labcode.cross_entropy_grad, grad_loops, grad_float32],
+    check_mean_loss: [labcode.cross_entropy, mean_loss_loops, mean_loss_masked, mean_loss_float32],
+    check_embedding_backward: [lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), embedding_loops,
+                               embedding_add_at, embedding_one_hot],
+    check_bigram_loss_and_grad: [bigram.loss_and_grad, bigram_loops, bigram_counts, bigram_float32],
+}
+
+if HAVE_SCIPY:  # scipy is not a dependency: these cases exist only where it is installed
+    from scipy import special
+
+    RIGHT[check_softmax].append(special.softmax)
+    RIGHT[check_logsumexp].append(special.logsumexp)
+    RIGHT[check_cross_entropy].append(lambda z, y: special.logsumexp(z) - z[y])
+    RIGHT[check_cross_entropy_grad].append(lambda z, y: special.softmax(z) - np.eye(len(z))[y])
+    RIGHT[check_mean_loss].append(
+        lambda z, t: -np.mean(special.log_softmax(z[t != -100], axis=1)[np.arange((t != -100).sum()), t[t != -100]]))
+
+
+@pytest.mark.parametrize("check, fn", [(check, fn) for check, fns in RIGHT.items() for fn in fns],
+                         ids=lambda v: getattr(v, "__name__", ""))
+def test_right_implementations_in_any_style_pass(check, fn):
+    result = check(fn)
+    assert result.passed, str(result)
+    assert all(case.passed for case in result.cases) and len(result.cases) >= 7
+    assert str(result).startswith(f"{check.__name__}：通过")
+
+
+# ---- wrong implementations: one per named mistake ----
+
+def no_shift_softmax(z):
+    return np.exp(z) / np.exp(z).sum()
+
+
+def stable_softmax(z):
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def with_eps(z, y):
+    return -np.log(stable_softmax(z)[y] + 1e-9)
+
+
+def log_of_softmax(z, y):
+    return -np.log(stable_softmax(z)[y])
+
+
+def right_grad(z, y):
+    g = stable_softmax(z)
+    g[y] -= 1
+    return g
+
+
+def per_target(logits, targets):
+    valid = targets != -100
+    return np.array([cross_entropy_loops(list(z), int(y)) for z, y in zip(logits[valid], targets[valid], strict=True)])
+
+
+def overwrite_backward(ids, dH, vocab_size):
+    dE = np.zeros((vocab_size, dH.shape[1]))
+    dE[ids] += dH
+    return dE
+
+
+def assign_backward(ids, dH, vocab_size):
+    dE = np.zeros((vocab_size, dH.shape[1]))
+    for t, i in enumerate(ids):
+        dE[i] = dH[t]
+    return dE
+
+
+def bigram_with(probs_fn=None, *, scatter="add", keep_e=True, sign=1.0, divide=True, eps=0.0):
+    """A per-example bigram step with one chosen mistake."""
+    def fn(W, xs, ys):
+        B, V = len(xs), W.shape[0]
+        probs = probs_fn(W, xs) if probs_fn else np.array([stable_softmax(W[x]) for x in xs])  # (B, V)
+        loss = -np.log(probs[np.arange(B), ys] + eps).mean()
+        dlogits = probs.copy()
+        if keep_e:
+            dlogits[np.arange(B), ys] -= 1
+        dlogits = sign * dlogits / (B if divide else 1)
+        dW = np.zeros((V, V))
+        if scatter == "add":
+            np.add.at(dW, xs, dlogits)
+        else:
+            dW[xs] += dlogits
+        return loss, dW
+    return fn
+
+
+def columns_softmax(W, xs):
+    return (np.exp(W) / np.exp(W).sum(axis=0))[xs]
+
+
+def batch_axis_softmax(W, xs):
+    logits = W[xs]
+    e = np.exp(logits - logits.max(axis=0))
+    return e / e.sum(axis=0)
+
+
+def no_shift_rows(W, xs):
+    e = np.exp(W[xs])
+    return e / e.sum(axis=1, keepdims=True)
+
+
+WRONG = [
+    (check_softmax, no_shift_softmax, "no_max_shift", ["最大值", "上溢", "ch1-overflow"]),
+    (check_softmax, lambda z: z / z.sum(), "divide_by_sum", ["总和", "ch1-divide-by-sum"]),
+    (check_softmax, lambda z: np.exp(z - z.min()) / np.exp(z - z.min()).sum(), "min_shift", ["最小值"]),
+    (check_softmax, lambda z: stable_softmax(z - z), "self_shift", ["它自己"]),
+    (check_softmax, lambda z: np.exp(z - z.max()), "not_normalised", ["归一化"]),
+    (check_logsumexp, lambda z: np.log(np.sum(np.exp(z))), "no_max_shift", ["最大值", "ch1-overflow"]),
+    (check_logsumexp, lambda z: np.log(np.sum(np.exp(z - z.max()))), "lse_max_not_added_back", ["加回来"]),
+    (check_cross_entropy, lambda z, y: -np.log(np.exp(z[y]) / np.exp(z).sum()), "no_max_shift", ["最大值"]),
+    (check_cross_entropy, with_eps, "eps_inside_log", ["eps", "ch1-epsilon"]),
+    (check_cross_entropy, log_of_softmax, "log_of_underflow", ["下溢", "inf", "ch1-extreme"]),
+    (check_cross_entropy, lambda z, y: np.log(stable_softmax(z)[y]), "loss_sign", ["符号"]),
+    (check_cross_entropy, lambda z, y: -np.log2(stable_softmax(z)[y]), "log_base", ["np.log"]),
+    (check_cross_entropy_grad, lambda z, y: stable_softmax(z), "missing_minus_e_y", ["e_y", "ch2-derivation"]),
+    (check_cross_entropy_grad, lambda z, y: -right_grad(z, y), "gradient_sign", ["符号", "e_y - p"]),
+    (check_cross_entropy_grad, lambda z, y: stable_softmax(z) - y, "label_subtracted", ["独热"]),
+    (check_cross_entropy_grad, lambda z, y: no_shift_softmax(z) - np.eye(len(z))[y], "no_max_shift", ["最大值"]),
+    (check_mean_loss, lambda z, t: per_target(z, t).sum() / len(t), "denominator_counts_ignored",
+     ["分母", "1.667", "ch2-denominator"]),
+    (check_mean_loss, lambda z, t: per_target(z, t).sum(), "sum_not_mean", ["平均"]),
+    (check_mean_loss, lambda z, t: np.mean([cross_entropy_loops(list(r), y) for r, y in zip(z, t, strict=True)]),
+     "ignore_index_used", ["-100", "ch2-batch"]),
+    (check_mean_loss, lambda z, t: labcode.cross_entropy(z, np.where(t == -100, 0, t)), "ignored_loss_counted",
+     ["被忽略的位置也算进了损失", "np.where"]),
+    (check_mean_loss, lambda z, t: np.mean([-np.log(no_shift_softmax(r)[y]) for r, y in zip(z, t, strict=True)
+                                            if y != -100]), "no_max_shift", ["最大值"]),
+    (check_mean_loss, lambda z, t: np.mean([with_eps(r, y) for r, y in zip(z, t, strict=True) if y != -100]),
+     "eps_inside_log", ["eps"]),
+    (check_embedding_backward, overwrite_backward, "repeated_ids_overwrite",
+     ["只留下了一份", "np.add.at", "ch3-overwrite-bug"]),
+    (check_embedding_backward, assign_backward, "repeated_ids_overwrite", ["只留下了一份"]),
+    (check_bigram_loss_and_grad, bigram_with(columns_softmax), "wrong_axis", ["axis", "ch4-network"]),
+    (check_bigram_loss_and_grad, bigram_with(batch_axis_softmax), "wrong_axis", ["轴"]),
+    (check_bigram_loss_and_grad, bigram_with(no_shift_rows), "no_max_shift", ["最大值"]),
+    (check_bigram_loss_and_grad, bigram_with(), "log_of_underflow", ["下溢", "inf"]),
+    (check_bigram_loss_and_grad, bigram_with(eps=1e-9), "eps_inside_log", ["eps"]),
+    (check_bigram_loss_and_grad, bigram_with(keep_e=False), "missing_minus_e_y", ["e_y"]),
+    (check_bigram_loss_and_grad, bigram_with(sign=-1.0), "gradient_sign", ["符号"]),
+    (check_bigram_loss_and_grad, bigram_with(scatter="index"), "repeated_ids_overwrite", ["只留下了一份"]),
+    (check_bigram_loss_and_grad, bigram_with(divide=False), "gradient_not_divided", ["除以 B"]),
+]
+
+
+def _stable_log_bigram(fn):
+    """The bigram mistakes below the loss line need a loss that is right even on the underflow row."""
+    def wrapped(W, xs, ys):
+        _, dW = fn(W, xs, ys)
+        return bigram.loss_and_grad(W, xs, ys)[0], dW
+    return wrapped
+
+
+@pytest.mark.parametrize("check, fn, key, words", WRONG, ids=[f"{c.__name__}-{k}" for c, _, k, _ in WRONG])
+def test_each_named_mistake_is_recognised_with_its_hint(check, fn, key, words):
+    if check is check_bigram_loss_and_grad and key in ("missing_minus_e_y", "gradient_sign",
+                                                       "repeated_ids_overwrite", "gradient_not_divided"):
+        fn = _stable_log_bigram(fn)
+    result = check(fn)
+    assert not result.passed and not result.not_written
+    assert result.mistakes and result.mistakes[0].key == key, str(result)
+    text = str(result)
+    assert "认出的错误：" + result.mistakes[0].title in text
+    for word in words:
+        assert word in text, f"{word!r} missing from:\n{text}"
+    assert f'href="{result.mistakes[0].href}"' in result._repr_html_()
+
+
+def test_bigram_sum_instead_of_mean_is_named_from_the_loss():
+    def summed(W, xs, ys):
+        loss, dW = bigram.loss_and_grad(W, xs, ys)
+        return loss * len(xs), dW * len(xs)
+    assert check_bigram_loss_and_grad(summed).mistakes[0].key == "sum_not_mean"
+
+
+def test_an_unrecognised_mistake_still_fails_with_the_general_advice():
+    result = check_softmax(lambda z: stable_softmax(z)[::-1].copy())
+    assert not result.passed and result.mistakes == ()
+    text = str(result)
+    assert "认出的错误" not in text and "怎么改：三步" in text and "ch1-softmax" in text
+
+
+# ---- odd return values and calls that fail: reported, never a crash ----
+
+@pytest.mark.parametrize("fn, words", [
+    (lambda z: stable_softmax(z).tolist(), ["返回的是 list", "数值是对的"]),
+    (lambda z: None, ["返回了 None", "return"]),
+    (lambda z: stable_softmax(z)[None, :], ["形状应为 (3,)", "(1, 3)"]),
+    (lambda z: np.full(z.shape, np.nan), ["结果含 nan"]),
+    (lambda z: 1 / 0, ["抛出了 ZeroDivisionError", "division by zero"]),
+    (lambda z: np.ones(z.shape, dtype=int), ["dtype int64"]),
+    (lambda: None, ["抛出了 TypeError"]),
+])
+def test_odd_results_are_failed_cases_not_crashes(fn, words):
+    result = check_softmax(fn)
+    assert not result.passed and not result.not_written
+    assert len(result.cases) == len(check_softmax(stable_softmax).cases)
+    text = str(result)
+    for word in words:
+        assert word in text, text
+
+
+@pytest.mark.parametrize("check, value, words", [
+    (check_logsumexp, lambda z: [1.0], ["应返回一个数", "list"]),
+    (check_logsumexp, lambda z: np.array([labcode.logsumexp(z)]), ["形状 (1,) 的数组"]),
+    (check_cross_entropy, lambda z, y: True, ["布尔值"]),
+    (check_mean_loss, lambda z, t: labcode.cross_entropy(z, t, reduction="none"), ["应返回一个数"]),
+    (check_bigram_loss_and_grad, lambda W, xs, ys: bigram.loss_and_grad(W, xs, ys)[0], ["应返回两个值 (loss, dW)"]),
+    (check_bigram_loss_and_grad, lambda W, xs, ys: (1.0, [[0.0]]), ["dW：返回的是 list"]),
+    (check_embedding_backward, lambda ids, dH, V: dH, ["形状应为 (6, 2)", "(3, 2)"]),
+])
+def test_scalars_pairs_and_shapes_are_checked(check, value, words):
+    text = str(check(value))
+    for word in words:
+        assert word in text, text
+
+
+def test_the_readers_arrays_are_copies_and_a_function_that_mutates_them_changes_nothing():
+    def in_place(z):
+        z -= z.max()                        # mutates its argument
+        np.exp(z, out=z)
+        return z / z.sum()
+    assert check_softmax(in_place).passed
+    assert check_softmax(stable_softmax).passed
+
+
+def test_warnings_of_the_readers_code_do_not_escape(recwarn):
+    check_softmax(no_shift_softmax)
+    assert len(recwarn) == 0
+
+
+# ---- the skeleton: a deterministic "not written yet" report ----
+
+NOT_WRITTEN_TEXT = ("{name}：还没写\n  函数抛出了 NotImplementedError，书里给的骨架就是这样。"
+                    "把 raise 那一行换成你的代码，再运行这一格。")
+
+
+@pytest.mark.parametrize("check", CHECKERS, ids=lambda c: c.__name__)
+def test_the_skeleton_gets_the_not_written_report(check):
+    result = check(skeleton)
+    assert result.not_written and not result.passed and not result
+    assert str(result) == NOT_WRITTEN_TEXT.format(name=check.__name__)
+    assert repr(result) == f"<CheckResult {check.__name__}: 还没写>"
+    assert "还没写" in result._repr_html_() and "Traceback" not in result._repr_html_()
+    assert str(check(skeleton)) == str(result) and check(skeleton)._repr_html_() == result._repr_html_()
+
+
+def test_not_implemented_later_in_the_battery_is_an_ordinary_failure():
+    def partly(z):
+        if z.dtype == np.float32:
+            raise NotImplementedError("float32 还没处理")
+        return stable_softmax(z)
+    result = check_softmax(partly)
+    assert not result.not_written and not result.passed
+    assert "抛出了 NotImplementedError：float32 还没处理" in str(result)
+
+
+# ---- the report: text, HTML, repr ----
+
+def test_a_failing_report_shows_the_first_failure_with_input_expected_actual_and_a_link():
+    result = check_softmax(no_shift_softmax)
+    text = str(result)
+    assert text.startswith("check_softmax：没通过（12 项里有 3 项没过）")
+    for line in ("第一项没过：分数都很大 [1000, 1001, 1002]", "输入：z = [1000., 1001., 1002.]",
+                 "期望：[0.090031, 0.244728, 0.665241]", "实际：[nan, nan, nan]", "问题：结果含 nan",
+                 "参见：第 1 章“先减最大值”一节（01_probability_to_loss.html#ch1-overflow）",
+                 "其余没过：分数都很负 [-1000, -1001, -1002]；跨度很大 [-1000, 0, 1000]",
+                 "rtol=1e-05, atol=1e-08"):
+        assert line in text
+    assert "通过：书里的例子 [0, 1, 2]；" in text
+    failed = [case for case in result.cases if not case.passed]
+    assert [case.name for case in failed] == ["分数都很大 [1000, 1001, 1002]", "分数都很负 [-1000, -1001, -1002]",
+                                              "跨度很大 [-1000, 0, 1000]"]
+    assert all(case.mistake.key == "no_max_shift" and case.message for case in failed)
+    assert repr(result) == "<CheckResult check_softmax: 没通过 9/12>"
+
+
+def test_the_html_report_escapes_and_links():
+    html = check_cross_entropy(lambda z, y: "<b>&</b>")._repr_html_()
+    assert html.startswith('<div class="lc-practice" lang="zh-CN">')
+    assert "<b>&" not in html and "&lt;b&gt;&amp;" in html
+    html = check_softmax(no_shift_softmax)._repr_html_()
+    assert '<a href="01_probability_to_loss.html#ch1-overflow">第 1 章“先减最大值”一节</a>' in html
+    for label in ("输入", "期望", "实际", "认出的错误", "怎么改"):
+        assert f">{label}</dt><dd" in html
+    assert "color" not in html and "<code" not in html      # inherited colours only: readable in light and dark
+
+
+def test_a_passing_report_lists_every_case_and_the_tolerance():
+    result = check_mean_loss(labcode.cross_entropy)
+    text = str(result)
+    assert text.splitlines()[0] == f"check_mean_loss：通过（全部 {len(result.cases)} 项）"
+    assert all(case.name in text for case in result.cases)
+    assert "比较标准" in text and "float32" in text
+    assert repr(result) == f"<CheckResult check_mean_loss: 通过 {len(result.cases)}/{len(result.cases)}>"
+
+
+def test_reports_are_the_same_on_every_run_and_hold_no_addresses():
+    class Odd:
+        pass
+    first = [str(check(lambda *a: Odd())) for check in CHECKERS]
+    again = [str(check(lambda *a: Odd())) for check in CHECKERS]
+    assert first == again
+    assert not any(re.search(r"0x[0-9a-f]{4,}", text) for text in first)
+    assert str(check_bigram_loss_and_grad(bigram_with(no_shift_rows))) == \
+        str(check_bigram_loss_and_grad(bigram_with(no_shift_rows)))
+
+
+def test_the_report_ignores_global_print_options():
+    expected = str(check_softmax(no_shift_softmax))
+    with np.printoptions(precision=2, linewidth=20, threshold=3):
+        assert str(check_softmax(no_shift_softmax)) == expected
+
+
+def test_ipython_plain_text_view_is_the_full_report():
+    class Printer:
+        def text(self, value):
+            self.value = value
+    printer, result = Printer(), check_softmax(skeleton)
+    result._repr_pretty_(printer, False)
+    assert printer.value == str(result)
+
+
+def test_assert_on_a_result_fails_when_the_check_fails():
+    assert check_softmax(stable_softmax)
+    with pytest.raises(AssertionError):
+        assert check_softmax(no_shift_softmax)
+
+
+# ---- bad arguments ----
+
+@pytest.mark.parametrize("check", CHECKERS, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("not_a_function", [3, np.array([0.1, 0.9]), None, "softmax"])
+def test_passing_something_that_is_not_callable_is_a_type_error(check, not_a_function):
+    with pytest.raises(TypeError, match=rf"fn 必须是函数（可调用对象），收到 {type(not_a_function).__name__} .*"
+                                        rf"请传入函数本身，如 {check.__name__}\(你的函数\)"):
+        check(not_a_function)
+
+
+# ---- the pointers lead to real sections ----
+
+def _labels(chapter):
+    page = hint_catalogue.Hint("", "", "", "", f"ch{chapter}-x", "").href.split(".")[0]
+    cells = json.loads((ROOT / "book" / f"{page}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return {m for cell in cells if cell["cell_type"] == "markdown"
+            for m in re.findall(r"^\((ch\d-[\w-]+)\)=", "".join(cell["source"]), flags=re.M)}
+
+
+def test_every_hint_points_at_a_label_of_its_chapter():
+    catalogue = [v for v in vars(hint_catalogue).values() if isinstance(v, hint_catalogue.Hint)]
+    assert len(catalogue) >= 20
+    for hint in catalogue:
+        assert hint.label in _labels(hint.chapter), f"{hint.key}: no ({hint.label})= in chapter {hint.chapter}"
+        assert hint.fix and hint.section and (hint.why or not hint.title)
+
+
+def test_results_expose_cases_with_name_passed_and_message():
+    result = check_embedding_backward(overwrite_backward)
+    assert isinstance(result, CheckResult)
+    first = result.failures[0]
+    assert first.name == "书里的例子：ids = [3, 5, 3]" and first.passed is False
+    assert first.message == "下标 [3, 1] 处差得最多：期望 1，实际 -1"
+    assert first.inputs.startswith("ids = [3, 5, 3]，dH = [[ 1.,  2.]")
+    assert {case.passed for case in result.cases} == {True, False}
+
+
+def test_a_return_value_that_cannot_even_be_read_is_a_failed_case():
+    class Unreadable(float):
+        def __float__(self):
+            raise RuntimeError("no")
+    result = check_logsumexp(lambda z: Unreadable(1.0))
+    assert not result.passed and "返回值无法读取：RuntimeError" in str(result)
+    listed = check_softmax(lambda z: [Unreadable(0.5)] * len(z))
+    assert not listed.passed and "返回的是 list" in str(listed)
