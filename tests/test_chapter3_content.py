@@ -81,7 +81,8 @@ def test_chapter3_prints_the_exact_matrices_and_the_checks_that_pass():
                   "反向一致： True", "dP[0:4] = 两句同位置之和： True", "相等： True",
                   "E 的梯度最大误差小于 1e-8： True", "P 的梯度最大误差小于 1e-8： True",
                   "查分数表 = 逐位置计算： True", "中心差分与两条路径之和的差距小于 1e-8： True",
-                  "覆盖写法留下的是三份之一： True", "公式与 dE_tied 中这一行一致： True"):
+                  "覆盖写法留下的是三份之一： True", "公式与 dE_tied 中这一行一致： True",
+                  "加权总和 = -η N ‖dE[k]‖²： True"):
         assert check in printed, check
     expected_false = ("向量相同吗？ False", "整表相同： False", "是输入或目标吗？ False")
     rest = printed
@@ -89,6 +90,14 @@ def test_chapter3_prints_the_exact_matrices_and_the_checks_that_pass():
         assert line in rest, line
         rest = rest.replace(line, "")
     assert "False" not in rest
+
+
+def test_chapter3_shows_a_position_whose_score_rises_in_the_tied_exercise():
+    """Exercise 3.6's answer says the weighted sum falls but not every position's score: the output must show one."""
+    _, printed = stored()
+    falling, total = map(int, re.search(r"分数下降的有效位置： (\d+) / (\d+)", printed).groups())
+    inputs, targets = corpus.make_batch(BATCH)
+    assert total == int(np.sum(targets != labcode.IGNORE)) and 0 < falling < total
 
 
 def test_chapter3_computes_its_figures_with_labcode():
