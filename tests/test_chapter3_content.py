@@ -1,33 +1,63 @@
 """Every worked figure chapter 3 must show is in its stored outputs, computed by labcode."""
+import functools
 import json
+import re
 
 import numpy as np
 import pytest
 
 import labcode
+from labcode import corpus
 from test_chapter_content import BOOK, output_numbers, shown
 
 NOTEBOOK = "03_shared_embedding.ipynb"
 E = np.zeros((6, 2))
 E[3], E[5] = [1.0, 0.0], [0.0, 2.0]
 IDS = np.array([3, 5, 3])
-C = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
+A = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
+BATCH = ["谢谢", "天天向上", "我爱我家"]   # the chapter's batch of sentences
+WIDTH = 4                                 # the width d of its random tables
 
 
+def tied_gradient(E_table, inputs, targets):
+    """The two paths of the gradient when E is both the lookup table and the output layer (W = E^T)."""
+    H = labcode.embedding(E_table, inputs)
+    d_logits = labcode.cross_entropy_grad(labcode.linear(H, E_table.T), targets)
+    dH, dW, _ = labcode.linear_backward(d_logits, H, E_table.T)
+    return labcode.embedding_backward(dH, inputs, len(E_table)), dW.T
+
+
+def nonzero_rows(grad):
+    return int(np.any(grad != 0, axis=1).sum())
+
+
+@functools.cache
 def chapter3_figures():
     H = labcode.embedding(E, IDS)
-    dE = labcode.embedding_backward(C, IDS, 6)
-    wrong = labcode.embedding_backward_overwrite(C, IDS, 6)
-    numeric = labcode.numerical_grad(lambda table: np.sum(C * labcode.embedding(table, IDS)), E)
+    dE = labcode.embedding_backward(A, IDS, 6)
+    wrong = labcode.embedding_backward_overwrite(A, IDS, 6)
+    numeric = labcode.numerical_grad(lambda table: np.sum(A * labcode.embedding(table, IDS)), E)
+    V = len(corpus.vocab())
+    inputs, targets = corpus.make_batch(BATCH)
+    rng = np.random.default_rng(0)
+    table = rng.normal(scale=0.1, size=(V, WIDTH))
+    d_input, d_output = tied_gradient(table, inputs, targets)
+    score_table = labcode.embedding(table, np.arange(V)) @ rng.normal(size=(WIDTH, V))
+    g_three = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
     return {
         "H rows [1,0],[0,2],[1,0]": (H, 0),
-        "one-hot S": (labcode.one_hot(IDS, 6), 0),
-        "probe contributions 1, 2, 3": ((C * H).sum(axis=1), 0),
-        "probe J = 6": (np.sum(C * H), 1),
+        "one-hot X": (labcode.one_hot(IDS, 6), 0),
+        "probe contributions 1, 2, 3": ((A * H).sum(axis=1), 0),
+        "probe J = 6": (np.sum(A * H), 1),
         "row 3 gets [4, 1], row 5 [-1, 1]": (np.concatenate([dE[3], dE[5]]), 0),
         "overwrite bug row 3 = [3, -1]": (wrong[3], 0),
         "central difference on E[3][0] = 4": (numeric[3, 0], 6),
         "bag of rows [1, 2] in both orders": (H[:2].sum(axis=0), 0),
+        "low-rank bigram: rank d, 2Vd and V^2 parameters": (
+            [np.linalg.matrix_rank(score_table), 2 * V * WIDTH, V * V], 0),
+        "tied weights: distinct inputs, rows the lookup reaches, rows both paths reach": (
+            [len(np.unique(inputs)), nonzero_rows(d_input), nonzero_rows(d_input + d_output)], 0),
+        "exercise: add.at sums three contributions": (labcode.embedding_backward(g_three, [1, 1, 1], 3)[1], 0),
     }
 
 
@@ -47,13 +77,29 @@ def stored(notebook=NOTEBOOK):
 
 def test_chapter3_prints_the_exact_matrices_and_the_checks_that_pass():
     _, printed = stored()
-    assert "[[1. 0.]\n [0. 2.]\n [1. 0.]]" in printed                      # H, and S @ E
+    assert "[[1. 0.]\n [0. 2.]\n [1. 0.]]" in printed                      # H, and X @ E
     assert "[ 3. -1.]" in printed and "[ 4.  1.]" in printed and "[-1.  1.]" in printed
     for check in ("逐位相等： True", "与 labcode.embedding_backward 相等： True", "前向逐位相等： True",
-                  "反向一致： True", "dP 前 4 行 = 两句同位置之和： True", "相等： True",
-                  "E 的梯度最大误差小于 1e-8： True", "P 的梯度最大误差小于 1e-8： True"):
+                  "反向一致： True", "dP[0:4] = 两句同位置之和： True", "相等： True",
+                  "E 的梯度最大误差小于 1e-8： True", "P 的梯度最大误差小于 1e-8： True",
+                  "查分数表 = 逐位置计算： True", "中心差分与两条路径之和的差距小于 1e-8： True",
+                  "覆盖写法留下的是三份之一： True", "公式与 dE_tied 中这一行一致： True",
+                  "加权总和 = -η N ‖dE[k]‖²： True"):
         assert check in printed, check
-    assert "False" not in printed.replace("向量相同吗？ False", "").replace("整表相同： False", "")
+    expected_false = ("向量相同吗？ False", "整表相同： False", "是输入或目标吗？ False")
+    rest = printed
+    for line in expected_false:
+        assert line in rest, line
+        rest = rest.replace(line, "")
+    assert "False" not in rest
+
+
+def test_chapter3_shows_a_position_whose_score_rises_in_the_tied_exercise():
+    """Exercise 3.6's answer says the weighted sum falls but not every position's score: the output must show one."""
+    _, printed = stored()
+    falling, total = map(int, re.search(r"分数下降的有效位置： (\d+) / (\d+)", printed).groups())
+    inputs, targets = corpus.make_batch(BATCH)
+    assert total == int(np.sum(targets != labcode.IGNORE)) and 0 < falling < total
 
 
 def test_chapter3_computes_its_figures_with_labcode():
@@ -61,7 +107,8 @@ def test_chapter3_computes_its_figures_with_labcode():
     source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     for call in ("labcode.embedding(", "labcode.one_hot(", "labcode.embedding_backward(", "labcode.numerical_grad(",
                  "labcode.embed_with_positions(", "labcode.embed_with_positions_backward(", "np.add.at(",
-                 "g_wrong[ids] += C", "plots.embedding_rows(", "corpus.make_batch("):
+                 "g_wrong[ids] += A", "plots.embedding_rows(", "corpus.make_batch(", "labcode.linear(H_tied, E_zh.T)",
+                 "np.linalg.matrix_rank("):
         assert call in source, call
 
 
@@ -72,3 +119,48 @@ def test_chapter3_figure_is_numbered_captioned_and_has_alt_text():
     for cell in figures:
         assert cell["metadata"]["mystnb"]["image"]["alt"]
         assert any("image/png" in o.get("data", {}) for o in cell["outputs"])
+
+
+def _reader_text():
+    """What a reader sees: markdown, printed outputs, figure captions and alt texts."""
+    nb, printed = stored()
+    parts = [printed]
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            parts.append("".join(cell["source"]))
+        parts += [json.dumps(cell.get("metadata", {}).get("mystnb", {}), ensure_ascii=False)]
+    return "\n".join(parts)
+
+
+# Ordinals count from 1, so a 0-based row or position is never "第 3 行" (it is "编号为 3 的行" or E[3]).
+ZERO_BASED_ORDINAL = re.compile(r"(?<!倒数)第\s*\$?\s*(?:\d+|[a-z])\s*\$?\s*(?:行|列|个位置)|从 0 数")
+NOTATION_SLIPS = {
+    "embedding width is d, never D": re.compile(r"\$D\b|\bD\s*=|V \\times D|\(D,\)"),
+    "the one-hot matrix is X, not S": re.compile(r"S\^\{\\mathsf T\}|H = SE|\bSE\b"),
+    "the probe coefficients are A, not C": re.compile(r"\$C\$|C\[t|\+= C\b"),
+    "upstream gradients are dH / dZ, not G": re.compile(r"\$G\b|G\[b"),
+    "the finite-difference step is δ, not h": re.compile(r"小量 \$h\$|\(1 \+ 3\)h"),
+    "NumPy does not say which repeated write survives": re.compile(r"最后一次写入|后写的覆盖|最后一份梯度"),
+    "transpose is \\mathsf{T}": re.compile(r"\\top\b"),
+    "chapters are 第 N 章": re.compile(r"第[一二三四五]章"),
+}
+
+
+def test_chapter3_follows_the_index_rule():
+    found = ZERO_BASED_ORDINAL.findall(_reader_text())
+    assert not found, f"0-based ordinals in chapter 3: {found}"
+
+
+@pytest.mark.parametrize("rule", list(NOTATION_SLIPS))
+def test_chapter3_follows_the_symbol_table(rule):
+    text = _reader_text()
+    found = [text[max(m.start() - 20, 0):m.end() + 20] for m in NOTATION_SLIPS[rule].finditer(text)]
+    assert not found, f"{rule}: {found}"
+
+
+def test_chapter3_opening_places_the_embedding_before_h():
+    """E[id] is the model's input; h comes after the context is mixed in (and chapter 2 already used E[ids])."""
+    nb, _ = stored()
+    opening = "".join(nb["cells"][0]["source"])
+    assert "<ch2-shapes>" in opening and "<ch3-tying>" in opening and "{term}`权重共享`" in opening
+    assert "前两章的模型从一个" not in opening

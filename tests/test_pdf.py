@@ -61,12 +61,14 @@ def key_figures(stem: str) -> list[str]:
     if stem == "03_shared_embedding":
         E, ids = np.zeros((6, 2)), [3, 5, 3]
         E[3], E[5] = [1.0, 0.0], [0.0, 2.0]
-        C = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
-        slope = labcode.numerical_grad(lambda table: np.sum(C * labcode.embedding(table, ids)), E)[3, 0]
+        A = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
+        slope = labcode.numerical_grad(lambda table: np.sum(A * labcode.embedding(table, ids)), E)[3, 0]
+        V = len(labcode.corpus.vocab())
         return [
-            f"J={np.sum(C * labcode.embedding(E, ids))}",                         # the probe loss
+            f"J={np.sum(A * labcode.embedding(E, ids))}",                         # the probe loss
             f"的斜率≈{slope:.6f}",                                                # central difference on E[3][0]
-            f"g[ids]+=C给出{labcode.embedding_backward_overwrite(C, ids, 6)[3, 0]:g}",  # the overwrite bug
+            f"g[ids]+=A给出{labcode.embedding_backward_overwrite(A, ids, 6)[3, 0]:g}",  # the overwrite bug
+            f"梯度非零的行：{V}/{V}",                                             # tied weights: every row
         ]
     if stem == "04_bigram":
         words = labcode.load_words()
