@@ -47,10 +47,18 @@ def key_figures(stem: str) -> list[str]:
     if stem == "02_gradient":
         h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
         dh, _, _ = labcode.linear_backward(labcode.cross_entropy_grad(labcode.linear(h, W), 1), h, W)
+        z = np.log([2.0, 1.0, 0.5])
+        g, f = labcode.cross_entropy_grad(z, 1), lambda v: labcode.cross_entropy(v, 1)
+        deltas = np.logspace(-12, 0, 25)
+        ratio = labcode.step_size_errors(f, z.astype(np.float32), g, deltas) / labcode.step_size_errors(f, z, g, deltas)
+        spikes = sum(labcode.gradcheck(f, g, (z + c).astype(np.float32), 1e-8).max_abs_error > 1
+                     for c in np.linspace(0, 0.1, 201))
         return [
             f"{labcode.cross_entropy(np.array([1000.0, 1001.0, 999.0]), 1):.6f}",   # the large-score loss
             f"{labcode.cross_entropy(np.zeros((2, 3, 6)), np.array([[3, 5, 2], [4, 2, -100]])):.6f}",  # ln 6
             f"{dh[0]:.6f}",                                                         # dL/dh through the layer
+            f"的{ratio[(deltas >= 1e-6) & (deltas <= 4e-3)].min():.0f}倍到",       # float32 vs float64, glued
+            f"{spikes}个出现尖峰",                                                  # the float32 spike is chance
         ]
     if stem == "appendix":
         X, W = np.array([[10.0, 2.0], [4.0, 6.0], [8.0, 0.0]]), np.array([[3.0], [5.0]])
