@@ -17,11 +17,11 @@ import numpy as np
 from ._validate import _short, as_float_array, as_ids, as_logits, check_classes, check_temperature
 from .embedding import embedding_backward
 from .probability import cross_entropy, cross_entropy_grad, softmax
-from .words import build_vocab, decode, encode_pairs, encode_word, load_words
+from .words import build_vocab, decode, encode_pairs, encode_word, load_words, split_words
 
-__all__ = ["load_words", "build_vocab", "encode_word", "encode_pairs", "decode", "count_matrix", "count_probs",
-           "count_nll", "count_weights", "init_weights", "loss_and_grad", "loss_and_grad_from_counts", "train",
-           "lr_limits", "sample_names"]
+__all__ = ["load_words", "split_words", "build_vocab", "encode_word", "encode_pairs", "decode", "count_matrix",
+           "count_probs", "count_nll", "count_weights", "init_weights", "loss_and_grad", "loss_and_grad_from_counts",
+           "train", "lr_limits", "sample_names"]
 
 
 # ---- the counting model ----
