@@ -12,6 +12,7 @@ from .bigram import (
     loss_and_grad,
     loss_and_grad_from_counts,
     sample_names,
+    split_words,
 )
 from .embedding import (
     embed_with_positions,
@@ -32,7 +33,8 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "UNK", "BOS", "EOS", "IGNORE", "collate",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
            "embed_with_positions", "embed_with_positions_backward", "corpus", "practice",
-           "load_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll", "count_weights",
+           "load_words", "split_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll",
+           "count_weights",
            "loss_and_grad", "loss_and_grad_from_counts", "sample_names",
            "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
            "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"]

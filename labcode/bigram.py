@@ -2,11 +2,11 @@
 
 约定
 ----
-* V 是词表大小；``xs``、``ys`` 是形状 (B,) 的编号（前一个字、后一个字），``counts`` 是 (V, V) 的计数矩阵 N。
+* V 是词表大小；``xs``、``ys`` 是形状 (N,) 的编号（前一个字、后一个字，N 个训练对），``counts`` 是 (V, V) 的计数矩阵 C。
 * 网络的分数是 ``logits = W[xs]``（等于独热矩阵乘 W），损失是平均交叉熵加 ``reg * mean(W**2)``。
-* 全批量损失只通过 N 依赖数据，所以 :func:`loss_and_grad_from_counts` 只看 N 就给出与
+* 全批量损失只通过 C 依赖数据，所以 :func:`loss_and_grad_from_counts` 只看 C 就给出与
   :func:`loss_and_grad` 相同的损失和梯度，每步只算一个 V×V 的 softmax。
-* 平滑的计数模型正好是 ``W = ln(N + alpha)``（:func:`count_weights`）；alpha = 0 时零计数处是 -inf。
+* 平滑的计数模型正好是 ``W = ln(C + alpha)``（:func:`count_weights`）；alpha = 0 时零计数处是 -inf。
 """
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ import numpy as np
 from ._validate import _short, as_float_array, as_ids, as_logits, check_classes, check_temperature
 from .embedding import embedding_backward
 from .probability import cross_entropy, cross_entropy_grad, softmax
-from .words import build_vocab, decode, encode_pairs, encode_word, load_words
+from .words import build_vocab, decode, encode_pairs, encode_word, load_words, split_words
 
-__all__ = ["load_words", "build_vocab", "encode_word", "encode_pairs", "decode", "count_matrix", "count_probs",
-           "count_nll", "count_weights", "init_weights", "loss_and_grad", "loss_and_grad_from_counts", "train",
-           "lr_limits", "sample_names"]
+__all__ = ["load_words", "split_words", "build_vocab", "encode_word", "encode_pairs", "decode", "count_matrix",
+           "count_probs", "count_nll", "count_weights", "init_weights", "loss_and_grad", "loss_and_grad_from_counts",
+           "train", "lr_limits", "sample_names"]
 
 
 # ---- the counting model ----
@@ -98,7 +98,7 @@ def loss_and_grad(W, xs, ys, reg=0.0):
     参数
     ----
     W : 形状 (V, V) 的权重
-    xs, ys : 形状 (B,) 的编号（前一个字、后一个字）
+    xs, ys : 形状 (N,) 的编号（前一个字、后一个字）
     reg : 正则化系数 λ ≥ 0
 
     返回
@@ -107,25 +107,25 @@ def loss_and_grad(W, xs, ys, reg=0.0):
     dW : 形状 (V, V)；同一个前一个字出现多次，它那一行的梯度累加
 
     >>> loss, dW = loss_and_grad(np.zeros((2, 2)), [0, 1], [1, 1])
-    >>> round(loss, 6), dW.tolist()       # ln 2；每行 (p − 独热)/B
+    >>> round(loss, 6), dW.tolist()       # ln 2；每行 (p − 独热)/N
     (0.693147, [[0.25, -0.25], [0.25, -0.25]])
     """
     W = _check_W(W)
     V = W.shape[0]
     xs, ys = _check_pairs(xs, ys, V)
     reg = _check_nonneg(reg, "reg")
-    logits = W[xs]                                  # (B, V)
+    logits = W[xs]                                  # (N, V)
     loss = cross_entropy(logits, ys)
-    dlogits = cross_entropy_grad(logits, ys)        # (B, V)：(p − 独热)/B
+    dlogits = cross_entropy_grad(logits, ys)        # (N, V)：(p − 独热)/N
     dW = embedding_backward(dlogits, xs, V)         # (V, V)：重复的行累加
     return _add_penalty(loss, dW, W, reg)
 
 
 def loss_and_grad_from_counts(W, counts, reg=0.0):
-    """计数写法：只用计数矩阵 N，给出与 :func:`loss_and_grad` 相同的全批量损失和梯度。
+    """计数写法：只用计数矩阵 C，给出与 :func:`loss_and_grad` 相同的全批量损失和梯度。
 
-    loss = −Σ_ij N_ij ln softmax(W)_ij / ΣN + reg·mean(W²)，
-    dW = (rowsum(N)[:, None] · softmax(W) − N) / ΣN + 2·reg·W / W.size。
+    loss = −Σ_ij C_ij ln softmax(W)_ij / ΣC + reg·mean(W²)，
+    dW = (rowsum(C)[:, None] · softmax(W) − C) / ΣC + 2·reg·W / W.size。
 
     >>> loss, dW = loss_and_grad_from_counts(np.zeros((2, 2)), [[0, 1], [0, 1]])
     >>> round(loss, 6), dW.tolist()
@@ -136,17 +136,17 @@ def loss_and_grad_from_counts(W, counts, reg=0.0):
     return _counts_step(W, N, N.sum(), N.sum(axis=1), _check_nonneg(reg, "reg"))
 
 
-def _counts_step(W, N, total, rowsum, reg):
+def _counts_step(W, C, total, rowsum, reg):
     shifted = W - W.max(axis=1, keepdims=True)    # (V, V)，每行最大为 0
     e = np.exp(shifted)
     z = e.sum(axis=1)                             # (V,) 每行的分母
-    # −Σ N_ij ln p_ij / B，其中 ln p_ij = shifted_ij − ln z_i
-    loss = float((rowsum @ np.log(z) - np.vdot(N, shifted)) / total)
-    if loss != loss:  # NaN 只来自 N = 0 且 W = −inf 的格子：0·(−inf) 记作 0
-        seen = N > 0
-        picked = np.sum(N[seen] * shifted[seen])
+    # −Σ C_ij ln p_ij / N，其中 ln p_ij = shifted_ij − ln z_i
+    loss = float((rowsum @ np.log(z) - np.vdot(C, shifted)) / total)
+    if loss != loss:  # NaN 只来自 C = 0 且 W = −inf 的格子：0·(−inf) 记作 0
+        seen = C > 0
+        picked = np.sum(C[seen] * shifted[seen])
         loss = float((rowsum @ np.log(z) - picked) / total)
-    dW = (rowsum[:, None] * (e / z[:, None]) - N) / total   # (V, V)
+    dW = (rowsum[:, None] * (e / z[:, None]) - C) / total   # (V, V)
     return _add_penalty(loss, dW, W, reg)
 
 
@@ -200,14 +200,14 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
 
 
 def lr_limits(counts):
-    """每一行在计数最优点附近的学习率稳定边界 2B / (n_i · λ_max)，形状 (V,)。
+    """每一行在计数最优点附近的学习率稳定边界 2N / (n_i · μ_max)，形状 (V,)。
 
-    在最优点 p_i = N_i / n_i 附近，损失对 W 第 i 行的二阶导（Hessian）是 (n_i/B)·(diag(p_i) − p_i p_iᵀ)。
-    梯度下降 W ← W − lr·dW 在这一行上稳定，当且仅当 lr·(n_i/B)·λ_max < 2，λ_max 是
-    diag(p_i) − p_i p_iᵀ 的最大特征值；整张表的边界是各行边界的最小值。没出现过的行（n_i = 0）
-    和全部计数落在同一格的行（λ_max = 0）不受限制，记作 inf。带平滑训练时传入 N + α。
+    在最优点 p_i = C_i / n_i 附近，损失对 W 中编号为 i 的行的二阶导（Hessian）是 (n_i/N)·(diag(p_i) − p_i p_iᵀ)。
+    梯度下降 W ← W − lr·dW 在最优点附近的这一行上稳定，当且仅当 lr·(n_i/N)·μ_max < 2，μ_max 是
+    diag(p_i) − p_i p_iᵀ 的最大特征值；整张表的边界是各行边界的最小值。这是最优点附近的局部条件。
+    没出现过的行（n_i = 0）和全部计数落在同一格的行（μ_max = 0）不受限制，记作 inf。带平滑训练时传入 C + α。
 
-    >>> lr_limits([[1, 1], [0, 2]])    # 第 0 行 p = (1/2, 1/2)，λ_max = 1/2：2·4 / (2·0.5)
+    >>> lr_limits([[1, 1], [0, 2]])    # 编号为 0 的行 p = (1/2, 1/2)，μ_max = 1/2：2·4 / (2·0.5)
     array([ 8., inf])
     """
     N = _check_counts(counts)

@@ -82,6 +82,34 @@ def test_pipeline_on_an_unseen_word_list(tmp_path):
     assert all(set(name) <= set(vocab) - {"."} for name in out)
 
 
+def test_split_words_shuffles_and_partitions_reproducibly(names):
+    words = names[0]
+    train, dev, test = bigram.split_words(words, np.random.default_rng(7))
+    assert [len(train), len(dev)] == [round(0.8 * len(words)), round(0.9 * len(words)) - round(0.8 * len(words))]
+    assert sorted(train + dev + test) == sorted(words)
+    assert test != words[-len(test):] and train[:5] != words[:5]       # not cut by position
+    assert bigram.split_words(words, np.random.default_rng(7)) == (train, dev, test)
+    assert bigram.split_words(words, np.random.default_rng(8))[2] != test
+    halves = bigram.split_words(list("abcd"), np.random.default_rng(0), fractions=[0.5, 0.5])
+    assert [len(h) for h in halves] == [2, 2] and sorted(halves[0] + halves[1]) == list("abcd")
+
+
+@pytest.mark.parametrize("fractions", [(1.0,), (0.5, 0.6), (0.9, 0.1, 0.0), (1.2, -0.2), [[0.5, 0.5]], "ab",
+                                       ("a", "b"), (0.5, float("nan"))])
+def test_split_words_refuses_bad_fractions(fractions):
+    with pytest.raises(ValueError, match="fractions 必须是至少两个正数、加起来等于 1，收到"):
+        bigram.split_words(list("abcdefghij"), np.random.default_rng(0), fractions)
+
+
+def test_split_words_refuses_an_empty_part_a_seed_and_bad_words():
+    with pytest.raises(ValueError, match="words 只有 3 个词.*会有空的一份"):
+        bigram.split_words(["a", "b", "c"], np.random.default_rng(0))
+    with pytest.raises(TypeError, match="rng 必须是 numpy.random.Generator.*收到 int"):
+        bigram.split_words(["a", "b"], 4, (0.5, 0.5))
+    with pytest.raises(ValueError, match="words 至少要有一个词"):
+        bigram.split_words([], np.random.default_rng(0))
+
+
 # ---- the counting model ----
 
 def test_count_probs_are_normalised_counts():

@@ -11,7 +11,7 @@ const SLIDERS = [
   ["alpha", "平滑 α", 0, 5, 0.1],
   ["reg", "正则化 λ", 0, 0.1, 0.001],
   ["lr", "学习率 lr", 1, 100, 1],
-  ["temperature", "抽样温度 T", 0.1, 3, 0.05],
+  ["temperature", "抽样温度 τ", 0.1, 3, 0.05],
 ];
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MARGIN = { left: 52, right: 26, top: 12, bottom: 34 };
@@ -61,8 +61,8 @@ function build(model, el) {
   let running = 0; // requestAnimationFrame id while training
 
   make("p", "bt-note", root,
-    "实线：训练损失（N + α 上的平均负对数似然，加上 λ·mean(W²)）。虚线：计数最优，即把 N + α 按行归一化" +
-    "得到的计数模型在同一份计数 N + α 上的平均负对数似然；λ = 0 时任何 W 的训练损失都不低于它。");
+    "实线：训练损失（C + α 上的平均负对数似然，加上 λ·mean(W²)）。虚线：计数最优，即把 C + α 按行归一化" +
+    "得到的计数模型在同一份计数 C + α 上的平均负对数似然；λ = 0 时任何 W 的训练损失都不低于它。");
 
   // Two charts in currentColor: the loss with the optimum (dashed, labelled), and the gap to it on a
   // log scale (the tail of the approach is too small to see on the first). Widths follow the element.

@@ -270,7 +270,7 @@ def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     gap.annotate(f"最后 {history[-1] - optimum:.1e}", (steps[-1], history[-1] - optimum), xytext=(-4, 6),
                  textcoords="offset points", ha="right", fontsize=8)
     side.axis("off")
-    side.set_title(f"抽样名字（T={_short(temperature)}）", fontsize=10)
+    side.set_title(f"抽样名字（τ={_short(temperature)}）", fontsize=10)
     side.text(0.02, 0.98, "\n".join(name or "（空）" for name in names), va="top", ha="left",
               transform=side.transAxes, fontsize=9)
     return fig
@@ -304,7 +304,7 @@ def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=70.0, temp
     alpha : 平滑 α ≥ 0（训练用 N + α）
     reg : 正则化系数 λ ≥ 0（损失加上 λ·mean(W²)）
     lr : 学习率 > 0
-    temperature : 抽样温度 T > 0
+    temperature : 抽样温度 τ > 0
     seed : 抽样的随机种子，0 到 2**32 - 1
     steps : 每按一次“训练”走的步数
     n_names : 每次抽样的名字个数
