@@ -2,10 +2,10 @@
 
 约定
 ----
-* 嵌入表 ``E`` 形状 (V, D)：第 i 行是编号 i 的向量；位置表 ``P`` 形状 (T_max, D)：第 t 行属于位置 t。
-* ``ids`` 是任意形状的整数数组，查表结果形状为 ``ids.shape + (D,)``。
+* 嵌入表 ``E`` 形状 (V, d)：``E[i]`` 是编号 i 的向量；位置表 ``P`` 形状 (T_max, d)：``P[t]`` 属于位置 t。
+* ``ids`` 是任意形状的整数数组，查表结果 H 的形状为 ``ids.shape + (d,)``。
 * 同一个编号出现几次，它那一行就被读几次；反向时这几次的梯度相加（``np.add.at``），
-  而不是像 ``g[ids] += dx`` 那样只留下最后一次写入。
+  而不是像 ``dE[ids] += dH`` 那样每行只留下一份、丢掉其余几份（NumPy 不规定留下的是哪一份）。
 * 负编号（包括忽略值 -100）和 >= V 的编号一律报错，绝不让 NumPy 从表尾倒着取行。
 """
 from __future__ import annotations
@@ -16,15 +16,15 @@ from ._validate import _short, as_float_array, as_ids, as_table, check_count
 
 
 def _check_grad(grad_out, ids, name="grad_out"):
-    """上游梯度的形状必须是 ids.shape + (D,)。"""
+    """上游梯度 dH 的形状必须是 ids.shape + (d,)。"""
     g = as_float_array(grad_out, name)
     if g.ndim != ids.ndim + 1 or g.shape[:-1] != ids.shape:
-        raise ValueError(f"{name} 的形状必须是 ids.shape + (D,) = {ids.shape} + (D,)，收到形状 {g.shape}")
+        raise ValueError(f"{name} 的形状必须是 ids.shape + (d,) = {ids.shape} + (d,)，收到形状 {g.shape}")
     return g
 
 
 def one_hot(ids, vocab_size):
-    """把编号变成独热向量：第 k 个编号变成只在位置 ids[k] 上为 1 的行。
+    """把编号变成独热向量：编号 i 变成只在下标 i 处为 1 的行。
 
     参数
     ----
@@ -47,16 +47,16 @@ def one_hot(ids, vocab_size):
 
 
 def embedding(E, ids):
-    """查表：返回 E 的第 ids 行，等于 ``one_hot(ids, V) @ E``（逐位完全相等）。
+    """查表：返回 E[ids]，等于 ``one_hot(ids, V) @ E``（逐位完全相等）。
 
     参数
     ----
-    E : 形状 (V, D) 的嵌入表
+    E : 形状 (V, d) 的嵌入表
     ids : 任意形状的整数数组，每个编号在 [0, V) 内
 
     返回
     ----
-    形状 ``ids.shape + (D,)`` 的数组（副本，改它不会改 E）
+    H : 形状 ``ids.shape + (d,)`` 的数组（副本，改它不会改 E）
 
     >>> E = np.array([[0., 0.], [1., 0.], [0., 2.]])
     >>> embedding(E, [1, 2, 1])
@@ -66,23 +66,30 @@ def embedding(E, ids):
     """
     E = as_table(E, "E")
     ids = as_ids(ids, E.shape[0])
-    return E[ids]  # (..., D)
+    return E[ids]  # (..., d)
+
+
+def _embedding_backward(dH, ids, num_embeddings):
+    """把每个位置的上游梯度加到它读过的那一行：重复的编号逐次相加。"""
+    dE = np.zeros((num_embeddings, dH.shape[-1]))   # (V, d)；没被读到的行保持 0
+    np.add.at(dE, ids, dH)                          # 不会像 dE[ids] += dH 那样丢掉重复的几份
+    return dE
 
 
 def embedding_backward(grad_out, ids, num_embeddings):
     """查表的反向：每个位置的上游梯度加到它读过的那一行，重复编号累加。
 
-    等于 ``one_hot(ids, V).reshape(-1, V).T @ grad_out.reshape(-1, D)``。
+    等于 ``one_hot(ids, V).reshape(-1, V).T @ grad_out.reshape(-1, d)``。
 
     参数
     ----
-    grad_out : 形状 ``ids.shape + (D,)`` 的上游梯度 ∂L/∂H
+    grad_out : 形状 ``ids.shape + (d,)`` 的上游梯度 dH = ∂ℓ/∂H
     ids : 前向时用的编号
     num_embeddings : 嵌入表的行数 V
 
     返回
     ----
-    dE : 形状 (V, D)；没被读到的行恰好是 0
+    dE : 形状 (V, d)；没被读到的行恰好是 0
 
     >>> embedding_backward([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)
     array([[ 0.,  0.],
@@ -91,40 +98,39 @@ def embedding_backward(grad_out, ids, num_embeddings):
     """
     num_embeddings = check_count(num_embeddings, "num_embeddings")
     ids = as_ids(ids, num_embeddings)
-    g = _check_grad(grad_out, ids)
-    dE = np.zeros((num_embeddings, g.shape[-1]))  # (V, D)
-    np.add.at(dE, ids, g)  # 重复编号逐次相加
-    return dE
+    return _embedding_backward(_check_grad(grad_out, ids), ids, num_embeddings)
 
 
 def embedding_backward_overwrite(grad_out, ids, num_embeddings):
-    """错误示范（只用于对照）：``dE[ids] += grad_out`` 的结果，重复编号只留下最后一次写入。
+    """错误示范（只用于对照）：``dE[ids] += grad_out`` 的结果，重复的编号每行只留下一份梯度。
 
-    参数与返回同 :func:`embedding_backward`。
+    NumPy 先把各行读出来、各自加上、再写回；同一行被写了几次，只有一次写入留下，其余几份丢了。
+    留下的是哪一份，NumPy 不作规定。参数与返回同 :func:`embedding_backward`。
 
-    >>> embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
-    array([ 3., -1.])
+    >>> row = embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
+    >>> any(np.array_equal(row, g) for g in ([1., 2.], [3., -1.]))   # 编号 1 读了两次，只剩其中一份
+    True
     """
     num_embeddings = check_count(num_embeddings, "num_embeddings")
     ids = as_ids(ids, num_embeddings)
     g = _check_grad(grad_out, ids)
     dE = np.zeros((num_embeddings, g.shape[-1]))
-    dE[ids] += g  # 先读出各行、加上、再写回：同一行被写了几次，只剩最后一次
+    dE[ids] += g  # 同一行被写了几次，只留下一次写入
     return dE
 
 
 def embed_with_positions(E, P, ids):
-    """字向量加位置向量：x[..., t, :] = E[ids[..., t]] + P[t]。
+    """字向量加位置向量：H[..., t, :] = E[ids[..., t]] + P[t]。
 
     参数
     ----
-    E : 形状 (V, D) 的嵌入表
-    P : 形状 (T_max, D) 的位置表（可学习的绝对位置）
+    E : 形状 (V, d) 的嵌入表
+    P : 形状 (T_max, d) 的位置表（可学习的绝对位置）
     ids : 形状 (..., T) 的整数数组，最后一轴是位置，T <= T_max
 
     返回
     ----
-    形状 ``ids.shape + (D,)`` 的数组
+    H : 形状 ``ids.shape + (d,)`` 的数组
 
     >>> E = np.array([[1., 0.], [0., 2.]])
     >>> P = np.array([[0., 0.], [10., 10.], [20., 20.]])
@@ -134,7 +140,7 @@ def embed_with_positions(E, P, ids):
     """
     E, P, ids = _check_positions(E, P, ids)
     T = ids.shape[-1]
-    return E[ids] + P[:T]  # (..., T, D) + (T, D)
+    return E[ids] + P[:T]  # (..., T, d) + (T, d)
 
 
 def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
@@ -142,15 +148,15 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
 
     参数
     ----
-    grad_out : 形状 ``ids.shape + (D,)`` 的上游梯度
+    grad_out : 形状 ``ids.shape + (d,)`` 的上游梯度 dH
     ids : 形状 (..., T) 的编号
     num_embeddings : 嵌入表行数 V
     num_positions : 位置表行数 T_max
 
     返回
     ----
-    dE : 形状 (V, D)，每次读到某个字，就把那个位置的梯度加到它那一行
-    dP : 形状 (T_max, D)，第 t 行是所有序列在位置 t 的梯度之和；没用到的位置为 0
+    dE : 形状 (V, d)，每次读到某个字，就把那个位置的梯度加到它那一行
+    dP : 形状 (T_max, d)，dP[t] 是所有序列在位置 t 的梯度之和；没用到的位置为 0
 
     >>> dE, dP = embed_with_positions_backward([[[1., 0.], [0., 1.]], [[2., 0.], [0., 3.]]], [[0, 0], [1, 0]], 2, 3)
     >>> dE
@@ -167,8 +173,8 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
     _check_length(ids, num_positions)
     g = np.asarray(grad_out, dtype=np.float64)
     T = ids.shape[-1]
-    dP = np.zeros((num_positions, g.shape[-1]))  # (T_max, D)
-    dP[:T] = g.sum(axis=tuple(range(g.ndim - 2)))  # (..., T, D) -> (T, D)：每个位置汇总所有序列
+    dP = np.zeros((num_positions, g.shape[-1]))  # (T_max, d)
+    dP[:T] = g.sum(axis=tuple(range(g.ndim - 2)))  # (..., T, d) -> (T, d)：每个位置汇总所有序列
     return dE, dP
 
 
@@ -184,7 +190,7 @@ def _check_length(ids, num_positions, name="ids"):
 def _check_positions(E, P, ids):
     E, P = as_table(E, "E"), as_table(P, "P")
     if P.shape[1] != E.shape[1]:
-        raise ValueError(f"P 的宽度必须与 E 相同（D = {E.shape[1]}），收到 P 的形状 {P.shape}")
+        raise ValueError(f"P 的宽度必须与 E 相同（d = {E.shape[1]}），收到 P 的形状 {P.shape}")
     ids = as_ids(ids, E.shape[0])
     _check_length(ids, P.shape[0])
     return E, P, ids

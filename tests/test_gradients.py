@@ -149,17 +149,17 @@ def test_a_sign_error_in_a_backward_is_caught():
     assert gradcheck(lambda v: np.sum(C * linear(X, v)), -dW, W).max_rel_error > 0.5
 
 
-@pytest.mark.parametrize("h", [0, -1e-5, math.inf, math.nan])
-def test_step_must_be_positive_and_finite(h):
-    with pytest.raises(ValueError, match="h 必须是正的有限实数"):
-        numerical_grad(lambda v: float(v.sum()), [1.0], h)
+@pytest.mark.parametrize("delta", [0, -1e-5, math.inf, math.nan])
+def test_step_must_be_positive_and_finite(delta):
+    with pytest.raises(ValueError, match=rf"delta 必须是正的有限实数（差分步长 δ），收到 {delta}"):
+        numerical_grad(lambda v: float(v.sum()), [1.0], delta)
 
 
 def test_step_must_be_a_real_number():
-    with pytest.raises(TypeError, match="h 必须是正的有限实数"):
+    with pytest.raises(TypeError, match="delta 必须是正的有限实数（差分步长 δ），收到 '1e-5'"):
         numerical_grad(lambda v: float(v.sum()), [1.0], "1e-5")
-    with pytest.raises(TypeError, match="h 必须是正的有限实数"):
-        numerical_grad(lambda v: float(v.sum()), [1.0], True)
+    with pytest.raises(TypeError, match="delta 必须是正的有限实数（差分步长 δ），收到 True"):
+        numerical_grad(lambda v: float(v.sum()), [1.0], delta=True)
 
 
 def test_f_must_return_a_real_scalar():
@@ -181,7 +181,7 @@ def test_f_must_return_a_finite_value():
 def test_x_must_be_real_and_finite():
     with pytest.raises(TypeError, match="x 必须是实数数组"):
         numerical_grad(lambda v: 0.0, ["a"])
-    with pytest.raises(ValueError, match="x 必须全是有限数"):
+    with pytest.raises(ValueError, match=r"x 的每个元素都必须是有限数，收到 nan（位置 0）"):
         numerical_grad(lambda v: 0.0, [np.nan])
 
 

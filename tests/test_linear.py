@@ -52,7 +52,7 @@ def test_bias_shape_must_match_the_outputs():
 
 
 def test_grad_out_shape_must_match_the_forward_output():
-    rule = r"grad_out 的形状必须是 X.shape\[:-1\] \+ \(m,\) = \(5, 4\)，收到形状 \(5, 3\)"
+    rule = r"grad_out 的形状必须是 X.shape\[:-1\] \+ \(V,\) = \(5, 4\)，收到形状 \(5, 3\)"
     with pytest.raises(ValueError, match=rule):
         linear_backward(np.ones((5, 3)), np.ones((5, 2)), np.ones((2, 4)))
     with pytest.raises(ValueError, match="X 的最后一轴必须等于 W 的行数"):
