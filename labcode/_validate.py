@@ -179,18 +179,24 @@ def check_axis(axis, ndim, name="axis"):
     return axis % ndim
 
 
+def _along_candidates(x, name, axis):
+    """实数数组，至少一维，axis 是合法的候选轴且长度至少为 1；返回 (float64 数组, 非负轴号)。"""
+    arr = as_float_array(x, name)
+    if arr.ndim == 0:
+        raise ValueError(f"{name} 至少要有一维（候选轴），收到标量 {_short(x)}")
+    axis = check_axis(axis, arr.ndim)
+    if arr.shape[axis] == 0:
+        raise ValueError(f"{name} 的候选轴（axis={axis}）长度必须至少为 1，收到形状 {arr.shape}")
+    return arr, axis
+
+
 def as_logits(x, name="logits", axis=-1):
     """分数数组：实数、至少一维，``axis`` 是合法的候选轴且非空，无 NaN、无 +inf，每一行至少一个有限分数。
 
     ``-inf`` 表示“这个候选不可能出现”，可以有；整行都是 ``-inf`` 则没有任何可能的候选，报错。
     返回 float64 数组。
     """
-    z = as_float_array(x, name)
-    if z.ndim == 0:
-        raise ValueError(f"{name} 至少要有一维（候选轴），收到标量 {_short(x)}")
-    axis = check_axis(axis, z.ndim)
-    if z.shape[axis] == 0:
-        raise ValueError(f"{name} 的候选轴（axis={axis}）长度必须至少为 1，收到形状 {z.shape}")
+    z, axis = _along_candidates(x, name, axis)
     if np.isnan(z).any():
         raise ValueError(f"{name} 不能含 NaN，收到 {_short(x)}")
     if np.isposinf(z).any():
@@ -202,12 +208,7 @@ def as_logits(x, name="logits", axis=-1):
 
 def as_probs(x, axis=-1, name="probs", atol=1e-6):
     """概率数组：有限、非负、沿候选轴之和为 1（容差 atol）。返回 (float64 数组, 非负轴号)。"""
-    p = as_float_array(x, name)
-    if p.ndim == 0:
-        raise ValueError(f"{name} 至少要有一维（候选轴），收到标量 {_short(x)}")
-    axis = check_axis(axis, p.ndim)
-    if p.shape[axis] == 0:
-        raise ValueError(f"{name} 的候选轴（axis={axis}）长度必须至少为 1，收到形状 {p.shape}")
+    p, axis = _along_candidates(x, name, axis)
     if not np.isfinite(p).all():
         raise ValueError(f"{name} 必须全是有限数，收到 {_short(x)}")
     if (p < 0).any():
