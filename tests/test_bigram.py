@@ -300,3 +300,35 @@ def test_sampling_errors():
             bigram.sample_names(W, vocab, np.random.default_rng(0), temperature=t)
     with pytest.raises(ValueError, match="vocab 的大小必须等于 W 的行数 2.*3"):
         bigram.sample_names(W, {".": 0, "a": 1, "b": 2}, np.random.default_rng(0))
+
+
+# ---- kernels, smoothing and the count optimum ----
+
+@pytest.mark.parametrize("seed", range(5))
+def test_kernels_equal_the_checked_functions(seed):
+    W, xs, ys, reg = random_problem(seed)
+    counts = bigram.count_matrix(xs, ys, len(W)).astype(float)
+    for kernel, checked in ((bigram._pairs_step(W, xs, ys, reg), bigram.loss_and_grad(W, xs, ys, reg)),
+                            (bigram._counts_step(W, counts, reg), bigram.loss_and_grad_from_counts(W, counts, reg))):
+        assert kernel[0] == checked[0]
+        np.testing.assert_array_equal(kernel[1], checked[1])
+
+
+def test_counts_kernel_takes_minus_inf_weights_where_nothing_was_counted():
+    counts = np.array([[1.0, 0.0], [2.0, 2.0]])
+    loss, dW = bigram._counts_step(bigram.count_weights(counts), counts, 0.0)
+    assert loss == pytest.approx(bigram.count_nll(counts), rel=1e-15) and np.isfinite(dW).all()
+
+
+def test_smoothed_counts_and_the_count_optimum():
+    counts = np.array([[1, 3], [0, 2]])
+    np.testing.assert_array_equal(bigram.smoothed_counts(counts, 0.5), counts + 0.5)
+    for alpha in (0.0, 0.5, 2.0):
+        C = counts + alpha
+        optimum = bigram.count_optimum(counts, alpha)
+        assert optimum == bigram.count_nll(C)
+        if alpha:  # W = ln(C + α) reaches the optimum; nothing does better
+            assert optimum == pytest.approx(bigram.loss_and_grad_from_counts(np.log(C), C)[0], rel=1e-12)
+        assert optimum <= bigram.loss_and_grad_from_counts(np.zeros((2, 2)), C)[0]
+    with pytest.raises(ValueError, match="alpha 必须是非负的有限实数（伪计数 α），收到 -1"):
+        bigram.smoothed_counts(counts, -1)

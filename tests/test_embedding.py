@@ -13,6 +13,7 @@ from labcode import (
     embedding_backward_overwrite,
     one_hot,
 )
+from labcode.embedding import _embedding_backward
 
 
 def loop_backward(grad_out, ids, V):
@@ -263,3 +264,19 @@ def test_bad_position_inputs():
         embed_with_positions(E3, P, [-100])
     with pytest.raises(ValueError, match=r"num_positions 必须是正整数，收到 0"):
         embed_with_positions_backward(np.zeros((1, 2)), [0], 3, 0)
+
+
+def test_backward_kernel_equals_the_checked_function_and_adds_repeated_ids():
+    rng = np.random.default_rng(5)
+    ids = np.array([[1, 2, 1], [0, 1, 1]])
+    dH = rng.normal(size=(2, 3, 4))
+    dE = _embedding_backward(dH, ids, 4)
+    np.testing.assert_array_equal(dE, embedding_backward(dH, ids, 4))
+    np.testing.assert_allclose(dE[1], dH[0, 0] + dH[0, 2] + dH[1, 1] + dH[1, 2], rtol=1e-12)
+    np.testing.assert_array_equal(dE[3], 0.0)
+
+
+def test_overwrite_bug_keeps_one_contribution_per_repeated_row():
+    dH = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
+    kept = embedding_backward_overwrite(dH, [1, 2, 1], 3)[1]
+    assert any(np.array_equal(kept, g) for g in dH[[0, 2]]) and not np.array_equal(kept, dH[0] + dH[2])

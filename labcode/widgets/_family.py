@@ -37,9 +37,18 @@ def _dependencies(text):
     return [m for _, m in IMPORT.findall(text)] + [m for _, m in REEXPORT.findall(text)]
 
 
+def _named_import(match):
+    """``import { a, b } from "./m.js";`` → ``const { a, b } = labM;``，a、b 必须是 m.js 导出的名字。"""
+    names, module = [n.strip() for n in match[1].split(",") if n.strip()], match[2]
+    missing = sorted(set(names) - set(EXPORTED.findall(_source(module))))
+    if missing:
+        raise ValueError(f"{module}.js 没有导出 {missing}（import 只能取 export function/const 的名字，不能改名）")
+    return f"const {{ {', '.join(names)} }} = {namespace_name(module)};\n"
+
+
 def _link(text):
     """把 import / export * as 换成从命名空间对象取名字的语句（对象在前面已经声明）。"""
-    text = IMPORT.sub(lambda m: f"const {{{m[1]}}} = {namespace_name(m[2])};\n", text)
+    text = IMPORT.sub(_named_import, text)
     return REEXPORT.sub(lambda m: f"export const {m[1]} = {namespace_name(m[2])};\n", text)
 
 
@@ -77,6 +86,8 @@ def maths_script():
 
     网页里 ``<script>`` 直接内嵌或从 file:// 加载都能用，例如 ``labMaths.softmax([0, 1, 2])``。
     """
+    if _dependencies(_source("maths")):
+        raise ValueError("maths.js 不能导入别的模块：它还要作为普通脚本单独运行")
     return ("// labcode/widgets/maths.js as a classic script: one global object, labMaths.\n"
             f"globalThis.labMaths = {_namespace('maths')};\n")
 
