@@ -122,7 +122,7 @@ def init_weights(vocab_size, rng, scale=1.0):
 
 
 def _pairs_step(W, xs, ys, reg):
-    """逐条写法：一个训练对一行分数 W[x]，交叉熵的梯度加回它读的那一行。"""
+    """逐条写法：每个训练对读 W 的一行作分数，梯度再加回它读的那一行。"""
     logits = W[xs]                                  # (N, V)：编号为 r 的训练对读 W[xs[r]]
     loss = cross_entropy(logits, ys)
     dlogits = cross_entropy_grad(logits, ys)        # (N, V)：(p − e_y) / N
