@@ -119,6 +119,19 @@ def embedding_backward_overwrite(grad_out, ids, num_embeddings):
     return dE
 
 
+def rows_read(ids):
+    """查表读到了哪些行、各读了几次：(rows, counts)，rows 按第一次读到的先后排列。
+
+    >>> rows, counts = rows_read([4, 1, 4, 2])
+    >>> rows.tolist(), counts.tolist()
+    ([4, 1, 2], [2, 1, 1])
+    """
+    ids = as_ids(ids, np.iinfo(np.int64).max).reshape(-1)
+    rows, first, counts = np.unique(ids, return_index=True, return_counts=True)
+    order = np.argsort(first)                        # 从按编号排序改回按第一次读到的先后
+    return rows[order], counts[order]
+
+
 def embed_with_positions(E, P, ids):
     """字向量加位置向量：H[..., t, :] = E[ids[..., t]] + P[t]。
 

@@ -220,9 +220,9 @@ def embedding_rows(E, ids, grad_out):
 
     参数
     ----
-    E : 形状 (V, D) 的嵌入表（V 至多 10，D 至多 3，否则画不下）
+    E : 形状 (V, d) 的嵌入表（V 至多 10，d 至多 3，否则画不下）
     ids : 形状 (T,) 的编号，T 至多 8
-    grad_out : 形状 (T, D) 的上游梯度，第 t 行属于位置 t
+    grad_out : 形状 (T, d) 的上游梯度 dH，dH[t] 属于位置 t
 
     返回
     ----
@@ -269,7 +269,7 @@ def embedding_rows(E, ids, grad_out):
 # ---- chapter 4 figures ----
 
 def count_heatmap(counts, symbols):
-    """计数矩阵的热图：第 i 行第 j 列是“i 后面跟着 j”的次数，格子里写出这对字和次数。
+    """计数矩阵的热图：C[i, j] 是“i 后面跟着 j”的次数，格子里写出这对字和次数。
 
     参数
     ----

@@ -11,9 +11,10 @@ from labcode import (
     embedding,
     embedding_backward,
     embedding_backward_overwrite,
+    numerical_grad,
     one_hot,
 )
-from labcode.embedding import _embedding_backward
+from labcode.embedding import _embedding_backward, rows_read
 
 
 def loop_backward(grad_out, ids, V):
@@ -23,21 +24,6 @@ def loop_backward(grad_out, ids, V):
     for pos in np.ndindex(ids.shape):
         dE[ids[pos]] = dE[ids[pos]] + grad_out[pos]
     return dE
-
-
-def central_difference(f, x, h=1e-5):
-    """df/dx for a scalar function f of the float array x, one coordinate at a time."""
-    x = np.array(x, dtype=float)
-    grad = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        old = x[i]
-        x[i] = old + h
-        up = f(x)
-        x[i] = old - h
-        down = f(x)
-        x[i] = old
-        grad[i] = (up - down) / (2 * h)
-    return grad
 
 
 @st.composite
@@ -70,7 +56,7 @@ def test_worked_example_lookup_and_probe_gradient():
 def test_overwrite_keeps_only_the_last_write_and_finite_differences_side_with_add_at():
     wrong = embedding_backward_overwrite(C_BOOK, IDS_BOOK, 6)
     np.testing.assert_array_equal(wrong[3], [3, -1])
-    numeric = central_difference(lambda E: np.sum(C_BOOK * embedding(E, IDS_BOOK)), E_BOOK)
+    numeric = numerical_grad(lambda E: np.sum(C_BOOK * embedding(E, IDS_BOOK)), E_BOOK)
     np.testing.assert_allclose(numeric, embedding_backward(C_BOOK, IDS_BOOK, 6), atol=1e-9)
     assert abs(numeric[3, 0] - 4) < 1e-9
 
@@ -120,7 +106,7 @@ def test_three_dimensional_ids():
     assert one_hot(ids, 5).shape == (2, 3, 4, 5)
     G = rng.normal(size=(2, 3, 4, 3))
     np.testing.assert_allclose(embedding_backward(G, ids, 5), loop_backward(G, ids, 5), rtol=1e-12, atol=1e-12)
-    numeric = central_difference(lambda T: np.sum(G * embedding(T, ids)), E)
+    numeric = numerical_grad(lambda T: np.sum(G * embedding(T, ids)), E)
     np.testing.assert_allclose(embedding_backward(G, ids, 5), numeric, atol=1e-7)
 
 
@@ -177,8 +163,8 @@ def test_position_gradients_accumulate_per_use_in_both_tables():
     np.testing.assert_allclose(dP[:4], G[0] + G[1], rtol=1e-12)
     np.testing.assert_array_equal(dP[4:], 0)
     loss = lambda E_, P_: np.sum(G * embed_with_positions(E_, P_, ids))  # noqa: E731
-    np.testing.assert_allclose(dE, central_difference(lambda E_: loss(E_, P), E), atol=1e-7)
-    np.testing.assert_allclose(dP, central_difference(lambda P_: loss(E, P_), P), atol=1e-7)
+    np.testing.assert_allclose(dE, numerical_grad(lambda E_: loss(E_, P), E), atol=1e-7)
+    np.testing.assert_allclose(dP, numerical_grad(lambda P_: loss(E, P_), P), atol=1e-7)
 
 
 def test_positions_with_one_sequence_and_with_three_axes():
@@ -280,3 +266,12 @@ def test_overwrite_bug_keeps_one_contribution_per_repeated_row():
     dH = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
     kept = embedding_backward_overwrite(dH, [1, 2, 1], 3)[1]
     assert any(np.array_equal(kept, g) for g in dH[[0, 2]]) and not np.array_equal(kept, dH[0] + dH[2])
+
+
+def test_rows_read_lists_each_row_once_in_first_use_order_with_its_count():
+    rows, counts = rows_read([[3, 0], [3, 3], [1, 0]])
+    assert rows.tolist() == [3, 0, 1] and counts.tolist() == [3, 2, 1]
+    rows, counts = rows_read([])
+    assert rows.tolist() == [] and counts.tolist() == []
+    with pytest.raises(ValueError, match=r"ids 含忽略值 -100"):
+        rows_read([1, -100])

@@ -55,7 +55,7 @@ def check_target(target, labels):
 
 
 def check_slider(value_range, step, name, *, positive=False):
-    """滑块 ``name`` 的范围 (最小, 最大) 与步长：步长是正数且不超过范围的宽度。返回 (最小, 最大, 步长)。"""
+    """滑块 ``name`` 的范围 (最小, 最大) 与刻度间隔 step：step 是正数且不超过范围的宽度。返回 (最小, 最大, step)。"""
     lo, hi = check_range(value_range, f"{name}_range", positive=positive)
     step = check_positive(step, f"{name}_step")
     if step > hi - lo:
@@ -78,7 +78,7 @@ def candidate_settings(logits, labels, target, logit_range, logit_step):
 # ---------------------------------------------------------------- the base widget
 class CandidateExplorer(FamilyWidget):
     """候选探索器的基类：V 个候选（2 到 8 个）的分数 ``logits``、名字 ``labels``、真实目标 ``target``，
-    以及分数滑块的范围与步长。赋值时检查；要改候选个数，在 ``with w.hold_trait_notifications():``
+    以及分数滑块的范围与刻度间隔。赋值时检查；要改候选个数，在 ``with w.hold_trait_notifications():``
     里同时给 ``labels`` 和 ``logits`` 赋值。子类加上自己的特性，重写 ``target`` 的默认值。
     """
 

@@ -14,7 +14,7 @@ import traitlets
 
 from .._validate import as_float_array, as_table, check_bool, check_each, check_int, check_rng
 from ..corpus import UNK, encode, vocab
-from ..embedding import embedding, embedding_backward, embedding_backward_overwrite
+from ..embedding import embedding, embedding_backward, embedding_backward_overwrite, rows_read
 from ._family import FamilyWidget, figure_png, front_end, short, styles
 
 MAX_LEN, DIM, MAX_DIM = 12, 2, 4
@@ -143,9 +143,7 @@ class EmbeddingExplorer(FamilyWidget):
         g = np.asarray(self.grad_out, dtype=np.float64)[:len(ids)]  # (T, d)
         dE = embedding_backward(g, ids, V)                     # (V, d), repeated ids accumulate
         dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, d), the bug: one write per row survives
-        rows, first, counts = np.unique(ids, return_index=True, return_counts=True)
-        order = np.argsort(first)
-        rows, counts = rows[order], counts[order]
+        rows, counts = rows_read(ids)                          # (R,), (R,) by first use
         self.set_trait("ids", ids.tolist())
         self.set_trait("rows", rows.tolist())
         self.set_trait("counts", counts.tolist())
@@ -220,7 +218,7 @@ def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DI
     ----
     text : 开始时的短语，最多 len(grad_out) 个字；词表外的字编码成 UNK
     examples : 下拉框里的例句；默认是“我爱我家”“谢谢”“天天向上”等放得下的几句
-    grad_out : 形状 (n, d) 的上游梯度 dH，第 t 行属于位置 t；默认由 rng 生成（见 :func:`default_tables`）
+    grad_out : 形状 (n, d) 的上游梯度 dH，grad_out[t] 属于位置 t；默认由 rng 生成（见 :func:`default_tables`）
     dim : 嵌入宽度 d（1 到 4），E 由 rng 生成
     show_bug : 是否一开始就并排显示错误写法 ``dE[ids] += dH`` 的结果
     rng : numpy.random.Generator；默认 ``np.random.default_rng(3)``，每次得到同样的 E

@@ -211,8 +211,8 @@ def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAU
     labels : 与 logits 等长的候选名，互不相同
     target : 真实目标 y：候选名或编号；默认第一个候选（编号 0）
     lr : 学习率 η，正的有限实数
-    logit_range, logit_step : 分数滑块的范围 (最小, 最大) 与步长；走步可以走出这个范围，滑块停在端点
-    lr_range, lr_step : 学习率滑块的范围（下限大于 0）与步长
+    logit_range, logit_step : 分数滑块的范围 (最小, 最大) 与刻度间隔；走步可以走出这个范围，滑块停在端点
+    lr_range, lr_step : 学习率滑块的范围（下限大于 0）与刻度间隔
     max_steps : 一次最多走多少步（连续走到这里自动停）
 
     返回

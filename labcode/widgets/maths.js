@@ -86,7 +86,7 @@ export function embeddingBackwardOverwrite(gradOut, ids, numEmbeddings) {
   return dE;
 }
 
-// Rows read and how often, in the order of their first use: [[id, count], ...].
+// labcode.embedding.rows_read: rows read and how often, in the order of their first use: [[id, count], ...].
 export function useCounts(ids) {
   const counts = new Map();
   for (const i of ids) counts.set(i, (counts.get(i) || 0) + 1);

@@ -85,7 +85,7 @@ def softmax_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=None, 
     target : 真实目标 y：候选名或编号；默认最后一个候选
     temperature : 温度 τ，正的有限实数
     logit_range : 分数滑块的范围 (最小, 最大)；超出范围的分数照样计算，只是滑块停在端点
-    logit_step : 分数滑块的步长
+    logit_step : 分数滑块的刻度间隔
     temperature_range : 温度滑块的范围 (最小, 最大)，下限大于 0，按对数刻度移动
 
     返回
