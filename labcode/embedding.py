@@ -5,7 +5,8 @@
 * 嵌入表 ``E`` 形状 (V, d)：``E[i]`` 是编号 i 的向量；位置表 ``P`` 形状 (T_max, d)：``P[t]`` 属于位置 t。
 * ``ids`` 是任意形状的整数数组，查表结果 H 的形状为 ``ids.shape + (d,)``。
 * 同一个编号出现几次，它那一行就被读几次；反向时这几次的梯度相加（``np.add.at``），
-  而不是像 ``dE[ids] += dH`` 那样每行只留下一份、丢掉其余几份（NumPy 不规定留下的是哪一份）。
+  而不是像 ``dE[ids] += dH`` 那样每个元素只留下其中一次写入、丢掉其余几份（NumPy 不规定留下的是哪一次，
+  连同一行的元素来自同一次写入也不保证）。
 * 负编号（包括忽略值 -100）和 >= V 的编号一律报错，绝不让 NumPy 从表尾倒着取行。
 """
 from __future__ import annotations
@@ -102,20 +103,20 @@ def embedding_backward(grad_out, ids, num_embeddings):
 
 
 def embedding_backward_overwrite(grad_out, ids, num_embeddings):
-    """错误示范（只用于对照）：``dE[ids] += grad_out`` 的结果，重复的编号每行只留下一份梯度。
+    """错误示范（只用于对照）：``dE[ids] += grad_out`` 的结果，重复的编号只留下一份梯度。
 
-    NumPy 先把各行读出来、各自加上、再写回；同一行被写了几次，只有一次写入留下，其余几份丢了。
-    留下的是哪一份，NumPy 不作规定。参数与返回同 :func:`embedding_backward`。
+    NumPy 先把各行读出来、各自加上、再写回；同一个元素被写了几次，只有其中一次写入留下，其余几份丢了。
+    留下的是哪一次，NumPy 不作规定。参数与返回同 :func:`embedding_backward`。
 
     >>> row = embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
-    >>> any(np.array_equal(row, g) for g in ([1., 2.], [3., -1.]))   # 编号 1 读了两次，只剩其中一份
+    >>> bool(row[0] in (1., 3.) and row[1] in (2., -1.))   # 编号 1 读了两次：[1, 2] 与 [3, -1] 只剩一份
     True
     """
     num_embeddings = check_count(num_embeddings, "num_embeddings")
     ids = as_ids(ids, num_embeddings)
     g = _check_grad(grad_out, ids)
     dE = np.zeros((num_embeddings, g.shape[-1]))
-    dE[ids] += g  # 同一行被写了几次，只留下一次写入
+    dE[ids] += g  # 同一个元素被写了几次，只留下其中一次写入
     return dE
 
 

@@ -189,7 +189,8 @@ function build(model, el) {
     note.textContent = !showBug ? ""
       : !s.ids.length ? "（空短语）"
       : repeated.length
-        ? `错误写法先把各行读出来、各自加上、再写回：同一行写了几次，只有一次写入留下（NumPy 不规定是哪一次），${quoted}的梯度丢了其余几份。`
+        ? `错误写法先把各行读出来、各自加上、再写回：同一行写了几次，它的每个元素只留下其中一次写入`
+          + `（NumPy 不规定是哪一次），${quoted}的梯度丢了其余几份。`
         : "这个短语没有重复的字，两种写法结果相同；试试“谢谢”或“我爱我家”。";
     scheduleLines();
   }

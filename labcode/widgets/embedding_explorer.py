@@ -1,8 +1,8 @@
 """嵌入探索器：输入一个短语，看它读了嵌入表 E 的哪几行，以及每行的梯度怎样逐次相加。
 
 同一个字出现两次，它那一行就被读两次，梯度行是两次上游梯度之和；打开“错误写法”开关，
-并排显示 ``dE[ids] += dH`` 的结果（dH 是各位置的上游梯度 ``grad_out``）：重复的行只留下一次写入，
-其余几份丢了（NumPy 不规定留下的是哪一份）。
+并排显示 ``dE[ids] += dH`` 的结果（dH 是各位置的上游梯度 ``grad_out``）：重复的行的每个元素只留下
+其中一次写入，其余几份丢了（NumPy 不规定留下的是哪一次）。
 浏览器里的编码、查表和累加由 ``embedding_explorer.js``（数学在共用的 ``maths.js``）完成，
 冻结的词表随插件状态一起放进网页，所以静态网页上没有内核、不联网也能边打字边更新；
 在 Jupyter 内核里，Python 端用 labcode 的 ``encode``、``embedding``、``embedding_backward`` 算同样的数。
@@ -142,7 +142,7 @@ class EmbeddingExplorer(FamilyWidget):
         V = len(self.vocab)
         g = np.asarray(self.grad_out, dtype=np.float64)[:len(ids)]  # (T, d)
         dE = embedding_backward(g, ids, V)                     # (V, d), repeated ids accumulate
-        dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, d), the bug: one write per row survives
+        dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, d), the bug: one write per element survives
         rows, counts = rows_read(ids)                          # (R,), (R,) by first use
         self.set_trait("ids", ids.tolist())
         self.set_trait("rows", rows.tolist())

@@ -73,9 +73,9 @@ export function embeddingBackward(gradOut, ids, numEmbeddings) {
 }
 
 // labcode.embedding_backward_overwrite, the overwrite bug `dE[ids] += dH`: every row dE[ids[t]] is read
-// first, gradOut[t] added, and the results written back, so a repeated id keeps one of its contributions.
-// NumPy does not say which one survives; this copy writes in order (the last survives), as NumPy does on
-// the machines the tests run on, and the tests compare the two.
+// first, gradOut[t] added, and the results written back, so each element of a repeated row keeps one of
+// its writes. NumPy does not say which one (not even that a row's elements come from one write); this copy
+// writes in order (the last survives), as NumPy does on the machines the tests run on, and they compare the two.
 export function embeddingBackwardOverwrite(gradOut, ids, numEmbeddings) {
   const D = gradOut.length ? gradOut[0].length : 0;
   const dE = Array.from({ length: numEmbeddings }, () => new Array(D).fill(0));
