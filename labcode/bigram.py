@@ -28,9 +28,10 @@ from .embedding import embedding_backward
 from .probability import _softmax, cross_entropy, cross_entropy_grad
 from .words import build_vocab, decode, encode_pairs, encode_word, load_words
 
-__all__ = ["load_words", "build_vocab", "encode_word", "encode_pairs", "decode", "count_matrix", "count_probs",
-           "count_nll", "count_weights", "smoothed_counts", "count_optimum", "check_counts", "init_weights",
-           "loss_and_grad", "loss_and_grad_from_counts", "train", "lr_limits", "sample_names"]
+__all__ = ["load_words", "build_vocab", "encode_word", "encode_pairs", "decode",
+           "count_matrix", "count_probs", "count_nll", "count_weights", "smoothed_counts", "count_optimum",
+           "check_counts", "init_weights", "loss_and_grad", "loss_and_grad_from_counts", "train", "lr_limits",
+           "sample_names"]
 
 
 # ---- the counting model ----
