@@ -46,7 +46,7 @@ def load_words(path=None):
     try:
         text = source.read_bytes().decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ValueError(f"path 指向的文件必须是 UTF-8 编码，第 {err.start} 个字节 "
+        raise ValueError(f"path 指向的文件必须是 UTF-8 编码，编号为 {err.start} 的字节（从 0 数）"
                          f"{err.object[err.start:err.start + 1]!r} 无法按 UTF-8 解码：{str(source)!r}") from None
     words = [unicodedata.normalize("NFC", line.strip()) for line in text.removeprefix("\ufeff").splitlines()]
     for lineno, word in enumerate(words, start=1):
