@@ -10,9 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+# Property tests time nothing: under a loaded CI machine hypothesis' default 200 ms deadline only adds flakiness.
+settings.register_profile("book", deadline=None)
+settings.load_profile("book")
 
 
 # `make test` spreads whole files over pytest-xdist workers in this order (`--no-loadscope-reorder`): the
