@@ -89,7 +89,7 @@ def softmax_before_after(logits_before, logits_after, labels, *, titles=("修改
 
 
 def temperature_bars(logits, temperatures, labels):
-    """每个温度一张柱状图：softmax(logits / T)，标题给出 T 和分布的熵（单位：nat）。
+    """每个温度一张柱状图：softmax(logits / τ)，标题给出温度 τ 和分布的熵（单位：奈特）。
 
     参数
     ----
@@ -110,7 +110,7 @@ def temperature_bars(logits, temperatures, labels):
     axes = np.atleast_1d(fig.subplots(1, len(temps), sharey=True))
     for i, (ax, t) in enumerate(zip(axes, temps, strict=True)):
         probs = softmax(z, temperature=t)
-        bar_probs(ax, probs, labels, title=f"温度 T = {t:g}，熵 {float(entropy(probs)):.4f}")
+        bar_probs(ax, probs, labels, title=f"温度 τ = {t:g}，熵 {float(entropy(probs)):.4f}")
         if i:
             ax.set_ylabel("")
     return fig
