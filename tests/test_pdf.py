@@ -43,6 +43,7 @@ def key_figures(stem: str) -> list[str]:
             f"{labcode.cross_entropy(z, 1):.6f}",                             # the worked loss ln(7/2)
             f"{labcode.cross_entropy(np.zeros(27), 0):.6f}",                  # uniform loss ln 27
             f"{labcode.entropy(labcode.softmax(np.array([2.0, 1.0, 0.0]), temperature=0.5)):.4f}",
+            "τ=0.5：",                                                        # the temperature is τ, typeset
         ]
     if stem == "02_gradient":
         h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
@@ -57,7 +58,12 @@ def key_figures(stem: str) -> list[str]:
         preds, y = labcode.linear(X, W, [20.0]), np.array([[62.0], [60.0], [45.0]])
         _, dW, _ = labcode.linear_backward(labcode.mse_grad(preds, y), X, W)
         # Verbatim text prints minus as U+2011: look for the magnitudes.
-        return [f"{abs(dW[0, 0]):.6f}", f"{dW[1, 0]:.6f}", f"{np.var([0.0, 1.0, 1.0, 2.0], ddof=1):.4f}"]
+        # The forgotten transpose of a square X passes the shape check, not the central difference.
+        X2, y2 = X[:2], y[:2]
+        r2 = (labcode.linear(X2, W, [20.0]) - y2).ravel()
+        gap = labcode.gradcheck(lambda v: labcode.mse(labcode.linear(X2, v, [20.0]), y2), (X2 @ r2).reshape(2, 1), W)
+        return [f"{abs(dW[0, 0]):.6f}", f"{dW[1, 0]:.6f}", f"{np.var([0.0, 1.0, 1.0, 2.0], ddof=1):.4f}",
+                f"{gap.max_abs_error:.1e}"]
     if stem == "03_shared_embedding":
         E, ids = np.zeros((6, 2)), [3, 5, 3]
         E[3], E[5] = [1.0, 0.0], [0.0, 2.0]
