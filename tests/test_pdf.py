@@ -335,7 +335,7 @@ def test_captions_read_figure_number_then_text(pdf_dir):
     found = 0
     for pdf in _all_pdfs(pdf_dir):
         text = "".join(_pages(pdf))
-        numbers = re.findall(r"([图表])\s*(\d+\.\d+)\s*([:：]?)", text)
+        numbers = re.findall(r"([图表])\s*((?:[A-Z]|\d+)\.\d+)\s*([:：]?)", text)   # 表 1.1, 表 A.1
         found += len(numbers)
         assert not [n for n in numbers if n[2]], f"{pdf.name}: captions with a colon {numbers}"
     assert found, "no numbered figure or table in any PDF: nothing was checked"
