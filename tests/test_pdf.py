@@ -43,6 +43,7 @@ def key_figures(stem: str) -> list[str]:
             f"{labcode.cross_entropy(z, 1):.6f}",                             # the worked loss ln(7/2)
             f"{labcode.cross_entropy(np.zeros(27), 0):.6f}",                  # uniform loss ln 27
             f"{labcode.entropy(labcode.softmax(np.array([2.0, 1.0, 0.0]), temperature=0.5)):.4f}",
+            "τ=0.5：",                                                        # the temperature is τ, typeset
         ]
     if stem == "02_gradient":
         h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
@@ -65,7 +66,12 @@ def key_figures(stem: str) -> list[str]:
         preds, y = labcode.linear(X, W, [20.0]), np.array([[62.0], [60.0], [45.0]])
         _, dW, _ = labcode.linear_backward(labcode.mse_grad(preds, y), X, W)
         # Verbatim text prints minus as U+2011: look for the magnitudes.
-        return [f"{abs(dW[0, 0]):.6f}", f"{dW[1, 0]:.6f}", f"{np.var([0.0, 1.0, 1.0, 2.0], ddof=1):.4f}"]
+        # The forgotten transpose of a square X passes the shape check, not the central difference.
+        X2, y2 = X[:2], y[:2]
+        r2 = (labcode.linear(X2, W, [20.0]) - y2).ravel()
+        gap = labcode.gradcheck(lambda v: labcode.mse(labcode.linear(X2, v, [20.0]), y2), (X2 @ r2).reshape(2, 1), W)
+        return [f"{abs(dW[0, 0]):.6f}", f"{dW[1, 0]:.6f}", f"{np.var([0.0, 1.0, 1.0, 2.0], ddof=1):.4f}",
+                f"{gap.max_abs_error:.1e}"]
     if stem == "03_shared_embedding":
         E, ids = np.zeros((6, 2)), [3, 5, 3]
         E[3], E[5] = [1.0, 0.0], [0.0, 2.0]
@@ -283,7 +289,11 @@ def test_appendix_handouts_and_the_back_of_the_book_say_appendix_not_chapter(pdf
         for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / f"{chapter['stem']}-answers.pdf"):
             head = _flat(_pages(pdf)[0])
             assert _flat(chapter["label"]) in head, f"{pdf.name}: {head[:120]!r}"
-            assert not re.search(r"第\d+章", head), f"{pdf.name} calls the appendix a chapter: {head[:120]!r}"
+            # The heading: page header, label and title (the text below may name chapters: the symbol table does).
+            title = _flat(build_pdf.printed_title(chapter["title"]))
+            assert title in head, f"{pdf.name}: no title {title!r} in {head[:120]!r}"
+            heading = head[:head.index(title) + len(title)]
+            assert not re.search(r"第\d+章", heading), f"{pdf.name} calls the appendix a chapter: {heading!r}"
     # In book.pdf the glossary follows the appendices with the next letter, in its heading and page headers.
     glossary_label = f"附录{chr(65 + len(appendices))}"
     pages = [_flat(page) for page in _pages(pdf_dir / "book.pdf")]
@@ -341,7 +351,7 @@ def test_captions_read_figure_number_then_text(pdf_dir):
     found = 0
     for pdf in _all_pdfs(pdf_dir):
         text = "".join(_pages(pdf))
-        numbers = re.findall(r"([图表])\s*(\d+\.\d+)\s*([:：]?)", text)
+        numbers = re.findall(r"([图表])\s*((?:[A-Z]|\d+)\.\d+)\s*([:：]?)", text)   # 表 1.1, 表 A.1
         found += len(numbers)
         assert not [n for n in numbers if n[2]], f"{pdf.name}: captions with a colon {numbers}"
     assert found, "no numbered figure or table in any PDF: nothing was checked"
