@@ -117,6 +117,12 @@
   function readAnswer(text, length) {
     let s = normalise(text);
     if (!s) throw new ReadError("还没有写答案");
+    let depth = 0;
+    for (const c of s) {
+      depth += "([".includes(c) ? 1 : ")]".includes(c) ? -1 : 0;
+      if (depth < 0) break;
+    }
+    if (depth !== 0) throw new ReadError("括号没有配对");
     if ("[(".includes(s[0]) && wrapped(s) && (s[0] === "[" || split(s.slice(1, -1), /,/).length > 1)) {
       s = s.slice(1, -1).trim();
     }
@@ -314,7 +320,8 @@
 
   // ---- judging an answer ----
   const list = (x) => (Array.isArray(x) ? x : [x]);
-  const within = (a, b, tol) => a.length === b.length && a.every((v, k) => Math.abs(v - b[k]) <= tol);
+  // |a − b| ≤ tol for every component (with room for the rounding of tol itself: 1.99 is 10 × 0.001 from 2).
+  const within = (a, b, tol) => a.length === b.length && a.every((v, k) => Math.abs(v - b[k]) <= tol * (1 + 1e-9));
   // "是 [4, 1]" when 4 decimals say it exactly (fewer printed), "约为 [0.0900, 0.2447, 0.6652]" when they round.
   const shown = (x) => {
     const exact = list(x).every((v) => Number(M.fmt(v, 4)) === v);
