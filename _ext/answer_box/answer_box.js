@@ -145,7 +145,6 @@
   // ---- numbers for a new try: each kind draws them, solves them with maths.js and knows the classic slips ----
   const num = (x) => String(Math.round(x * 1e6) / 1e6).replace("-", "−");
   const vector = (a) => "$[" + a.map(num).join(", ") + "]$";
-  const matrix = (m) => "$[" + m.map((row) => "[" + row.map(num).join(", ") + "]").join(", ") + "]$";
   const rows = (m) => m.map(vector).join("、");
   const int = (rand, lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
   const pick = (rand, list) => list[Math.floor(rand() * list.length)];
@@ -232,7 +231,7 @@
         const lengths = Array.from({ length: B }, (_, b) => (b === 0 ? T : int(rand, 1, T - 1)));
         const losses = lengths.map((n) => Array.from({ length: T }, (_, t) => (t < n ? int(rand, 1, 8) / 2 : 0)));
         const targets = lengths.map((n) => Array.from({ length: T }, (_, t) => (t < n ? int(rand, 2, 9) : -100)));
-        return { values: { losses, targets }, texts: { losses: matrix(losses), targets: matrix(targets) } };
+        return { values: { losses, targets }, texts: { losses: rows(losses), targets: rows(targets) } };
       },
       solve: (v) => M.validMean(v.losses, v.targets),
       mistakes: (v) => {

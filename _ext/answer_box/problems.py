@@ -114,11 +114,6 @@ def _matrix(source):
     return tree
 
 
-def matrix(source):
-    tree = _matrix(source)
-    return _values(tree), f"${_text(tree)}$"
-
-
 def rows(source):
     """A matrix shown row by row: “$[1, 2]$、$[−1, 1]$”."""
     tree = _matrix(source)
@@ -210,8 +205,8 @@ KINDS = {
         "分数 $z$ = {z}，真实目标的编号 $y = {y}$，学习率 $η = {lr}$。按 $z ← z − ηg$ 走一步梯度下降，新的分数是多少？",
         "新的分数 $z$", _step, 0.001),
     "mean-loss": Kind(
-        {"losses": matrix, "targets": matrix},
-        "一批文档各位置的损失是 {losses}，对应的目标是 {targets}（每个内层方括号是一篇文档；目标 $−100$ 表示填充，"
+        {"losses": rows, "targets": rows},
+        "一批文档，各篇每个位置的损失依次是 {losses}，对应的目标依次是 {targets}（目标 $−100$ 表示填充，"
         "那一格不计分）。按本书的约定（也是 PyTorch 的默认做法），这一批的平均损失是多少？",
         "平均损失", lambda losses, targets: labcode.valid_mean(losses, np.asarray(targets, dtype=int)), 0.001),
     "row-gradient": Kind(
