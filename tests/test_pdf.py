@@ -383,6 +383,26 @@ def test_no_widget_or_figure_text_repr_is_printed(pdf_dir):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_answer_boxes_are_blanks_for_students_and_answered_in_the_key(pdf_dir, chapter):
+    """Each answer box of the chapter (_ext/answer_box) prints its question in every handout; the answer,
+    computed from labcode at build time, only in the answer key, which also names the box's section."""
+    from test_answer_box import answer_text, book_boxes, problem
+
+    boxes = [problem(kind, {k: v for k, v in options.items() if k != "label"})
+             for stem, kind, options in book_boxes() if stem == chapter["stem"]]
+    assert boxes, f"{chapter['stem']} has no answer box"
+    student, book, answers = (_flat("".join(_body(page) for page in _pages(pdf_dir / name)))
+                              for name in (f"{chapter['stem']}.pdf", "book.pdf", f"{chapter['stem']}-answers.pdf"))
+    assert student.count("动手算") == answers.count("动手算") == len(boxes)
+    assert answers.count("动手算（见“") == len(boxes)
+    for found in boxes:
+        printed = "答案：" + _flat(answer_text(found.answer))
+        assert printed in answers, f"the answer key lacks {printed!r}"
+        assert printed not in student and printed not in book, f"a student handout prints {printed!r}"
+    assert "答案：" not in student and "动手算（见“" not in student
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
 def test_solutions_are_in_the_answer_key_only(pdf_dir, chapter):
     # Page headers left out, so a sentence broken across a page still reads as one.
     student, book, answers = (_flat("".join(_body(page) for page in _pages(pdf_dir / name)))
