@@ -79,17 +79,18 @@ def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool) 
     """The block under a page title: what to download, the two commands, and what folds out below them."""
     package = _link(wheel_href, "课程包（.whl）")
     if whole_book:
-        head = (f"<strong>在自己的电脑上运行全书</strong>，滑块可以拖动，代码可以改：下载"
+        head = (f"<strong>在自己的电脑上运行全书</strong>：改代码、重新运行，滑块直接连着 Python。下载"
                 f"{_link(notebook_href, '全书笔记本与课程包（.zip）')}，解压，在解压出的文件夹里打开终端，运行下面两行"
                 f"（需要 Python 3.11 或更新版本；课程包也可以单独下载：{package}）：")
         english_what = ("download the zip of every chapter notebook and the course package, unpack it, "
                         "open a terminal in its folder")
     else:
-        head = (f"<strong>在自己的电脑上运行本章</strong>，滑块可以拖动，代码可以改：把"
+        head = (f"<strong>在自己的电脑上运行本章</strong>：改代码、重新运行，滑块直接连着 Python。把"
                 f"{_link(notebook_href, '本章笔记本（.ipynb）')}和{package}下载到同一个文件夹，在那里打开终端，"
                 f"运行下面两行（需要 Python 3.11 或更新版本）：")
         english_what = "download the notebook and the course package into one folder, open a terminal there"
-    english = (f"<strong>Run it on your computer</strong>, with live sliders: {english_what} and run "
+    english = (f"<strong>Run it on your computer</strong> to change the code and rerun it, with the sliders linked to "
+               f"Python: {english_what} and run "
                f"{_code(f'pip install {wheel} jupyterlab')}, then {_code('jupyter lab')} (Python 3.11 or newer). "
                f"On Windows: {_code(f'py -m pip install {wheel} jupyterlab')}, then {_code('py -m jupyterlab')}. "
                "A virtual environment keeps the course's packages apart from your other Python projects: "
