@@ -12,7 +12,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
 
-.PHONY: build site pdf test lint execute lab bench assets clean
+.PHONY: build site kit pdf test lint execute lab bench assets clean
 
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) scripts/check_python.py
@@ -30,12 +30,17 @@ $(NPM_STAMP): web/package.json web/package-lock.json
 assets: $(STAMP) $(NPM_STAMP)
 	$(PY) scripts/vendor_assets.py
 
-## build: the PDF handouts in _build/pdf (when TeX is installed), then the site in _build/html, linking them
-build: assets
+## kit: the course package as a wheel in _build/kit (the learner's kit the site serves beside each chapter);
+## TAG=vX.Y.Z (the release workflow) stops unless the tag names the version in pyproject.toml
+kit: $(STAMP)
+	$(PY) scripts/build_kit.py $(if $(TAG),--tag $(TAG))
+
+## build: the wheel, the PDF handouts in _build/pdf (when TeX is installed), then the site in _build/html, linking them
+build: assets kit
 	$(PY) scripts/build_pdf.py --if-available
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
-site: assets
+site: assets kit
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 
 ## pdf: one PDF handout per chapter, the answer key and the whole book in _build/pdf

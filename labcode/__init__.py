@@ -1,5 +1,6 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
 from . import corpus, practice
+from ._glue import glue
 from .batch import BOS, EOS, IGNORE, UNK, collate, valid_mean
 from .bigram import (
     build_vocab,
@@ -36,6 +37,7 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "load_words", "split_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll",
            "count_weights",
            "loss_and_grad", "loss_and_grad_from_counts", "sample_names",
+           "glue",
            "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
            "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"]
 

@@ -4,8 +4,8 @@
 - With a cache folder, builds that pass the same fresh folder run each notebook once between them (the
   two Sphinx builds of scripts/build_pdf.py).
 - Without one, the build prints the outputs stored in the notebooks. The test suite builds the site and
-  the PDFs this way: tests/test_execute_notebooks.py has already checked that a fresh run of every
-  notebook writes exactly those outputs, so running them a third and fourth time would add nothing.
+  the PDFs this way: tests/test_kit.py checks that a fresh run of every notebook writes exactly those
+  outputs, so running them again in each build would add nothing.
 The book's own _config.yml keeps `execute_notebooks: force`: a long-lived cache keys on notebook code
 only and would miss labcode changes.
 """

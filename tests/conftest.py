@@ -25,7 +25,7 @@ settings.load_profile("book")
 # default xdist starts the files with the most tests first, and these files have few.) The PDFs and the
 # site are built by the first file that needs each, so the two builds start side by side.
 SLOW_FILES_FIRST = [
-    "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_execute_notebooks.py",
+    "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_kit.py",
     "tests/test_kernel_widgets.py", "tests/test_kernel_gradient.py", "tests/test_cross_references.py",
     "tests/test_browser.py", "tests/test_kernel_bigram_trainer.py", "tests/test_kernel_embedding.py",
     "tests/test_browser_gradient.py", "tests/test_bigram_trainer_browser.py", "tests/test_browser_embedding.py",
@@ -88,11 +88,48 @@ def _load_script(name: str):
 
 
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory) -> SiteBuild:
-    """Build the book as `make site` does (`jupyter-book build . -W -n --keep-going`) into a temporary
-    folder, once per test run. The one difference: the pages show the outputs stored in the notebooks
-    instead of running them again (scripts/book_config.py); test_execute_notebooks.py checks that a
-    fresh run writes exactly those outputs."""
+def kit_wheel(tmp_path_factory) -> Path:
+    """The course wheel, built once per run by scripts/build_kit.py where the site build looks for it: in
+    site-build/_build/kit/, beside the HTML, as `make build` puts it."""
+    out = _run_root(tmp_path_factory) / "site-build" / "_build" / "kit"
+
+    def build():
+        try:
+            return [str(_load_script("build_kit").build_wheel(out)), ""]
+        except RuntimeError as error:
+            return ["", str(error)]
+
+    path, error = _once_per_run(tmp_path_factory, "kit-wheel", build)
+    if error:
+        pytest.fail(error)
+    return Path(path)
+
+
+@pytest.fixture(scope="session")
+def kit_env(tmp_path_factory, kit_wheel):
+    """The learner's environment (tests/kit_venv.py): a fresh venv with only the wheel and JupyterLab, once per run."""
+    import kit_venv
+    root = _run_root(tmp_path_factory) / "kit"
+
+    def build():
+        try:
+            kit_venv.create(root, kit_wheel)
+            return ""
+        except RuntimeError as error:
+            return str(error)
+
+    error = _once_per_run(tmp_path_factory, "kit-env", build)
+    if error:
+        pytest.fail(error)
+    return kit_venv.KitEnv(root / "venv", root / "work", root / "kernels")
+
+
+@pytest.fixture(scope="session")
+def site_build(tmp_path_factory, kit_wheel) -> SiteBuild:
+    """Build the book as `make site` does (`jupyter-book build . -W -n --keep-going`, with the wheel of
+    `make kit` beside it) into a temporary folder, once per test run. The one difference: the pages show
+    the outputs stored in the notebooks instead of running them again (scripts/book_config.py);
+    tests/test_kit.py checks that a fresh run writes exactly those outputs."""
     out = _run_root(tmp_path_factory) / "site-build"
 
     def build():
@@ -240,6 +277,17 @@ def jupyter_server(tmp_path_factory):
     pytest process; see tests/kernel_server.py."""
     import kernel_server
     server, stop = kernel_server.start(tmp_path_factory.mktemp("jupyter"))
+    yield server
+    stop()
+
+
+@pytest.fixture(scope="session")
+def kit_jupyter_server(tmp_path_factory, kit_env):
+    """JupyterLab as a learner starts it from the kit's environment (its own server, extensions and kernel), for
+    the running-kernel tests of this pytest process that check the kit; see tests/kernel_server.py."""
+    import kernel_server
+    server, stop = kernel_server.start(tmp_path_factory.mktemp("kit-jupyter"), jupyter=kit_env.bin / "jupyter",
+                                       environ=kit_env.environ())
     yield server
     stop()
 

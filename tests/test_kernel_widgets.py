@@ -1,10 +1,12 @@
 """The softmax explorer in a RUNNING KERNEL, in JupyterLab and in Jupyter Notebook 7.
 
-Both front ends are served by the process's one Jupyter server (`jupyter_server` in conftest.py, see
-kernel_server.py); each test writes its own notebook into the server's root folder. Headless Chromium opens
-the notebook, runs it, moves logit sliders by keyboard and mouse, and asks Python what it now holds; then
-Python sets the logits and the page must follow. Python's numbers are checked against labcode, the page's
-against Python's. No request may leave 127.0.0.1. Screenshots go to _build/screenshots/.
+JupyterLab is the learner's kit's: server, extensions and kernel of a fresh environment holding only the course
+wheel and JupyterLab (`kit_jupyter_server` in conftest.py, tests/kit_venv.py). Notebook 7 is served by the
+process's Jupyter server (`jupyter_server`, see kernel_server.py). Each test writes its own notebook into the
+server's root folder. Headless Chromium opens the notebook, runs it, moves logit sliders by keyboard and mouse,
+and asks Python what it now holds; then Python sets the logits and the page must follow. Python's numbers are
+checked against labcode, the page's against Python's. No request may leave 127.0.0.1. Screenshots go to
+_build/screenshots/.
 """
 from __future__ import annotations
 
@@ -38,13 +40,14 @@ FRONT_ENDS = {
 
 CELLS = [
     'import json\n'
+    'import sys\n'
     'import labcode\n'
     'w = labcode.softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")\n'
     'w',
     # The execution count tells one run of this cell from the previous one.
     'print("STATE", json.dumps({"n": get_ipython().execution_count, "logits": w.logits,\n'
     '                           "probs": w.probs, "loss": w.loss, "target": w.target,\n'
-    '                           "temperature": w.temperature}))',
+    '                           "temperature": w.temperature, "python": sys.executable}))',
     'w.logits = [0, 1, 3]\n'
     'print("SET", w.logits)',
 ]
@@ -63,9 +66,11 @@ class OpenNotebook:
 
 
 @pytest.fixture(scope="module", params=list(FRONT_ENDS))
-def jupyter(request, jupyter_server):
-    """The test notebook in one front end (its kernel is shut down at the end of the module)."""
-    return serve_notebook(request, jupyter_server, request.param, CELLS)
+def jupyter(request):
+    """The test notebook in one front end (its kernel is shut down at the end of the module): JupyterLab from the
+    learner's kit, Notebook 7 from this environment."""
+    server = request.getfixturevalue("kit_jupyter_server" if request.param == "jupyterlab" else "jupyter_server")
+    return serve_notebook(request, server, request.param, CELLS)
 
 
 def serve_notebook(request, server, front_end, cells):
@@ -210,7 +215,7 @@ def assert_python_agrees_with_labcode(py):
 
 
 # ---------------------------------------------------------------- test
-def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_page):
+def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_page, request):
     name = jupyter.front_end
     page = offline_page
     errors = []
@@ -254,6 +259,9 @@ def test_sliders_and_python_stay_in_sync_in_a_running_kernel(jupyter, offline_pa
                                err_msg="the kernel never received the slider moves")
     assert_python_agrees_with_labcode(py)
     assert_page_shows(shown_state(page), py["logits"], py["probs"], py["loss"])
+    if name == "jupyterlab":  # the kit's own kernel, not this environment's
+        kit = request.getfixturevalue("kit_env").venv
+        assert Path(py["python"]).is_relative_to(kit), f"the kernel runs {py['python']}, not the kit's Python in {kit}"
 
     # (c) Python sets the logits: the sliders, bars and numbers on the page follow.
     run_cell(page, SET)
