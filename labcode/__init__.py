@@ -25,6 +25,8 @@ from .gradients import GradCheck, gradcheck, numerical_grad, step_size_errors
 from .linear import linear, linear_backward
 from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, perplexity, softmax
 from .regression import mse, mse_grad
+from . import idioms
+from .idioms import load_idioms
 
 __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad", "perplexity",
            "numerical_grad", "gradcheck", "GradCheck", "step_size_errors", "linear", "linear_backward",
@@ -36,6 +38,7 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "loss_and_grad", "loss_and_grad_from_counts", "sample_names",
            "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
            "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"]
+__all__ += ["idioms", "load_idioms"]
 
 
 def __getattr__(name):
