@@ -1,7 +1,7 @@
 """labcode.idioms: the packaged idiom list, its measured figures, and the count model on a large vocabulary."""
 import hashlib
-from collections import Counter
 import math
+from collections import Counter
 from importlib.resources import files
 
 import numpy as np
