@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "book").glob("*.ipynb"))
+NOTEBOOKS = [ROOT / "intro.ipynb", *sorted((ROOT / "book").glob("*.ipynb"))]
 
 
 def execute(paths):
