@@ -469,9 +469,13 @@ def _render(fig, fmt, **options):
 
 # ---- the displayable object ----
 
+# The wide map above 600 px, the narrow one below. pydata-sphinx-theme paints HTML outputs light in dark mode
+# (for outputs drawn in black); the map draws in currentColor, so it keeps the page's own colours.
 STYLE = ("<style>.lc-map{margin:0.5rem 0 1rem}.lc-map svg{display:block;margin:0 auto;height:auto;width:100%}"
          ".lc-map .lc-map-wide{max-width:600px}.lc-map .lc-map-narrow{display:none;max-width:380px}"
-         "@media (max-width:600px){.lc-map .lc-map-wide{display:none}.lc-map .lc-map-narrow{display:block}}</style>")
+         "@media (max-width:600px){.lc-map .lc-map-wide{display:none}.lc-map .lc-map-narrow{display:block}}"
+         "html[data-theme] .bd-content div.cell_output div.text_html:has(> div.lc-map)"
+         "{background:none;color:inherit;padding:0}</style>")
 
 
 class CourseMap:
