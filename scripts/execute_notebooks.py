@@ -1,6 +1,7 @@
-"""Re-execute chapter notebooks and store their outputs: the reference that nbval compares against.
+"""Re-execute the book's notebooks and store their outputs: the reference that nbval compares against.
 
-Run with `make execute` (all notebooks) or `make execute NB=book/01_probability_to_loss.ipynb`.
+Run with `make execute` (the home page intro.ipynb and every book/*.ipynb) or
+`make execute NB=book/01_probability_to_loss.ipynb`.
 Outputs are made reproducible: no cell timings, widget model ids numbered in order of appearance,
 and any output on stderr is an error (warnings do not belong in the book). So is a cell whose outputs
 nbval could not compare with the stored ones (cleared, updated, or taken by an Output widget) unless
@@ -22,6 +23,7 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
+HOME = ROOT / "intro.ipynb"
 MODEL_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")  # also inside "IPY_MODEL_<id>"
 MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
@@ -133,11 +135,11 @@ def execute(path: Path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every book/*.ipynb")
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: intro.ipynb and every book/*.ipynb")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
     os.environ.setdefault("MPLBACKEND", "Agg")
-    for path in args.notebooks or sorted(BOOK.glob("*.ipynb")):
+    for path in args.notebooks or [HOME, *sorted(BOOK.glob("*.ipynb"))]:
         execute(path.resolve())
 
 

@@ -30,7 +30,7 @@ SLOW_FILES_FIRST = [
     "tests/test_browser.py", "tests/test_kernel_bigram_trainer.py", "tests/test_kernel_embedding.py",
     "tests/test_browser_gradient.py", "tests/test_bigram_trainer_browser.py", "tests/test_browser_embedding.py",
     "tests/test_answer_box_browser.py",
-    "tests/test_handout_links.py", "tests/test_site_offline.py",
+    "tests/test_handout_links.py", "tests/test_site_offline.py", "tests/test_deep_boxes.py",
 ]
 
 

@@ -97,7 +97,7 @@ def markdown_text(path):
     return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
 
 
-@pytest.mark.parametrize("name", ["intro.md", "book/01_probability_to_loss.ipynb", "book/appendix.ipynb"])
+@pytest.mark.parametrize("name", ["intro.ipynb", "book/01_probability_to_loss.ipynb", "book/appendix.ipynb"])
 def test_candidates_are_numbered_from_zero_in_the_prose(name):
     found = ONE_BASED_CANDIDATES.findall(markdown_text(BOOK.parent / name))
     assert not found, f"{name} counts candidates from 1: {found}"

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "book").glob("*.ipynb"))
+NOTEBOOKS = [ROOT / "intro.ipynb", *sorted((ROOT / "book").glob("*.ipynb"))]
 
 _spec = importlib.util.spec_from_file_location("execute_notebooks", ROOT / "scripts" / "execute_notebooks.py")
 execute_notebooks = importlib.util.module_from_spec(_spec)

@@ -22,7 +22,8 @@ import pytest
 from nbclient.exceptions import CellExecutionError
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "book").glob("*.ipynb"))
+CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
+NOTEBOOKS = [ROOT / "intro.ipynb", *CHAPTERS]  # the home page is a notebook too (in the zip)
 
 
 def _load(name, path):
@@ -100,7 +101,7 @@ def resolve(page: Path, href: str) -> Path:
 
 
 def notebook_pages(html: Path) -> dict[Path, Path]:
-    return {html / "book" / f"{nb.stem}.html": nb for nb in NOTEBOOKS}
+    return {html / "book" / f"{nb.stem}.html": nb for nb in CHAPTERS}
 
 
 def test_no_wheel_no_links_and_one_wheel_only(tmp_path):
@@ -243,20 +244,25 @@ def test_notebooks_downloaded_from_the_site_run_in_the_kit_and_write_the_stored_
     can compare every cell. (nbval itself compares fewer things: not pictures nor widget state.)"""
     folder = tmp_path / "downloads"
     folder.mkdir()
-    problems = []
+    downloads = {}  # name -> bytes, as a learner gets them: each chapter from its page, the home page from the zip
     for page in notebook_pages(built_site):
         href = DOWNLOAD.findall(kit_block(page))[0]
-        stored = resolve(page, href).read_bytes()
-        (folder / Path(href).name).write_bytes(stored)
+        downloads[Path(href).name] = resolve(page, href).read_bytes()
+    home = built_site / "intro.html"
+    with zipfile.ZipFile(resolve(home, DOWNLOAD.findall(kit_block(home))[0])) as archive:
+        downloads["intro.ipynb"] = archive.read(f"{learner_kit.ZIP_FOLDER}/intro.ipynb")
+    problems = []
+    for name, stored in downloads.items():
+        (folder / name).write_bytes(stored)
         try:
             nb = execute_notebooks.run(nbformat.reads(stored.decode("utf-8"), as_version=4), folder,
                                        kit_env.kernel_manager())
         except (execute_notebooks.NotebookError, CellExecutionError) as error:
-            problems.append(f"{page.stem}: {str(error)[-1500:]}")
+            problems.append(f"{name}: {str(error)[-1500:]}")
             continue
         new, old = comparable(nbformat.writes(nb)), comparable(stored)
         if new != old:
-            problems.append(f"{page.stem}: {', '.join(differing_cells(new, old))} differ")
+            problems.append(f"{name}: {', '.join(differing_cells(new, old))} differ")
     assert not problems, ("in the kit, the downloaded notebooks do not write the stored ones "
                           "(`make execute` refreshes them):\n" + "\n".join(problems))
 
