@@ -25,8 +25,9 @@ from sphinx.util import logging
 logger = logging.getLogger(__name__)
 RENDERER = Path(__file__).resolve().parents[1] / "web" / "render_maths.cjs"
 CSS = "prerendered-maths.css"
-MARK = 'class="math notranslate nohighlight"'
-FORMULA = re.compile(r'(<(span|div) class="math notranslate nohighlight"[^>]*>)(.*?)(</\2>)', re.S)
+# A formula as Sphinx writes it for MathJax; one typeset by an earlier build starts with <mjx-container>.
+FORMULA = re.compile(r'(<(span|div) class="math notranslate nohighlight"[^>]*>)'
+                     r'(?!(?:<span class="eqno">.*?</span>)?<mjx-container)(.*?)(</\2>)', re.S)
 EQUATION_NUMBER = re.compile(r'^\s*<span class="eqno">.*?</span>', re.S)
 BODY = re.compile(r"<body[^>]*>")
 
@@ -60,7 +61,7 @@ def render(pages: list[list[tuple[str, bool]]]) -> dict:
 
 
 def typeset_pages(outdir: Path) -> None:
-    pages = [p for p in sorted(outdir.rglob("*.html")) if MARK in p.read_text(encoding="utf-8")]
+    pages = [p for p in sorted(outdir.rglob("*.html")) if FORMULA.search(p.read_text(encoding="utf-8"))]
     texts = [p.read_text(encoding="utf-8") for p in pages]
     found = [[tex_of(m.group(2), m.group(3)) for m in FORMULA.finditer(text)] for text in texts]
     result = render([[(tex, display) for _, tex, display in formulas] for formulas in found])
