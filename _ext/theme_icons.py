@@ -1,4 +1,5 @@
-"""The theme's icons drawn inline as SVG, instead of the whole Font Awesome library (543 KB gzip) in every page.
+"""The theme's icons: inline SVG instead of the whole Font Awesome library (543 KB gzip) in every page, and
+a 4 KB subset of the icon font instead of the whole font (153 KB) for the icons its CSS draws.
 
 pydata-sphinx-theme writes its icons as empty `<i class="fa-solid fa-bars">` (or `<span …>`) elements and loads
 `fontawesome.js`, which holds every Font Awesome icon and swaps each element for an SVG once the page runs. The
@@ -6,11 +7,19 @@ pages here use about fifteen icons. Once the site is built, each such element be
 have made (same classes, same attributes, its `title` as the SVG's <title>), drawn from the icon files of the same
 Font Awesome release (6.5.2, pinned in web/package.json), and the script is left out. Icons that the theme's
 own JavaScript creates later (the version switcher, the announcement banner: both unused here) would stay empty.
-Font Awesome Free icons: CC BY 4.0 licence, https://fontawesome.com/license/free.
+
+The theme's CSS also draws a few icons with the Font Awesome font (admonition titles, breadcrumb arrows, the
+"on this page" arrow): one glyph each, but the font file holds 1,400. The glyphs the theme's CSS asks for (leaving
+out the `.fa-NAME:before` rules of the icon classes, which the inline SVGs replace) are copied into a small font,
+declared after the theme's own font for just those characters: the browser takes them from the small font and
+never needs the big one (it is still there for any other character).
+Font Awesome Free: icons CC BY 4.0, fonts SIL OFL 1.1, https://fontawesome.com/license/free.
 """
 from __future__ import annotations
 
 import html
+import io
+import os
 import re
 from functools import cache
 from pathlib import Path
@@ -26,9 +35,16 @@ ATTRIBUTE = re.compile(r'\s+([\w:-]+)="([^"]*)"')
 SCRIPT = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
 SVG_FILE = re.compile(r'viewBox="([^"]+)".*?<path d="([^"]+)"', re.S)
 # The rules of Font Awesome's svg-with-js.css that these icons need (the theme's CSS has .fa-lg and the like).
-STYLE = ("<style>svg:not(:root).svg-inline--fa{overflow:visible;box-sizing:content-box}"
-         ".svg-inline--fa{display:var(--fa-display,inline-block);height:1em;overflow:visible;vertical-align:-.125em}"
-         ".svg-inline--fa.fa-lg{vertical-align:-.2em}.svg-inline--fa.fa-fw{width:var(--fa-fw-width,1.25em)}</style>")
+STYLE_ID = "theme-icons"
+SVG_RULES = ("svg:not(:root).svg-inline--fa{overflow:visible;box-sizing:content-box}"
+             ".svg-inline--fa{display:var(--fa-display,inline-block);height:1em;overflow:visible;vertical-align:-.125em}"
+             ".svg-inline--fa.fa-lg{vertical-align:-.2em}.svg-inline--fa.fa-fw{width:var(--fa-fw-width,1.25em)}")
+# The theme's solid icon font (pydata-sphinx-theme ships it under _static/vendor/), and the subset made of it.
+THEME_FONT = Path("vendor", "fontawesome", "webfonts", "fa-solid-900.ttf")
+SUBSET_FONT = "theme-icons-solid.woff"
+CSS_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+ICON_CLASS_RULE = re.compile(r"^\.fa-[\w-]+:{1,2}(?:before|after)$")
+PRIVATE_USE = re.compile(r"[\ue000-\uf8ff]|\\([ef][0-9a-fA-F]{3})\b")
 
 
 @cache
@@ -72,27 +88,67 @@ def svg_for(classes: str, attributes: str, where: str) -> str | None:
     return f'<svg {" ".join(parts)}>{inner}<path fill="currentColor" d="{html.escape(path)}"></path></svg>'
 
 
-def inline_icons(page: str, where: str) -> str:
+def css_icon_characters(static: Path) -> set[str]:
+    """The icon-font characters that the CSS in `static` draws, apart from the icon classes' own rules."""
+    found = set()
+    for css in static.rglob("*.css"):
+        for selectors, body in CSS_RULE.findall(css.read_text(encoding="utf-8", errors="replace")):
+            if all(ICON_CLASS_RULE.match(s.strip()) for s in selectors.split(",")):
+                continue
+            found |= {chr(int(m.group(1), 16)) if m.group(1) else m.group(0) for m in PRIVATE_USE.finditer(body)}
+    return found
+
+
+def subset_font(static: Path) -> str | None:
+    """Write the small font into `static`; returns its unicode-range, or None when the theme's font is missing."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    if not (static / THEME_FONT).exists():
+        logger.warning(f"{THEME_FONT} is not in the theme's static files: the CSS icons keep the whole font")
+        return None
+    font = TTFont(static / THEME_FONT)
+    codes = sorted(ord(c) for c in css_icon_characters(static) if ord(c) in font.getBestCmap())
+    options = subset.Options()
+    options.flavor = "woff"  # zlib: WOFF2 would need the brotli package
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=codes)
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    (static / SUBSET_FONT).write_bytes(out.getvalue())
+    return ",".join(f"U+{c:X}" for c in codes)
+
+
+def style(font_url: str | None, unicode_range: str | None) -> str:
+    face = ""
+    if font_url and unicode_range:
+        face = ('@font-face{font-family:"Font Awesome 6 Free";font-style:normal;font-weight:900;font-display:block;'
+                f'src:url({font_url}) format("woff");unicode-range:{unicode_range}}}')
+    return f'<style id="{STYLE_ID}">{SVG_RULES}{face}</style>'
+
+
+def inline_icons(page: str, where: str, head_style: str) -> str:
     def replace(match):
         return svg_for(match.group(2), match.group(3), where) or match.group(0)
 
-    page, icons = ELEMENT.subn(replace, page)
-    page, scripts = SCRIPT.subn("", page)
-    if icons or scripts:
-        page = page.replace("</head>", STYLE + "</head>", 1)
-    return page
+    page = ELEMENT.sub(replace, page)
+    page = SCRIPT.sub("", page)
+    return page.replace("</head>", head_style + "</head>", 1)
 
 
 def _finished(app, exception):
     if exception is not None or app.builder.format != "html":
         return
-    for path in Path(app.outdir).rglob("*.html"):
+    outdir = Path(app.outdir)
+    unicode_range = subset_font(outdir / "_static")
+    for path in outdir.rglob("*.html"):
         text = path.read_text(encoding="utf-8")
-        if STYLE in text:  # done by an earlier build
+        if f'<style id="{STYLE_ID}">' in text:  # done by an earlier build
             continue
-        new = inline_icons(text, path.relative_to(app.outdir).as_posix())
-        if new != text:
-            path.write_text(new, encoding="utf-8")
+        font_url = os.path.relpath(outdir / "_static" / SUBSET_FONT, path.parent).replace(os.sep, "/")
+        path.write_text(inline_icons(text, path.relative_to(outdir).as_posix(), style(font_url, unicode_range)),
+                        encoding="utf-8")
 
 
 def setup(app):
