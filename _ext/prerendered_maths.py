@@ -61,7 +61,8 @@ def render(pages: list[list[tuple[str, bool]]]) -> dict:
 
 
 def typeset_pages(outdir: Path) -> None:
-    pages = [p for p in sorted(outdir.rglob("*.html")) if FORMULA.search(p.read_text(encoding="utf-8"))]
+    pages = [p for p in sorted(outdir.rglob("*.html"))
+             if p.relative_to(outdir).parts[0] != "_static" and FORMULA.search(p.read_text(encoding="utf-8"))]
     texts = [p.read_text(encoding="utf-8") for p in pages]
     found = [[tex_of(m.group(2), m.group(3)) for m in FORMULA.finditer(text)] for text in texts]
     result = render([[(tex, display) for _, tex, display in formulas] for formulas in found])

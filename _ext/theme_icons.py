@@ -143,6 +143,8 @@ def _finished(app, exception):
     outdir = Path(app.outdir)
     unicode_range = subset_font(outdir / "_static")
     for path in outdir.rglob("*.html"):
+        if path.relative_to(outdir).parts[0] == "_static":  # theme fragments, not pages
+            continue
         text = path.read_text(encoding="utf-8")
         if f'<style id="{STYLE_ID}">' in text:  # done by an earlier build
             continue
