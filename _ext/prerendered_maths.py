@@ -44,7 +44,7 @@ def tex_of(kind: str, content: str) -> tuple[str, str, bool]:
     return prefix, tex, kind == "div"
 
 
-def render(pages: list[list[tuple[str, bool]]]) -> dict:
+def render(pages: list[list[tuple[str, bool]]], engine: str = "mathjax") -> dict:
     """Run the Node renderer once on every formula of every page (see web/render_maths.cjs)."""
     node = shutil.which("node")
     if node is None or not (RENDERER.parent / "node_modules" / "mathjax-full").is_dir():
@@ -52,7 +52,7 @@ def render(pages: list[list[tuple[str, bool]]]) -> dict:
                            "请先运行 `make assets`。\n"
                            "Formulas are typeset at build time by Node.js: node or web/node_modules/mathjax-full "
                            "is missing; run `make assets` first.")
-    request = json.dumps({"engine": "mathjax", "pages": pages}, ensure_ascii=False)
+    request = json.dumps({"engine": engine, "pages": pages}, ensure_ascii=False)
     proc = subprocess.run([node, str(RENDERER)], input=request, capture_output=True, text=True, encoding="utf-8",
                           cwd=RENDERER.parent)
     if proc.returncode != 0:
@@ -60,32 +60,39 @@ def render(pages: list[list[tuple[str, bool]]]) -> dict:
     return json.loads(proc.stdout)
 
 
-def typeset_pages(outdir: Path) -> None:
+def typeset_pages(outdir: Path, engine: str = "mathjax") -> list[tuple[str, str, str]]:
+    """Typeset every formula of every page in `outdir`; returns what could not be typeset, as (page, TeX, why).
+
+    `engine` "katex" is for scripts/compare_maths.py (those pages then need KaTeX's CSS and fonts)."""
     pages = [p for p in sorted(outdir.rglob("*.html"))
              if p.relative_to(outdir).parts[0] != "_static" and FORMULA.search(p.read_text(encoding="utf-8"))]
     texts = [p.read_text(encoding="utf-8") for p in pages]
     found = [[tex_of(m.group(2), m.group(3)) for m in FORMULA.finditer(text)] for text in texts]
-    result = render([[(tex, display) for _, tex, display in formulas] for formulas in found])
+    result = render([[(tex, display) for _, tex, display in formulas] for formulas in found], engine)
     (outdir / "_static" / CSS).write_text(result["css"], encoding="utf-8")
+    failed = []
     for page, text, formulas, typeset in zip(pages, texts, found, result["pages"], strict=True):
-        name = page.relative_to(outdir).as_posix()
-        for index, message in typeset["errors"]:
-            logger.warning(f"{name}: MathJax cannot typeset {formulas[index][1]!r}: {message}")
+        failed += [(page.relative_to(outdir).as_posix(), formulas[i][1], why) for i, why in typeset["errors"]]
         shown = iter(zip(formulas, typeset["html"], strict=True))
 
         def replace(match, shown=shown):
-            (prefix, _tex, _display), svg = next(shown)
+            (prefix, _tex, display), svg = next(shown)
+            if display:
+                # The theme lets a wide display formula scroll sideways (a phone): a keyboard must reach it too.
+                svg = svg.replace("<mjx-container ", '<mjx-container tabindex="0" ', 1)
             return match.group(1) + prefix + svg + match.group(4)
 
         text = FORMULA.sub(replace, text)
         # The glyphs every formula of the page uses, once, at the start of the body.
         text = BODY.sub(lambda m, defs=typeset["defs"]: m.group(0) + defs, text, count=1)
         page.write_text(text, encoding="utf-8")
+    return failed
 
 
 def _finished(app, exception):
-    if exception is None and app.builder.format == "html":
-        typeset_pages(Path(app.outdir))
+    if exception is None and app.builder.format == "html" and app.builder.math_renderer_name == "prerendered":
+        for page, tex, why in typeset_pages(Path(app.outdir)):
+            logger.warning(f"{page}: MathJax cannot typeset {tex!r}: {why}")
 
 
 def setup(app):
