@@ -85,13 +85,15 @@ def chapter_page(page_path: str, selector: str, html: Path | None = None):
         server.wait(timeout=10)
 
 
-def stored_output_site(root: Path, out: Path) -> Path:
+def stored_output_site(root: Path, out: Path, sphinx_config: dict | None = None) -> Path:
     """The book in `root` built as the test suite builds it (the notebooks' stored outputs, not run again)
-    into `out`; returns the HTML folder. Uses the book's own scripts/book_config.py."""
+    into `out`, with extra Sphinx settings; returns the HTML folder. Uses the book's own scripts/book_config.py."""
+    import json
+
     config = out / "_config_stored.yml"
-    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; sys.path.insert(0, 'scripts');"
-                    "import book_config; book_config.write_config_copy(Path(sys.argv[1]), None)", str(config)],
-                   cwd=root, check=True)
+    write = ("import json, sys; from pathlib import Path; sys.path.insert(0, 'scripts'); import book_config;"
+             "book_config.write_config_copy(Path(sys.argv[1]), None, json.loads(sys.argv[2]))")
+    subprocess.run([sys.executable, "-c", write, str(config), json.dumps(sphinx_config or {})], cwd=root, check=True)
     subprocess.run([str(BIN / "jupyter-book"), "build", str(root), "--config", str(config), "--path-output", str(out)],
                    cwd=root, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return out / "_build" / "html"
