@@ -134,8 +134,8 @@ def differs(box, reference) -> bool:
 def report(formulas: dict, failures: dict, found: dict, pages: list[str]) -> str:
     lines = [f"{sum(len(f) for f in formulas.values())} formulas on {len(formulas)} pages "
              f"({len({t for f in formulas.values() for t in f})} different)", ""]
-    lines.append(f"{'':28}" + "".join(f"{w:>24}" for w in WAYS))
-    lines.append(f"{'could not typeset':28}" + "".join(f"{len(failures[w]):>24}" for w in WAYS))
+    lines.append(f"{'':34}" + "".join(f"{w:>24}" for w in WAYS))
+    lines.append(f"{'could not typeset':34}" + "".join(f"{len(failures[w]):>24}" for w in WAYS))
     flagged = {w: [] for w in WAYS}
     for path in pages:
         reference = found[WAYS[0]][path]["boxes"]
@@ -146,15 +146,15 @@ def report(formulas: dict, failures: dict, found: dict, pages: list[str]) -> str
                 continue
             flagged[way] += [(path, formulas[path][i], f"{b[0]:.2f}x{b[1]:.2f} em vs {r[0]:.2f}x{r[1]:.2f} em")
                              for i, (b, r) in enumerate(zip(boxes, reference, strict=True)) if differs(b, r)]
-    lines.append(f"{'width off by > 10 %':28}{'-':>24}" + "".join(f"{len(flagged[w]):>24}" for w in WAYS[1:]))
+    lines.append(f"{'width off by > 10 %':34}{'-':>24}" + "".join(f"{len(flagged[w]):>24}" for w in WAYS[1:]))
     ratios = {w: sorted(b[0] / r[0] for p in pages if len(found[w][p]["boxes"]) == len(found[WAYS[0]][p]["boxes"])
                         for b, r in zip(found[w][p]["boxes"], found[WAYS[0]][p]["boxes"], strict=True) if b[0] and r[0])
               for w in WAYS[1:]}
-    lines.append(f"{'median width / browser':28}{'1':>24}" + "".join(f"{ratios[w][len(ratios[w]) // 2]:>24.3f}"
+    lines.append(f"{'median width / browser':34}{'1':>24}" + "".join(f"{ratios[w][len(ratios[w]) // 2]:>24.3f}"
                                                                       for w in WAYS[1:]))
     for path in pages:
-        lines.append(f"{path:28}" + "".join(
-            f"{found[w][path]['ready'] / 1000:>9.2f} s {found[w][path]['bytes'] / 1024:>8.0f} KB" for w in WAYS))
+        lines.append(f"{path:34}" + "".join(
+            f" {found[w][path]['ready'] / 1000:>9.2f} s {found[w][path]['bytes'] / 1024:>8.0f} KB" for w in WAYS))
     lines += ["", "(per page: time until the formulas are drawn, CPU slowed 4x; gzip bytes of everything loaded)", ""]
     lines.append("constructs: formulas using it, then the number each way could not typeset or drew off by > 10 %")
     all_tex = [(path, tex) for path in pages for tex in formulas[path]]
