@@ -54,3 +54,26 @@ def test_widget_pages_draw_every_widget_without_the_widget_manager(site_tour):
         loaded = [url.split("?")[0] for url in visit["first_visit"]]
         assert "/_static/widget-loader.js" in loaded, path
         assert [url for url in loaded if "/widgets/" in url] == [], path
+
+
+def test_a_chapter_opened_from_disk_has_its_formulas_and_live_widgets(chromium, built_site):
+    """Opened as a file (file://, no server, no network), a chapter shows its formulas and its first widget
+    answers: the widget loader is a classic script and imports each widget's module from a blob: URL."""
+    context = chromium.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    outside, errors = [], []
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "blob:", "data:"))
+                  else (outside.append(r.request.url), r.abort()))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto((built_site / CHAPTERS[1]).as_uri())
+        root = page.locator(".lc-widget").first
+        root.wait_for(timeout=20000)
+        before = root.inner_text()
+        root.locator("input[type=range]").first.evaluate(
+            "e => { e.value = e.max; e.dispatchEvent(new Event('input', {bubbles: true})); }")
+        assert root.inner_text() != before, "the widget did not answer its slider"
+        assert page.locator("mjx-container svg").count() > 10
+    finally:
+        context.close()
+    assert outside == [] and errors == []
