@@ -47,13 +47,17 @@ ICON_CLASS_RULE = re.compile(r"^\.fa-[\w-]+:{1,2}(?:before|after)$")
 PRIVATE_USE = re.compile(r"[\ue000-\uf8ff]|\\([ef][0-9a-fA-F]{3})\b")
 
 
+# In Font Awesome's metadata/icons.yml: an icon's name, then the older names it answers to.
+ALIASES = re.compile(r"^'?([a-z0-9-]+)'?:\n  aliases:\n    names:\n((?:      - .+\n)+)", re.M)
+
+
 @cache
 def aliases() -> dict[str, str]:
-    """Old names (fa-home) to the names of the icon files (house), from Font Awesome's metadata."""
-    import yaml
-
-    icons = yaml.safe_load((FONT_AWESOME / "metadata" / "icons.yml").read_text(encoding="utf-8"))
-    return {old: name for name, icon in icons.items() for old in (icon.get("aliases") or {}).get("names", [])}
+    """Old names (fa-home) to the names of the icon files (house). Read with a pattern, not a YAML parser:
+    the file is 600 KB and only this part of it matters."""
+    text = (FONT_AWESOME / "metadata" / "icons.yml").read_text(encoding="utf-8")
+    return {old.strip().strip("'\""): name for name, olds in ALIASES.findall(text)
+            for old in olds.replace("      - ", "").splitlines()}
 
 
 @cache
