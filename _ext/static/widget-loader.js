@@ -149,15 +149,14 @@
       }
     }, { rootMargin: "100% 0px" });
     for (const tag of pending) if (tag.parentElement) near.observe(tag.parentElement);
-    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+    const idle = window.requestIdleCallback || ((f) => setTimeout(f, 50));
     const rest = () => {
       if (pending.length) {
         draw(pending[0]);
         idle(rest);
       }
     };
-    if (document.readyState === "complete") idle(rest);
-    else window.addEventListener("load", () => idle(rest));
+    idle(rest);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
