@@ -26,7 +26,7 @@ MAKEFLAGS += --jobs=2
 $(NPM_STAMP): web/package.json web/package-lock.json
 	$(PYTHON) scripts/vendor_assets.py --npm-only
 
-## assets: MathJax and widget scripts served by the site itself (needs Node.js and npm)
+## assets: the npm packages (MathJax typesets formulas at build time) and the widget scripts the site serves (needs Node.js and npm)
 assets: $(STAMP) $(NPM_STAMP)
 	$(PY) scripts/vendor_assets.py
 

@@ -1,4 +1,5 @@
-"""Print a table of the project's timings: site builds, the test suite, and every scripts/bench_*.py row.
+"""Print a table of the project's timings: site builds, the test suite, and every scripts/bench_*.py row
+(then the tables of the benches that print their own, such as the page weights of scripts/bench_pages.py).
 
 Usage: `make bench` (everything) or `python scripts/benchmark.py --skip-tests` (leave out the slow test-suite rows,
 which time `make test` in a fresh clone of HEAD: commit first to measure a change).
@@ -55,14 +56,21 @@ def test_rows():
             {"what": f"{what}: total", "value": shown(done - start, set_up and tested), "goal": "< 300 s on 2 cores"}]
 
 
-def plugin_rows():
-    rows = []
+def plugins():
     for path in sorted((ROOT / "scripts").glob("bench_*.py")):
         spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        rows += module.rows()
-    return rows
+        yield module
+
+
+def plugin_rows(modules):
+    return [row for module in modules for row in module.rows()]
+
+
+def plugin_tables(modules):
+    """Tables of their own (a `table()` function), for measures with several columns, such as page weights."""
+    return [module.table() for module in modules if hasattr(module, "table")]
 
 
 def print_table(rows):
@@ -81,8 +89,12 @@ def main():
     args = parser.parse_args()
     rows = [] if args.skip_builds else build_rows()
     rows += [] if args.skip_tests else test_rows()
-    rows += plugin_rows()
+    modules = list(plugins())
+    rows += plugin_rows(modules)
     print_table(rows)
+    for table in plugin_tables(modules):
+        print()
+        print(table)
 
 
 if __name__ == "__main__":
