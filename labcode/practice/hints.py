@@ -204,15 +204,15 @@ WRONG_AXIS = Hint(
 
 BIGRAM_OVERWRITE = Hint(
     "repeated_ids_overwrite", "重复的前一个字只留下了一份梯度",
-    "同一个前一个字在 xs 里出现多次时，dW 的那一行要把每一次的 (p - e_y)/B 都加上；dW[xs] += dlogits "
+    "同一个前一个字在 xs 里出现多次时，dW 的那一行要把每一次的 (p - e_y)/N 都加上；dW[xs] += dlogits "
     "只留下了一份，其余的丢了（NumPy 不保证留下的是哪一份）。",
-    "np.add.at(dW, xs, dlogits)，或者逐条累加：for r in range(B): dW[xs[r]] += dlogits[r]。",
+    "np.add.at(dW, xs, dlogits)，或者逐条累加：for r in range(N): dW[xs[r]] += dlogits[r]。",
     "ch3-overwrite-bug", "一个不报错的错误")
 
-NOT_DIVIDED_BY_B = Hint(
-    "gradient_not_divided", "梯度没有除以 B",
-    "损失是 B 个训练对的平均，所以每一项梯度 p - e_y 都要再除以 B。",
-    "dlogits = (probs - onehot) / B。",
+NOT_DIVIDED_BY_N = Hint(
+    "gradient_not_divided", "梯度没有除以 N",
+    "损失是 N 个训练对的平均，所以每一项梯度 p - e_y 都要再除以 N。",
+    "dlogits = (probs - onehot) / N。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
 
 # ---- 第 4 章：训练循环 ----
@@ -288,7 +288,7 @@ ADVICE_EMBEDDING = Hint(
 ADVICE_BIGRAM = Hint(
     "advice_bigram", "", "",
     "logits = W[xs]；每行减最大值后做 softmax；loss = 每行 logsumexp - 目标分数 的平均；"
-    "dlogits = (probs - onehot) / B；np.add.at(dW, xs, dlogits)。返回 (loss, dW)。",
+    "dlogits = (probs - onehot) / N；np.add.at(dW, xs, dlogits)。返回 (loss, dW)。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
 
 ADVICE_TRAINING = Hint(
