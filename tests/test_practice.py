@@ -538,7 +538,7 @@ def test_warnings_of_the_readers_code_do_not_escape(recwarn):
 # ---- the skeleton: a deterministic "not written yet" report ----
 
 NOT_WRITTEN_TEXT = ("{name}：还没写\n  函数抛出了 NotImplementedError，书里给的骨架就是这样。"
-                    "把 raise 那一行换成你的代码，再运行这一格。")
+                    "把 raise 那一行换成你的代码，先运行定义函数的那一格，再运行这一格。")
 
 
 @pytest.mark.parametrize("check", CHECKERS, ids=lambda c: c.__name__)
