@@ -321,7 +321,7 @@ def no_shift_rows(W, xs):
 
 
 def numerical_grad_with(*, side=0, denominator=2.0, together=False, restore=True, copy=True, delta=None,
-                        flatten=False):
+                        flatten=False, rows=False):
     """A central difference with one chosen mistake (side = +1 / -1: one-sided)."""
     def fn(f, x, d):
         d = d if delta is None else delta
@@ -329,6 +329,13 @@ def numerical_grad_with(*, side=0, denominator=2.0, together=False, restore=True
             x = x.reshape(-1)
         if together:
             return np.full(x.shape, (f(x + d) - f(x - d)) / (denominator * d))
+        if rows:                                         # range(len(x)): x[k] is a whole row of a matrix
+            grad = np.zeros_like(x)
+            for k in range(len(x)):
+                step = np.zeros_like(x)
+                step[k] = d
+                grad[k] = (f(x + step) - f(x - step)) / (2 * d)
+            return grad
         x = x.copy() if restore else x
         grad = np.zeros_like(x)
         for k in np.ndindex(x.shape):
@@ -397,6 +404,7 @@ WRONG = [
     (check_numerical_grad, numerical_grad_with(copy=False), "perturbed_array_shared", ["copy"]),
     (check_numerical_grad, numerical_grad_with(delta=1e-5), "delta_ignored", ["delta", "ch2-step-size"]),
     (check_numerical_grad, numerical_grad_with(flatten=True), "wrong_shape_to_f", ["形状", "np.ndindex"]),
+    (check_numerical_grad, numerical_grad_with(rows=True), "whole_rows_at_once", ["range(len(x))", "np.ndindex"]),
     (check_mean_loss, lambda z, t: per_target(z, t).sum() / len(t), "denominator_counts_ignored",
      ["分母", "1.667", "ch2-denominator"]),
     (check_mean_loss, lambda z, t: per_target(z, t).sum(), "sum_not_mean", ["平均"]),

@@ -158,6 +158,13 @@ ALL_AT_ONCE = Hint(
     "对每个编号 k 单独扰动：step = np.zeros_like(x)；step[k] = delta；用 x + step 和 x - step。",
     "ch2-finite-diff", "第二道检查：中心差分")
 
+ROWS_AT_ONCE = Hint(
+    "whole_rows_at_once", "只沿第一个轴循环，一次扰动了一整行",
+    "x 是矩阵（或更高维的数组）时，range(len(x)) 只数到行数，x[k] 是一整行：一次扰动了整行，"
+    "算出的是这一行各分量偏导数之和，又被填进整行。",
+    "遍历每一个下标：for k in np.ndindex(x.shape)，step[k] = delta 只动一个分量；或者在 x.reshape(-1) 上逐个改。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
 NOT_RESTORED = Hint(
     "perturbation_not_restored", "扰动完没有把 x 复原",
     "在 x 上原地加减 δ 以后没有改回原值，算后面的分量时 x 已经被挪动过，求的是另一个点上的差分。",
