@@ -419,6 +419,8 @@ WRONG = [
     (check_embedding_backward, overwrite_backward, "repeated_ids_overwrite",
      ["只留下了一份", "np.add.at", "ch3-overwrite-bug"]),
     (check_embedding_backward, assign_backward, "repeated_ids_overwrite", ["只留下了一份"]),
+    (check_embedding_backward, lambda ids, dH, V: np.eye(V)[ids] @ dH, "missing_transpose",
+     ["X.T @ dH", "ch3-gradient"]),
     (check_bigram_loss_and_grad, bigram_with(columns_softmax), "wrong_axis", ["axis", "ch4-network"]),
     (check_bigram_loss_and_grad, bigram_with(batch_axis_softmax), "wrong_axis", ["轴"]),
     (check_bigram_loss_and_grad, bigram_with(no_shift_rows), "no_max_shift", ["最大值"]),
@@ -666,6 +668,16 @@ def test_every_hint_points_at_a_label_of_its_chapter():
     for hint in catalogue:
         assert hint.label in _labels(hint.chapter), f"{hint.key}: no ({hint.label})= in chapter {hint.chapter}"
         assert hint.fix and hint.section and (hint.why or not hint.title)
+
+
+def test_an_untransposed_one_hot_product_that_happens_to_fit_is_named_too():
+    """With T = V, X @ dH runs and has the right shape: the values give the mistake away."""
+    def square_only(ids, dH, V):
+        if len(ids) != V:
+            return labcode.embedding_backward(dH, ids, V)
+        return np.eye(V)[ids] @ dH
+    result = check_embedding_backward(square_only)
+    assert not result.passed and result.mistakes[0].key == "missing_transpose"
 
 
 def test_results_expose_cases_with_name_passed_and_message():

@@ -200,6 +200,13 @@ OVERWRITE = Hint(
     "np.add.at(dE, ids, dH)，或者逐个位置累加：for t in range(T): dE[ids[t]] += dH[t]。",
     "ch3-overwrite-bug", "一个不报错的错误")
 
+MISSING_TRANSPOSE = Hint(
+    "missing_transpose", "独热矩阵忘了转置",
+    "X 的形状是 (T, V)，dE 的形状是 (V, d)：要的是 X 的转置乘 dH，(V, T) @ (T, d) = (V, d)。X @ dH 只在 V = T 时"
+    "乘得起来，那时形状也对，数值却错了。",
+    "dE = X.T @ dH。",
+    "ch3-gradient", "梯度是 Xᵀ A")
+
 # ---- 第 4 章：bigram 的损失与梯度 ----
 
 WRONG_AXIS = Hint(
