@@ -205,7 +205,7 @@ MISSING_TRANSPOSE = Hint(
     "X 的形状是 (T, V)，dE 的形状是 (V, d)：要的是 X 的转置乘 dH，(V, T) @ (T, d) = (V, d)。X @ dH 只在 V = T 时"
     "乘得起来，那时形状也对，数值却错了。",
     "dE = X.T @ dH。",
-    "ch3-gradient", "梯度是 Xᵀ A")
+    "ch3-gradient", "梯度是 X^T A")
 
 # ---- 第 4 章：bigram 的损失与梯度 ----
 
