@@ -611,6 +611,14 @@ def test_a_passing_report_lists_every_case_and_the_tolerance():
     assert repr(result) == f"<CheckResult check_mean_loss: 通过 {len(result.cases)}/{len(result.cases)}>"
 
 
+def test_the_central_difference_report_does_not_promise_that_float32_passes():
+    """A difference in float32 is off by ~1e-3 (chapter 2): its report says what it compares with, and no more."""
+    def in_float32(f, x, delta):
+        return labcode.numerical_grad(f, np.asarray(x, dtype=np.float32), delta)
+    assert "float32" not in str(check_numerical_grad(labcode.numerical_grad))
+    assert not check_numerical_grad(in_float32).passed
+
+
 def test_reports_are_the_same_on_every_run_and_hold_no_addresses():
     class Odd:
         pass

@@ -48,17 +48,20 @@ class Raised:
     error: Exception
 
 
-def run(check, fn, probes, *, coerce, diagnose, advice):
-    """逐项调用 ``fn``，返回 :class:`CheckResult`；第一项就抛出 NotImplementedError 时报告“还没写”。"""
+def run(check, fn, probes, *, coerce, diagnose, advice, tolerance=TOLERANCE):
+    """逐项调用 ``fn``，返回 :class:`CheckResult`；第一项就抛出 NotImplementedError 时报告“还没写”。
+
+    ``tolerance`` 是报告里“比较标准”一行的文字。
+    """
     require_callable(fn, check)
     cases = []
     for probe in probes:
         outcome = call(fn, probe.args)
         if not cases and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
             case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown)
-            return CheckResult(check, [case], advice=advice, tolerance=TOLERANCE, not_written=True)
+            return CheckResult(check, [case], advice=advice, tolerance=tolerance, not_written=True)
         cases.append(judge(probe, outcome, coerce, diagnose))
-    return CheckResult(check, cases, advice=advice, tolerance=TOLERANCE)
+    return CheckResult(check, cases, advice=advice, tolerance=tolerance)
 
 
 def require_callable(fn, check):

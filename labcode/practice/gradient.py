@@ -6,11 +6,14 @@ import numpy as np
 from ..gradients import numerical_grad
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from . import hints
-from .battery import Probe, Raised, as_array, as_number, finite, run, show, similar
+from .battery import ATOL, RTOL, Probe, Raised, as_array, as_number, finite, run, show, similar
 from .probability import EXTREME, loss_mistake
 
 SEED = 2
 IGNORE = -100
+# 差分在 float32 里误差大得多（第 2 章“差分步长 δ 该取多大”），这里不像其他检查那样放过 float32。
+DIFFERENCE_TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:g})，期望值由 labcode.numerical_grad "
+                        "用同一个 delta 在 float64 里算出")
 
 
 # ---- 一个位置的梯度 ----
@@ -231,7 +234,8 @@ def check_numerical_grad(fn):
     probes = [Probe(name, (f, x, delta), numerical_grad(f, x, delta), f"{formula}，x = {show(x)}，delta = {delta:g}")
               for name, f, x, delta, formula in _numerical_grad_cases()]
     return run("check_numerical_grad", fn, probes, coerce=as_array, diagnose=_diagnose_numerical_grad,
-               advice=hints.ADVICE_NUMERICAL_GRAD)
+               advice=hints.ADVICE_NUMERICAL_GRAD, tolerance=DIFFERENCE_TOLERANCE)
+
 
 
 def _diagnose_numerical_grad(probe, actual):
