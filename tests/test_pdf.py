@@ -199,10 +199,12 @@ def _body(page: str) -> str:
 
 
 def _exercise_snippets(docname: str) -> list[str]:
+    """A run of Chinese text from each exercise, in order: fenced ones and gated ones (exercise-start … -end)."""
     fence = re.compile(r"^(`{3,}|:{3,})\{exercise\}.*?$(.*?)^\1\s*$", re.M | re.S)
+    gated = re.compile(r"^(`{3,})\{exercise-start\}.*?^\1\s*$(.*)", re.M | re.S)
     snippets = []
     for kind, source in _markdown(docname):
-        for m in fence.finditer(source) if kind == "markdown" else ():
+        for m in [*fence.finditer(source), *gated.finditer(source)] if kind == "markdown" else ():
             runs = sorted(re.findall(r"[\u4e00-\u9fff]{6,}", m.group(2)), key=len, reverse=True)
             snippets += runs[:1]
     return snippets
