@@ -196,7 +196,7 @@ def _source(cell):
 
 def deep_boxes(cells):
     """(title, the cells inside) of every 深入 box, in order."""
-    boxes, inside = [], None
+    boxes, title, inside = [], None, None
     for cell in cells:
         text = _source(cell) if cell["cell_type"] == "markdown" else ""
         if inside is not None and text.startswith(":::{deep-end}"):
@@ -224,7 +224,8 @@ def test_chapter1_opens_with_the_course_map_at_its_stage():
     cells = chapter1_cells()
     assert _source(cells[0]).startswith("(ch1-probability-to-loss)=\n# ")
     first_code = cells[1]
-    assert first_code["cell_type"] == "code" and _source(first_code) == 'import labcode\n\nlabcode.course_map("softmax")'
+    assert first_code["cell_type"] == "code"
+    assert _source(first_code) == 'import labcode\n\nlabcode.course_map("softmax")'
     assert first_code["metadata"].get("tags") == ["remove-input"] and "mystnb" not in first_code["metadata"]
     alt = "".join(first_code["outputs"][0]["data"]["text/plain"])
     assert alt.startswith("'你在这里：第 1 章，") or alt.startswith("你在这里：第 1 章，"), alt[:40]
@@ -287,7 +288,8 @@ def test_chapter1_prose_introduces_the_kernels_it_prints():
                     "".join(o.get("text", "")) for o in cell["outputs"]), re.M):
                 for name in re.findall(r"(\w+)(?:=[^,]+)?", argument):
                     assert f"`{name}`" in lead, f"the prose does not say what the kernel's {name} is"
-    assert "`labcode.softmax` 正是这样做的" not in markdown_text(CHAPTER1), "the old lead-in said the kernel was softmax"
+    old_lead = "`labcode.softmax` 正是这样做的"
+    assert old_lead not in markdown_text(CHAPTER1), "the old lead-in said the printed kernel was softmax itself"
 
 
 # The “你来写” of chapter 1: where each is taught, and what the check cells store.
@@ -310,7 +312,7 @@ def test_chapter1_asks_the_reader_to_write_it_where_it_is_taught(label):
 
     check, section = YOU_WRITE[label]
     cells = chapter1_cells()
-    start = next(i for i, c in enumerate(cells) if _source(c).startswith(f"```{{exercise-start}} 你来写：")
+    start = next(i for i, c in enumerate(cells) if _source(c).startswith("```{exercise-start} 你来写：")
                  and f":label: {label}\n" in _source(c))
     assert section_of(cells, start) == section, f"{label} is not in the section that teaches it"
     assert f"{{numref}}`{label}`" in _source(cells[0]), "the opening does not point at the exercise"
@@ -331,7 +333,7 @@ def test_chapter1_solutions_pass_the_checks_when_run_again():
 
     names = {"np": np, "labcode": labcode}
     cells = chapter1_cells()
-    for label, (check, _) in YOU_WRITE.items():
+    for label in YOU_WRITE:
         start = next(i for i, c in enumerate(cells) if _source(c).startswith(f"```{{solution-start}} {label}\n"))
         code = next(_source(c) for c in cells[start:] if c["cell_type"] == "code")
         exec(code.split("\n\n\nlabcode.practice")[0], names)
