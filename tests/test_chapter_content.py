@@ -50,6 +50,7 @@ def chapter1_figures():
                                    for t in (0.5, 1.0, 2.0)], 4),
         "exp overflow threshold": (np.log(np.finfo(np.float64).max), 2),
         "float64 spacing near 2000": (np.spacing(2000.0), 4),
+        "e^-2000 as a power of ten": (-2000 / np.log(10), 1),
         "-ln eps": (-np.log(1e-9), 6),
         "perplexity: uniform V, worked example": ([labcode.perplexity(np.zeros(27), 0),
                                                    labcode.perplexity(z, 1)], 6),
@@ -181,3 +182,175 @@ def test_chapter1_stores_w_as_d_by_v_and_scores_with_its_columns():
     assert "$(d, V)$" in text and "$(V, d)$" not in text and "W_k" not in text
     cells = json.loads(CHAPTER1.read_text(encoding="utf-8"))["cells"]
     assert any("logits = h @ W" in "".join(c["source"]) for c in cells if c["cell_type"] == "code")
+
+
+# --- chapter 1's main path: the map, the 深入 boxes, the “你来写” exercises ------------------
+
+def chapter1_cells():
+    return json.loads(CHAPTER1.read_text(encoding="utf-8"))["cells"]
+
+
+def _source(cell):
+    return "".join(cell["source"])
+
+
+def deep_boxes(cells):
+    """(title, the cells inside) of every 深入 box, in order."""
+    boxes, title, inside = [], None, None
+    for cell in cells:
+        text = _source(cell) if cell["cell_type"] == "markdown" else ""
+        if inside is not None and text.startswith(":::{deep-end}"):
+            boxes.append((title, inside))
+            inside = None
+        if inside is not None:
+            inside.append(cell)
+        start = re.search(r"^:::\{deep-start\} (.+)\n:::\s*$", text, re.M)
+        if start:
+            title, inside = start.group(1), []
+    assert inside is None, "a 深入 box is never closed"
+    return boxes
+
+
+def section_of(cells, index):
+    """The label of the section (## or ###) a cell sits in."""
+    for cell in reversed(cells[:index + 1]):
+        found = re.findall(r"^\((ch1-[\w-]+)\)=\n#+ ", _source(cell), re.M) if cell["cell_type"] == "markdown" else []
+        if found:
+            return found[-1]
+    return None
+
+
+def test_chapter1_opens_with_the_course_map_at_its_stage():
+    cells = chapter1_cells()
+    assert _source(cells[0]).startswith("(ch1-probability-to-loss)=\n# ")
+    first_code = cells[1]
+    assert first_code["cell_type"] == "code"
+    assert _source(first_code) == 'import labcode\n\nlabcode.course_map("softmax")'
+    assert first_code["metadata"].get("tags") == ["remove-input"] and "mystnb" not in first_code["metadata"]
+    alt = "".join(first_code["outputs"][0]["data"]["text/plain"])
+    assert alt.startswith("'你在这里：第 1 章，") or alt.startswith("你在这里：第 1 章，"), alt[:40]
+
+
+# What the main path folded away, each found by a line of its code; and what carries the lesson on the main line.
+FOLDED = {"两候选 softmax 与 sigmoid": "sigma = 1 / (1 + np.exp(",
+          "2000 附近的舍入间距": "np.spacing(2000.0)",
+          "分数为 -inf 的约定": "z_mask = np.array(",
+          "加 eps 后斜率的量级": "log10_slope",
+          "加 eps 后中心差分得到的斜率": "def loss_with_eps(",
+          "沿错误的轴归一化": "axis=0",
+          "把概率当分数": "误传概率"}
+MAIN_LINE = {"exp 的上溢与下溢": "直接套公式", "先减最大值": "big - big.max()", "打印的核心函数": "_softmax)",
+             "概率下溢、损失有限": "先 softmax 再取 log", "加 eps 的损失不动": "eps_loss = -np.log("}
+
+
+def test_chapter1_folds_its_float_edge_cases_into_deep_boxes_and_keeps_the_lesson_on_the_main_line():
+    cells = chapter1_cells()
+    boxed = [_source(c) for _, inside in deep_boxes(cells) for c in inside if c["cell_type"] == "code"]
+    main = [_source(c) for c in cells if c["cell_type"] == "code" and _source(c) not in boxed]
+    for what, line in FOLDED.items():
+        assert any(line in code for code in boxed), f"{what} is not inside a 深入 box"
+    for what, line in MAIN_LINE.items():
+        assert any(line in code for code in main), f"{what} left the main path"
+
+
+def test_chapter1_says_before_each_box_what_it_holds_and_puts_no_heading_inside():
+    cells = chapter1_cells()
+    boxes = deep_boxes(cells)
+    assert len(boxes) >= 5
+    for index, cell in enumerate(cells):
+        text = _source(cell)
+        if "{deep-start}" in text:
+            before = text[:text.index(":::{deep-start}")]
+            assert "深入框" in before, f"no sentence on the main line says what the box {text[-40:]!r} shows"
+            end = next(j for j in range(index + 1, len(cells)) if _source(cells[j]).startswith(":::{deep-end}"))
+            assert section_of(cells, index) == section_of(cells, end), "a 深入 box spans two sections"
+    for title, inside in boxes:
+        assert not any(re.search(r"^#+ ", _source(c), re.M) for c in inside if c["cell_type"] == "markdown"), title
+
+
+def test_chapter1_shows_its_float_edge_cases_once():
+    """The gradient preview sat in the extreme-score section and again in the eps section; it is said once now."""
+    text = markdown_text(CHAPTER1)
+    assert "下一章会推导损失对分数的{term}`梯度`。先看一眼" not in text
+    assert text.count("压低第一个候选的分数、抬高第二个候选的分数") == 1
+    assert text.count("只改 $z_k$ 时损失的变化率") == 1, "∂ℓ/∂z_k is glossed once, where the widget shows it"
+
+
+def test_chapter1_prose_introduces_the_kernels_it_prints():
+    cells = chapter1_cells()
+    for index, cell in enumerate(cells):
+        printed = re.findall(r"inspect\.getsource\(labcode\.probability\.(\w+)\)", _source(cell))
+        if printed:
+            lead = _source(cells[index - 1])
+            for name in printed:
+                assert f"`{name}`" in lead, f"the prose before the printed {name} does not name it"
+            for argument in re.findall(r"^def \w+\(z, (.+)\):", "".join(
+                    "".join(o.get("text", "")) for o in cell["outputs"]), re.M):
+                for name in re.findall(r"(\w+)(?:=[^,]+)?", argument):
+                    assert f"`{name}`" in lead, f"the prose does not say what the kernel's {name} is"
+    old_lead = "`labcode.softmax` 正是这样做的"
+    assert old_lead not in markdown_text(CHAPTER1), "the old lead-in said the printed kernel was softmax itself"
+
+
+# The “你来写” of chapter 1: where each is taught, and what the check cells store.
+YOU_WRITE = {"ch1-ex-write-softmax": ("check_softmax", "ch1-overflow"),
+             "ch1-ex-write-logsumexp": ("check_logsumexp", "ch1-logsumexp"),
+             "ch1-ex-write-cross-entropy": ("check_cross_entropy", "ch1-epsilon")}
+
+
+def _skeleton(*args):
+    raise NotImplementedError("在这里写你的代码")
+
+
+def _plain(cell):
+    return "".join("".join(out.get("data", {}).get("text/plain", "")) for out in cell.get("outputs", []))
+
+
+@pytest.mark.parametrize("label", YOU_WRITE)
+def test_chapter1_asks_the_reader_to_write_it_where_it_is_taught(label):
+    import labcode.practice
+
+    check, section = YOU_WRITE[label]
+    cells = chapter1_cells()
+    start = next(i for i, c in enumerate(cells) if _source(c).startswith("```{exercise-start} 你来写：")
+                 and f":label: {label}\n" in _source(c))
+    assert section_of(cells, start) == section, f"{label} is not in the section that teaches it"
+    assert f"{{numref}}`{label}`" in _source(cells[0]), "the opening does not point at the exercise"
+    end = next(i for i in range(start, len(cells)) if _source(cells[i]).startswith("```{exercise-end}"))
+    task = [c for c in cells[start:end] if c["cell_type"] == "code"]
+    assert re.search(r'^def my_\w+\(.*\):\n    """.+"""\n    raise NotImplementedError', _source(task[0]), re.S)
+    expected = str(getattr(labcode.practice, check)(_skeleton))
+    assert expected.startswith(f"{check}：还没写") and _plain(task[1]) == expected
+    solution = next(c for c in cells[end:] if c["cell_type"] == "code")
+    assert f"labcode.practice.{check}(" in _source(solution) and "def my_" not in _source(solution)
+    assert _plain(solution).startswith(f"{check}：通过（全部"), f"{label}: the stored solution does not pass"
+    assert solution["metadata"].get("jupyter", {}).get("source_hidden") is True
+
+
+def test_chapter1_solutions_pass_the_checks_when_run_again():
+    """The solutions' code, run here, passes; the same checks fail a classic mistake (no max shift)."""
+    import labcode.practice
+
+    names = {"np": np, "labcode": labcode}
+    cells = chapter1_cells()
+    for label in YOU_WRITE:
+        start = next(i for i, c in enumerate(cells) if _source(c).startswith(f"```{{solution-start}} {label}\n"))
+        code = next(_source(c) for c in cells[start:] if c["cell_type"] == "code")
+        exec(code.split("\n\n\nlabcode.practice")[0], names)
+    assert labcode.practice.check_softmax(names["softmax_solution"]).passed
+    assert labcode.practice.check_logsumexp(names["logsumexp_solution"]).passed
+    assert labcode.practice.check_cross_entropy(names["cross_entropy_solution"]).passed
+    assert not labcode.practice.check_softmax(lambda z: np.exp(z) / np.exp(z).sum()).passed
+
+
+def test_chapter1_keeps_every_section_the_checkers_link_to_on_the_main_line():
+    """A hint's link lands on a heading the reader sees, not inside a folded box."""
+    from labcode.practice import hints
+
+    labels = {h.label for h in vars(hints).values() if isinstance(h, hints.Hint) and h.chapter == 1}
+    assert {"ch1-overflow", "ch1-logsumexp", "ch1-epsilon"} <= labels
+    cells = chapter1_cells()
+    boxed = {id(c) for _, inside in deep_boxes(cells) for c in inside}
+    for label in labels:
+        holders = [c for c in cells if re.search(rf"^\({label}\)=\n#+ ", _source(c), re.M)]
+        assert len(holders) == 1 and id(holders[0]) not in boxed, f"{label} is not a heading on the main line"

@@ -44,6 +44,9 @@ def key_figures(stem: str) -> list[str]:
             f"{labcode.cross_entropy(np.zeros(27), 0):.6f}",                  # uniform loss ln 27
             f"{labcode.entropy(labcode.softmax(np.array([2.0, 1.0, 0.0]), temperature=0.5)):.4f}",
             "τ=0.5：",                                                        # the temperature is τ, typeset
+            # a 深入 box is an aside in the handout, its title and its numbers printed
+            f"深入：损失为什么恰好是{labcode.cross_entropy(np.array([1000.0, -1000.0]), 1):.1f}",
+            f"间距：{np.spacing(2000.0):.4e}".split("e")[0],              # verbatim minus is not ASCII
         ]
     if stem == "02_gradient":
         h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
