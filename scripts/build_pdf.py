@@ -31,7 +31,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from book_config import write_config_copy  # noqa: E402
+from build_site import write_config_copy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LATEX_DIR = ROOT / "latex"

@@ -1,7 +1,6 @@
 """Shared fixtures: optional tools, one site build and one PDF build per test session."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -10,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+import browser
 
 ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -74,28 +75,15 @@ def _once_per_run(tmp_path_factory, name: str, build) -> list:
         return json.loads(record.read_text(encoding="utf-8"))
 
 
-def _load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory) -> SiteBuild:
-    """Build the book as `make site` does (`jupyter-book build . -W -n --keep-going`) into a temporary
-    folder, once per test run. The one difference: the pages show the outputs stored in the notebooks
-    instead of running them again (scripts/book_config.py); test_execute_notebooks.py checks that a
-    fresh run writes exactly those outputs."""
+    """The site built by `scripts/build_site.py --stored-outputs` (as `make site`, but showing the outputs stored in
+    the notebooks instead of running them again) into a temporary folder, once per test run."""
     out = _run_root(tmp_path_factory) / "site-build"
 
     def build():
-        config = _load_script("book_config").write_config_copy(out / "_config_site.yml", None)
-        jb = Path(sys.executable).with_name("jupyter-book")
-        proc = subprocess.run(
-            [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going", "--config", str(config),
-             "--path-output", str(out)],
-            capture_output=True, text=True, cwd=ROOT)
+        proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", str(out),
+                               "--stored-outputs"], capture_output=True, text=True, cwd=ROOT)
         return [proc.returncode, proc.stdout + proc.stderr]
 
     returncode, log = _once_per_run(tmp_path_factory, "site-build", build)
@@ -114,7 +102,7 @@ def built_site(site_build) -> Path:
 def pdf_dir(tmp_path_factory) -> Path:
     """Build every handout once per test run, into a temporary folder (never _build/, which `make build`
     uses), from the notebooks' stored outputs as the site build does."""
-    build_pdf = _load_script("build_pdf")
+    import build_pdf
     tex_hint = "sudo apt-get install " + " ".join(build_pdf._debian_pdf_packages())
     for tool in ("xelatex", "latexmk", "pdftotext", "pdftoppm", "pdfinfo"):
         require_tool(tool, tex_hint)
@@ -139,50 +127,20 @@ def pdf_dir(tmp_path_factory) -> Path:
     return out
 
 
-CHROMIUM_HINT = "sudo apt-get install chromium (and `pip install playwright`, already in requirements.txt)"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-
 @pytest.fixture(scope="session")
 def site_url(built_site):
-    """Serve the built site on 127.0.0.1 for the duration of the session; yields its base URL."""
-    import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                              cwd=built_site, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    _wait_for(url)
-    yield url
-    server.terminate()
-    server.wait(timeout=10)
-
-
-def _wait_for(url, seconds=15.0):
-    import time
-    import urllib.request
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+    """The built site served on 127.0.0.1 for the session; its base URL."""
+    with browser.serve(built_site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
 def chromium():
     """A headless Debian Chromium driven by Playwright (skips locally / fails in CI when missing)."""
-    executable = require_tool("chromium", CHROMIUM_HINT)
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    executable = require_tool("chromium", browser.CHROMIUM_HINT)
+    pytest.importorskip("playwright.sync_api")
+    with browser.chromium(executable) as chromium:
+        yield chromium
 
 
 def offline_context(chromium, **options):
@@ -190,17 +148,7 @@ def offline_context(chromium, **options):
     `page.external`; returns (context, page)."""
     context = chromium.new_context(**options)
     page = context.new_page()
-    page.external = []
-
-    def route(r):
-        host = r.request.url.split("/")[2] if "://" in r.request.url else ""
-        if r.request.url.startswith(("data:", "blob:")) or host.split(":")[0] == "127.0.0.1":
-            r.continue_()
-        else:
-            page.external.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
+    page.external = browser.offline(context)
     return context, page
 
 
