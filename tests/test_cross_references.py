@@ -14,6 +14,8 @@ from pathlib import Path
 import yaml
 from bs4 import BeautifulSoup
 
+import book_layout
+import build_pdf
 from conftest import ROOT
 
 # "练习 练习 5", "图 图 1.1", "表 表 1.1": the word, again, then the number.
@@ -107,18 +109,11 @@ def test_the_site_checks_can_fail():
 
 # --- the PDFs -------------------------------------------------------------------
 
-def _chapter_docnames() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [str(Path(e["file"]).with_suffix("")) for e in toc.get("chapters", [])]
-    files += [str(Path(e["file"]).with_suffix("")) for part in toc.get("parts", []) for e in part.get("chapters", [])]
-    return files
-
-
 def section_titles() -> list[str]:
     """Headings of every page in _toc.yml whose printed text is predictable (no maths, no code)."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     titles = []
-    for name in [toc["root"]] + _chapter_docnames():
+    for name in [toc["root"]] + build_pdf.toc_files():
         path = next((ROOT / name).with_suffix(s) for s in (".ipynb", ".md") if (ROOT / name).with_suffix(s).exists())
         if path.suffix == ".ipynb":
             cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
@@ -200,7 +195,7 @@ def _numbers(text: str) -> list[str]:
 
 
 def test_site_and_pdf_number_figures_tables_and_exercises_alike(built_site, pdf_dir):
-    chapters = [c for c in _chapter_docnames() if (pdf_dir / f"{Path(c).name}.pdf").exists()]
+    chapters = [c for c in build_pdf.toc_files() if (pdf_dir / f"{Path(c).name}.pdf").exists()]
     assert chapters, f"no chapter handout in {pdf_dir}"
     checked = 0
     for docname in chapters:
@@ -226,30 +221,9 @@ def test_every_figure_on_the_site_has_a_chinese_alt_text(built_site):
 
 # --- the back matter: lettered the same way on the site and in the PDFs ------------------------
 
-def _load_build_pdf():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("build_pdf", ROOT / "scripts" / "build_pdf.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def expected_numbers() -> dict[str, str]:
-    """What each page of _toc.yml is numbered: 1, 2, … for chapters, A, B, … from the first appendix on
-    (scripts/build_pdf.py decides where the back matter starts, for the PDFs)."""
-    build_pdf = _load_build_pdf()
-    back = build_pdf.back_matter_title()
-    numbers, chapter, letter = {}, 0, None
-    for docname in _chapter_docnames():
-        if letter is None and back is not None and build_pdf._first_heading(docname) == back:
-            letter = "A"
-        if letter is None:
-            chapter += 1
-            numbers[docname] = str(chapter)
-        else:
-            numbers[docname] = letter
-            letter = chr(ord(letter) + 1)
-    return numbers
+    """What each page of _toc.yml is numbered: 1, 2, … for chapters, A, B, … for the back matter (book_layout)."""
+    return book_layout.numbers(build_pdf.toc_pages())
 
 
 def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
@@ -258,7 +232,6 @@ def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
     index = BeautifulSoup((built_site / "intro.html").read_text(encoding="utf-8"), "html.parser")
     sidebar = " ".join(index.select_one("nav.bd-docs-nav").get_text(" ").split())
     book = _flat(_pdf_text(pdf_dir / "book.pdf"))
-    build_pdf = _load_build_pdf()
     for docname, number in numbers.items():
         page = BeautifulSoup((built_site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
         h1 = page.select_one("article h1")
@@ -273,7 +246,7 @@ def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
         numbered = [m.group(1) for m in (re.match(r"(?:[图表]|练习)?\s*([A-Z]|\d+)\.\d+", t) for t in labels) if m]
         assert set(numbered) <= {number}, f"{docname}: numbers {sorted(set(numbered))} on a page numbered {number}"
         if not number.isdigit():
-            printed = _flat(build_pdf.printed_title(build_pdf._first_heading(docname)))
+            printed = _flat(book_layout.printed_title(build_pdf.first_heading(docname)))
             assert f"附录{number}{printed}" in book, f"book.pdf does not list 附录 {number} {printed}"
     # No page is numbered past the chapters on the site (the old “5. 附录”, “练习 5.1”).
     chapters = sum(n.isdigit() for n in numbers.values())

@@ -1,7 +1,6 @@
 """PDF handouts: built through the LaTeX route, checked as text (pdftotext) and as pictures (pdftoppm)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -12,6 +11,8 @@ import numpy as np
 import pytest
 import yaml
 
+import book_layout
+import build_pdf
 import labcode
 from conftest import require_tool
 
@@ -21,14 +22,6 @@ WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBo
                 "application/vnd.jupyter")
 
 
-def _load_build_pdf():
-    spec = importlib.util.spec_from_file_location("build_pdf", ROOT / "scripts" / "build_pdf.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build_pdf = _load_build_pdf()
 TEX_HINT = "sudo apt-get install " + " ".join(build_pdf._debian_pdf_packages())
 CHAPTERS = build_pdf.chapters()
 COURSE_TITLE = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["title"]
@@ -219,7 +212,7 @@ def test_handout_has_chinese_chapter_heading_and_contents(pdf_dir, chapter):
         text = "".join(_pages(pdf))
         flat = _flat(text)
         assert _flat(chapter["label"]) in flat, f"{pdf.name}: no heading {chapter['label']}"
-        printed = build_pdf.printed_title(chapter["title"])
+        printed = book_layout.printed_title(chapter["title"])
         assert _flat(chapter["label"] + printed) in flat, f"{pdf.name}: no heading {chapter['label']} {printed}"
         for english in ("CHAPTER", "Contents"):
             assert english not in text, f"{pdf.name} prints {english!r}"
@@ -237,7 +230,7 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
     pages = _pages(pdf)
     # Page 1 has the plain header (course title, page number), in reading order for the two-column list.
     first = _flat(_pages(pdf, layout=False)[0])
-    assert _flat(chapter["label"]) in first and _flat(build_pdf.printed_title(chapter["title"])) in first, \
+    assert _flat(chapter["label"]) in first and _flat(book_layout.printed_title(chapter["title"])) in first, \
         f"page 1 of {pdf.name}: {first!r}"
     assert _flat(build_pdf.KIND_STUDENT) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_STUDENT}"
     assert _contents_heading_pages(pdf) == [1], f"{pdf.name}: 目录 on pages {_contents_heading_pages(pdf)}"
@@ -247,7 +240,7 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
         assert _flat(title) in first, f"page 1 of {pdf.name} does not list the section {title!r}"
     # The chapter text begins on page 1 and the heading is not repeated on page 2.
     assert _opening_text(chapter["docname"]) in first, f"{pdf.name}: the chapter text does not start on page 1"
-    assert _flat(build_pdf.printed_title(chapter["title"])) not in _flat(_body(pages[1])), \
+    assert _flat(book_layout.printed_title(chapter["title"])) not in _flat(_body(pages[1])), \
         f"{pdf.name} repeats the chapter heading on page 2"
 
 
@@ -255,7 +248,7 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
 def test_answer_key_starts_with_the_chapter_heading_and_no_contents(pdf_dir, chapter):
     pdf = pdf_dir / f"{chapter['stem']}-answers.pdf"
     first = _flat(_body(_pages(pdf)[0]))
-    assert _flat(chapter["label"]) in first and _flat(build_pdf.printed_title(chapter["title"])) in first, \
+    assert _flat(chapter["label"]) in first and _flat(book_layout.printed_title(chapter["title"])) in first, \
         f"page 1 of {pdf.name}: {first!r}"
     assert _flat(build_pdf.KIND_ANSWERS) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_ANSWERS}"
     assert not _contents_heading_pages(pdf), f"{pdf.name} prints a 目录 (of one entry)"
@@ -265,12 +258,13 @@ def test_answer_key_starts_with_the_chapter_heading_and_no_contents(pdf_dir, cha
 
 
 def test_chapters_are_numbered_and_appendices_lettered():
-    chapters = [c for c in CHAPTERS if not c["appendix"]]
-    appendices = [c for c in CHAPTERS if c["appendix"]]
+    chapters = [c for c in CHAPTERS if not c["title"].startswith("附录")]
+    appendices = [c for c in CHAPTERS if c["title"].startswith("附录")]
+    assert chapters and appendices and CHAPTERS == chapters + appendices
     assert [c["label"] for c in chapters] == [f"第 {i} 章" for i in range(1, len(chapters) + 1)]
     assert [c["label"] for c in appendices] == [f"附录 {chr(65 + i)}" for i in range(len(appendices))]
-    assert [build_pdf.handout_title(c) for c in appendices] == [c["title"] for c in appendices]
-    assert [build_pdf.handout_title(c) for c in chapters] == [f"{c['label']}　{c['title']}" for c in chapters]
+    assert [c["handout_title"] for c in appendices] == [c["title"] for c in appendices]
+    assert [c["handout_title"] for c in chapters] == [f"{c['label']}　{c['title']}" for c in chapters]
     # The back matter of book.pdf starts at the first appendix, or at the glossary if there is none.
     assert build_pdf.back_matter_title() == (appendices[0]["title"] if appendices else "术语表")
 
@@ -302,7 +296,7 @@ def test_book_has_a_title_page_and_a_full_contents(pdf_dir):
     front = [page for page in pages[1:] if re.search(r"第[ivxl]+页", _flat(page.strip().splitlines()[0]))]
     listed = _flat("".join(front))
     for chapter in CHAPTERS:
-        for title in [build_pdf.printed_title(chapter["title"])] + _section_titles(chapter["docname"]):
+        for title in [book_layout.printed_title(chapter["title"])] + _section_titles(chapter["docname"]):
             assert _flat(title) in listed, f"book.pdf contents lack {title!r}"
 
 
@@ -436,8 +430,9 @@ def test_packages_the_script_asks_for_are_in_debian_packages_txt():
 def test_appendix_headings_say_appendix_once(pdf_dir):
     """“附录 A” above the title, and the title without a second 附录 (the site keeps “附录：…”)."""
     appendices = [c for c in CHAPTERS if c["appendix"]]
-    assert all(build_pdf.printed_title(c["title"]) != c["title"] for c in appendices if c["title"].startswith("附录："))
-    assert build_pdf.printed_title("附录：符号") == "符号" and build_pdf.printed_title("第 1 章") == "第 1 章"
+    assert all(book_layout.printed_title(c["title"]) != c["title"]
+               for c in appendices if c["title"].startswith("附录："))
+    assert book_layout.printed_title("附录：符号") == "符号" and book_layout.printed_title("第 1 章") == "第 1 章"
     for chapter in appendices:
         for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / "book.pdf"):
             text = _flat("".join(_pages(pdf)))
