@@ -22,9 +22,9 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 # site are built by the first file that needs each, so the two builds start side by side.
 SLOW_FILES_FIRST = [
     "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_execute_notebooks.py",
-    "tests/test_kernel_widgets.py", "tests/test_kernel_gradient.py", "tests/test_cross_references.py",
-    "tests/test_browser.py", "tests/test_kernel_bigram_trainer.py", "tests/test_kernel_embedding.py",
-    "tests/test_browser_gradient.py", "tests/test_bigram_trainer_browser.py", "tests/test_browser_embedding.py",
+    "tests/test_softmax_explorer_kernel.py", "tests/test_gradient_explorer_kernel.py", "tests/test_cross_references.py",
+    "tests/test_softmax_explorer_browser.py", "tests/test_bigram_trainer_kernel.py", "tests/test_embedding_explorer_kernel.py",
+    "tests/test_gradient_explorer_browser.py", "tests/test_bigram_trainer_browser.py", "tests/test_embedding_explorer_browser.py",
     "tests/test_handout_links.py", "tests/test_site_offline.py",
 ]
 

@@ -11,7 +11,7 @@ import pytest
 
 import labcode
 from labcode.corpus import encode as _encode
-from test_kernel_widgets import (
+from test_softmax_explorer_kernel import (
     SHOTS,
     open_and_display,
     probe_until,

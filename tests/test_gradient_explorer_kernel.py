@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import labcode
-from test_kernel_widgets import (
+from test_softmax_explorer_kernel import (
     SHOTS,
     open_and_display,
     probe_until,

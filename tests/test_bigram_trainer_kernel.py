@@ -11,7 +11,7 @@ import pytest
 
 from labcode.bigram import loss_and_grad_from_counts, train
 from labcode.widgets.bigram_trainer import default_counts
-from test_kernel_widgets import (
+from test_softmax_explorer_kernel import (
     PROBE,
     SET,
     SHOTS,
