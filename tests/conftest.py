@@ -11,8 +11,12 @@ from pathlib import Path
 import pytest
 
 import browser
+import kernel_server
+import widget_page
 
 ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "_build" / "screenshots"
+LOGS = ROOT / "_build" / "logs"  # the workflow uploads both folders when the tests fail
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -22,9 +26,10 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 # site are built by the first file that needs each, so the two builds start side by side.
 SLOW_FILES_FIRST = [
     "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_execute_notebooks.py",
-    "tests/test_softmax_explorer_kernel.py", "tests/test_gradient_explorer_kernel.py", "tests/test_cross_references.py",
-    "tests/test_softmax_explorer_browser.py", "tests/test_bigram_trainer_kernel.py", "tests/test_embedding_explorer_kernel.py",
-    "tests/test_gradient_explorer_browser.py", "tests/test_bigram_trainer_browser.py", "tests/test_embedding_explorer_browser.py",
+    "tests/test_softmax_explorer_kernel.py", "tests/test_gradient_explorer_kernel.py",
+    "tests/test_cross_references.py", "tests/test_softmax_explorer_browser.py", "tests/test_bigram_trainer_kernel.py",
+    "tests/test_embedding_explorer_kernel.py", "tests/test_gradient_explorer_browser.py",
+    "tests/test_bigram_trainer_browser.py", "tests/test_embedding_explorer_browser.py",
     "tests/test_handout_links.py", "tests/test_site_offline.py",
 ]
 
@@ -50,6 +55,12 @@ class SiteBuild:
     returncode: int
     log: str
     html: Path
+
+
+def keep_log(name: str, text: str) -> str:
+    LOGS.mkdir(parents=True, exist_ok=True)
+    (LOGS / f"{name}.log").write_text(text, encoding="utf-8")
+    return text
 
 
 def _run_root(tmp_path_factory) -> Path:
@@ -84,7 +95,7 @@ def site_build(tmp_path_factory) -> SiteBuild:
     def build():
         proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", str(out),
                                "--stored-outputs"], capture_output=True, text=True, cwd=ROOT)
-        return [proc.returncode, proc.stdout + proc.stderr]
+        return [proc.returncode, keep_log("site-build", proc.stdout + proc.stderr)]
 
     returncode, log = _once_per_run(tmp_path_factory, "site-build", build)
     return SiteBuild(returncode, log, out / "_build" / "html")
@@ -119,7 +130,7 @@ def pdf_dir(tmp_path_factory) -> Path:
                                "--work", str(out / "latex-work"), "--stored-outputs"],
                               capture_output=True, text=True, cwd=ROOT)
         logs = "".join(p.read_text(errors="replace")[-3000:] for p in (out / "logs").glob("*.log"))
-        return [proc.returncode, f"{proc.stdout}\n{proc.stderr}\n{logs}"]
+        return [proc.returncode, keep_log("pdf-build", f"{proc.stdout}\n{proc.stderr}\n{logs}")]
 
     returncode, log = _once_per_run(tmp_path_factory, "pdf-build", build)
     if returncode != 0:
@@ -143,15 +154,6 @@ def chromium():
         yield chromium
 
 
-def offline_context(chromium, **options):
-    """A new browser context and page whose requests to anything but 127.0.0.1 are blocked and recorded in
-    `page.external`; returns (context, page)."""
-    context = chromium.new_context(**options)
-    page = context.new_page()
-    page.external = browser.offline(context)
-    return context, page
-
-
 @pytest.fixture(scope="session")
 def site_tour(request, tmp_path_factory, built_site) -> dict:
     """Every page of the built site visited once at each width of tests/site_tour.py, once per test run:
@@ -168,27 +170,86 @@ def site_tour(request, tmp_path_factory, built_site) -> dict:
     return _once_per_run(tmp_path_factory, "site-tour", build)
 
 
-def assert_fits_its_column(root, width):
-    """A widget at viewport `width` is no wider than its column and ends on the screen (1 px of rounding)."""
-    overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")
-    assert overflow <= 1, f"the widget is wider than its column at {width}px by {overflow}px"
-    assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1"), (
-        f"the widget runs off the screen at {width}px")
+@pytest.fixture(scope="module")
+def widget_url(request, built_site, site_url):
+    """URL of the browser-test module's PAGE, which must embed its widget (MARKER; see tests/widget_page.py)."""
+    path, marker = request.module.PAGE, request.module.MARKER
+    if not (built_site / path).is_file() or marker not in (built_site / path).read_text(encoding="utf-8"):
+        pytest.fail(f"{path} does not embed the widget whose module says {marker!r}")
+    return f"{site_url}/{path}"
+
+
+@pytest.fixture(scope="module")
+def loaded(request, chromium, widget_url):
+    """The module's page, loaded once at desktop size, offline; `page.fresh` is its `restorable_state` then."""
+    context, page = widget_page.open_widget_page(chromium, widget_url, request.module.WIDGET,
+                                                 viewport=widget_page.DESKTOP)
+    state = getattr(request.module, "restorable_state", None)
+    page.fresh = state(page) if state else None
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def page(request, loaded):
+    """The loaded page with its first widget put back, through its own controls, as a fresh load shows it;
+    no script error, missing file or request outside 127.0.0.1 when the test ends."""
+    widget_page.restore(loaded, request.module)
+    yield loaded
+    widget_page.assert_page_clean(loaded)
+
+
+@pytest.fixture
+def page_at_width(request, chromium, widget_url, width):
+    """The page laid out from its load at `width`: the restored `page` at desktop width, else a page loaded
+    at that width in a context of its own, as a phone would."""
+    if width == widget_page.DESKTOP["width"]:
+        yield request.getfixturevalue("page")
+        return
+    context, page = widget_page.open_widget_page(chromium, widget_url, request.module.WIDGET,
+                                                 viewport={**widget_page.DESKTOP, "width": width})
+    try:
+        yield page
+        widget_page.assert_page_clean(page)
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="session")
 def jupyter_server(tmp_path_factory):
     """One Jupyter server (JupyterLab, also serving Notebook 7's pages) for every running-kernel test of this
     pytest process; see tests/kernel_server.py."""
-    import kernel_server
     server, stop = kernel_server.start(tmp_path_factory.mktemp("jupyter"))
     yield server
     stop()
+    keep_log(f"jupyter-server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}", server.log.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def kernel_page(request, jupyter_server, chromium):
+    """The test module's notebook (its CELLS) in JupyterLab, or in the front end given as parameter, with cell 0
+    run and the module's WIDGET drawn (tests/kernel_server.py). Offline, at 1280 px. When the test ends: a
+    screenshot in _build/screenshots, no request may have left 127.0.0.1, no script error, the kernel shut down."""
+    front_end = getattr(request, "param", "jupyterlab")
+    name = f"{request.module.__name__.removeprefix('test_')}_{front_end}"
+    context, page = widget_page.offline_context(chromium, viewport={"width": 1280, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
+    notebook = kernel_server.write_notebook(jupyter_server, name, request.module.CELLS)
+    try:
+        yield kernel_server.KernelPage(page, jupyter_server, notebook, front_end, request.module.WIDGET).open()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"))
+        assert page.external == [], f"requests left 127.0.0.1: {page.external}"
+        assert kernel_server.widget_errors(errors) == [], f"JavaScript errors in {front_end}"
+    finally:
+        context.close()
+        jupyter_server.shut_down(notebook)
 
 
 @pytest.fixture
 def offline_page(chromium):
     """A fresh page whose requests to anything but 127.0.0.1 are blocked and recorded in `page.external`."""
-    context, page = offline_context(chromium)
+    context, page = widget_page.offline_context(chromium)
     yield page
     context.close()
