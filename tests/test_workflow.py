@@ -69,14 +69,19 @@ def test_actions_are_pinned_by_version():
         assert re.fullmatch(r"[\w.-]+/[\w.-]+@(v\d+(\.\d+){0,2}|[0-9a-f]{40})", ref), f"{ref} is not pinned by version"
 
 
-def test_pull_requests_test_on_lowest_and_newest_python_and_main_publishes():
+def test_pull_requests_and_main_test_on_lowest_and_newest_python_and_main_publishes():
     data = workflow()
     assert "pull_request" in data["on"] and data["on"]["push"]["branches"] == ["main"]
     test, build, deploy = data["jobs"]["test"], data["jobs"]["build"], data["jobs"]["deploy"]
     floor = re.search(r'requires-python = ">=(\d+\.\d+)"', (ROOT / "pyproject.toml").read_text()).group(1)
     assert test["strategy"]["matrix"]["python"] == [floor, "3.14"]
-    assert "pull_request" in test["if"] and "pull_request" in build["if"] and "!=" in build["if"]
+    # The tests run on every event (after a merge into main too); main publishes only once they pass.
+    assert "if" not in test and "pull_request" in build["if"] and "!=" in build["if"] and build["needs"] == "test"
     assert [s["run"] for s in test["steps"] if "run" in s][-1] == "make test"
+    for job, folders in ((test, {"_build/screenshots", "_build/logs"}), (build, {"_build/pdf/logs"})):
+        uploads = [s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@")]
+        assert uploads and uploads[0]["if"] == "failure()", "a failing job uploads what shows why"
+        assert folders <= set(uploads[0]["with"]["path"].split()), uploads[0]["with"]["path"]
     upload = next(s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-pages-artifact@"))
     assert upload["with"]["path"] == "_build/html"
     assert deploy["needs"] == "build" and deploy["permissions"] == {"pages": "write", "id-token": "write"}
