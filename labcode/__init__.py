@@ -12,6 +12,7 @@ from .bigram import (
     loss_and_grad,
     loss_and_grad_from_counts,
     sample_names,
+    split_words,
 )
 from .embedding import (
     embed_with_positions,
@@ -21,18 +22,19 @@ from .embedding import (
     embedding_backward_overwrite,
     one_hot,
 )
-from .gradients import GradCheck, gradcheck, numerical_grad, step_size_errors
+from .gradients import GradCheck, gradcheck, gradient_step, numerical_grad, step_size_errors
 from .linear import linear, linear_backward
 from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, perplexity, softmax
 from .regression import mse, mse_grad
 
 __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad", "perplexity",
-           "numerical_grad", "gradcheck", "GradCheck", "step_size_errors", "linear", "linear_backward",
+           "numerical_grad", "gradcheck", "GradCheck", "step_size_errors", "gradient_step", "linear", "linear_backward",
            "mse", "mse_grad",
            "UNK", "BOS", "EOS", "IGNORE", "collate",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
            "embed_with_positions", "embed_with_positions_backward", "corpus", "practice",
-           "load_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll", "count_weights",
+           "load_words", "split_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll",
+           "count_weights",
            "loss_and_grad", "loss_and_grad_from_counts", "sample_names",
            "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
            "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"]

@@ -1,4 +1,8 @@
-"""公共入口的输入检查：错误信息写明参数名、规则和收到的值。"""
+"""公共入口的参数检查：错误信息写明参数名、规则和收到的值（仿照 NumPy 的写法）。
+
+每个公共函数只在入口检查参数，用的都是这里的函数；各模块只保留关于自己那个概念的检查
+（例如 bigram 里 W 必须是方阵），而且也由这里的函数搭成。
+"""
 from __future__ import annotations
 
 import numbers
@@ -13,28 +17,161 @@ def _short(value):
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _show(x):
+    """标量的写法：NumPy 标量写成对应的 Python 数（0.5 而不是 np.float64(0.5)）。"""
+    return repr(x.item()) if isinstance(x, np.generic) else repr(x)
+
+
+def _at(arr, where):
+    """数组中一个元素的位置，写进错误信息。"""
+    if arr.ndim == 0:
+        return "标量"
+    return f"位置 {where if arr.ndim > 1 else where[0]}"
+
+
+def _with(rule, note):
+    return f"{rule}（{note}）" if note else rule
+
+
+# ---------------------------------------------------------------- scalars
+def _real(x, name, rule, ok, note=None):
+    """x 必须是满足 ok 的有限实数（布尔值不算）；返回 float。类型不对与取值不对，报的是同一句话。"""
+    message = f"{name} 必须是{_with(rule, note)}，收到 {_show(x)}"
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise TypeError(message)
+    if not (np.isfinite(x) and ok(x)):
+        raise ValueError(message)
+    return float(x)
+
+
+def check_real(x, name, *, note=None):
+    """有限实数，返回 float。
+
+    >>> check_real(float("nan"), "x")
+    Traceback (most recent call last):
+    ValueError: x 必须是有限实数，收到 nan
+    """
+    return _real(x, name, "有限实数", lambda v: True, note)
+
+
+def check_positive(x, name, *, note=None):
+    """正的有限实数，返回 float。
+
+    >>> check_positive(0, "lr", note="学习率 η")
+    Traceback (most recent call last):
+    ValueError: lr 必须是正的有限实数（学习率 η），收到 0
+    """
+    return _real(x, name, "正的有限实数", lambda v: v > 0, note)
+
+
+def check_nonneg(x, name, *, note=None):
+    """非负的有限实数，返回 float。
+
+    >>> check_nonneg(-0.5, "alpha")
+    Traceback (most recent call last):
+    ValueError: alpha 必须是非负的有限实数，收到 -0.5
+    """
+    return _real(x, name, "非负的有限实数", lambda v: v >= 0, note)
+
+
+def check_temperature(temperature):
+    """温度 τ：正的有限实数。"""
+    return check_positive(temperature, "temperature")
+
+
+def check_int(n, name, low=None, high=None, *, note=None):
+    """整数（布尔值不算），且 low <= n <= high（不给就不限）；返回 int。
+
+    >>> check_int(-3, "seed", 0, 2**32 - 1)
+    Traceback (most recent call last):
+    ValueError: seed 必须是 [0, 4294967295] 内的整数，收到 -3
+    """
+    if high is not None:
+        rule = f" [{low}, {high}] 内的整数"
+    else:
+        rule = {None: "整数", 0: "非负整数", 1: "正整数"}.get(low, f"不小于 {low} 的整数")
+    message = f"{name} 必须是{_with(rule, note)}，收到 {_show(n)}"
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(message)
+    if (low is not None and n < low) or (high is not None and n > high):
+        raise ValueError(message)
+    return int(n)
+
+
+def check_count(n, name):
+    """正整数（行数、候选个数、表长、步数），返回 int。"""
+    return check_int(n, name, 1)
+
+
+def check_range(pair, name, *, positive=False):
+    """区间 (最小, 最大)：两个有限实数，最小 < 最大；positive 时还要 0 < 最小。返回 (float, float)。
+
+    >>> check_range((5, -5), "logit_range")
+    Traceback (most recent call last):
+    ValueError: logit_range 必须是两个有限实数 (最小, 最大)，且 最小 < 最大，收到 (5, -5)
+    """
+    rule = "0 < 最小 < 最大" if positive else "最小 < 最大"
+    message = f"{name} 必须是两个有限实数 (最小, 最大)，且 {rule}，收到 {pair!r}"
+    try:
+        lo, hi = pair
+    except (TypeError, ValueError):
+        raise TypeError(message) from None
+    if isinstance(pair, (str, bytes)) or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
+                                                 for v in (lo, hi)):
+        raise TypeError(message)
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi) or (positive and lo <= 0):
+        raise ValueError(message)
+    return float(lo), float(hi)
+
+
+def check_choice(value, name, choices):
+    """value 必须是 choices（若干字符串）之一。"""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} 必须是 {tuple(choices)} 之一，收到 {value!r}")
+    return value
+
+
+def check_bool(value, name):
+    """True 或 False（NumPy 的布尔标量也可以），返回 bool。"""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} 必须是 True 或 False，收到 {value!r}")
+    return bool(value)
+
+
+def check_rng(rng, name="rng"):
+    """随机数生成器：numpy.random.Generator（不用全局随机状态）。"""
+    if not isinstance(rng, np.random.Generator):
+        text = repr(rng) if len(repr(rng)) <= 40 else repr(rng)[:37] + "..."
+        raise TypeError(f"{name} 必须是 numpy.random.Generator（如 np.random.default_rng(0)），"
+                        f"收到 {text}（{type(rng).__name__}）")
+    return rng
+
+
+# ---------------------------------------------------------------- arrays
 def as_float_array(x, name):
-    """转成 float64 数组；字符串、对象、复数等非实数输入报 TypeError。"""
+    """转成 float64 数组；字符串、对象、复数、布尔等非实数输入报 TypeError。"""
     arr = np.asarray(x)
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise TypeError(f"{name} 必须是实数数组，收到 dtype {arr.dtype}：{_short(x)}")
     return arr.astype(np.float64, copy=False)
 
 
-def as_logits(x, name="logits"):
-    """检查分数数组：至少一维、候选轴（最后一轴或指定轴）非空、无 NaN、无 +inf、每行至少一个有限值。"""
-    z = as_float_array(x, name)
-    if z.ndim == 0:
-        raise ValueError(f"{name} 至少要有一维（候选轴），收到标量 {_short(x)}")
-    if np.isnan(z).any():
-        raise ValueError(f"{name} 不能含 NaN，收到 {_short(x)}")
-    if np.isposinf(z).any():
-        raise ValueError(f"{name} 不能含 +inf（概率无法定义），收到 {_short(x)}")
-    return z
+def check_each(arr, ok, name, rule):
+    """ok 是与 arr 同形状的布尔数组：每个元素都要满足规则，否则报出第一个不满足的元素和它的位置。
+
+    >>> check_each(np.array([1.0, np.inf]), np.isfinite([1.0, np.inf]), "x", "有限数")
+    Traceback (most recent call last):
+    ValueError: x 的每个元素都必须是有限数，收到 inf（位置 1）
+    """
+    bad = ~np.asarray(ok, dtype=bool)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"{name} 的每个元素都必须是{rule}，收到 {_show(arr[where])}（{_at(arr, where)}）")
+    return arr
 
 
 def check_axis(axis, ndim, name="axis"):
-    """检查轴号是整数且在 [-ndim, ndim) 内，返回非负轴号。"""
+    """轴号：整数，且在 [-ndim, ndim) 内；返回非负轴号。"""
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
         raise TypeError(f"{name} 必须是整数，收到 {axis!r}")
     if not -ndim <= axis < ndim:
@@ -42,31 +179,36 @@ def check_axis(axis, ndim, name="axis"):
     return axis % ndim
 
 
-def check_classes(z, axis, name="logits"):
-    """候选轴不能为空，且每行不能全是 -inf（那一行没有任何可能的候选）。"""
-    if z.shape[axis] == 0:
-        raise ValueError(f"{name} 的候选轴（axis={axis}）长度必须至少为 1，收到形状 {z.shape}")
+def _along_candidates(x, name, axis):
+    """实数数组，至少一维，axis 是合法的候选轴且长度至少为 1；返回 (float64 数组, 非负轴号)。"""
+    arr = as_float_array(x, name)
+    if arr.ndim == 0:
+        raise ValueError(f"{name} 至少要有一维（候选轴），收到标量 {_short(x)}")
+    axis = check_axis(axis, arr.ndim)
+    if arr.shape[axis] == 0:
+        raise ValueError(f"{name} 的候选轴（axis={axis}）长度必须至少为 1，收到形状 {arr.shape}")
+    return arr, axis
+
+
+def as_logits(x, name="logits", axis=-1):
+    """分数数组：实数、至少一维，``axis`` 是合法的候选轴且非空，无 NaN、无 +inf，每一行至少一个有限分数。
+
+    ``-inf`` 表示“这个候选不可能出现”，可以有；整行都是 ``-inf`` 则没有任何可能的候选，报错。
+    返回 float64 数组。
+    """
+    z, axis = _along_candidates(x, name, axis)
+    if np.isnan(z).any():
+        raise ValueError(f"{name} 不能含 NaN，收到 {_short(x)}")
+    if np.isposinf(z).any():
+        raise ValueError(f"{name} 不能含 +inf（概率无法定义），收到 {_short(x)}")
     if z.size and np.isneginf(z).all(axis=axis).any():
         raise ValueError(f"{name} 的每一行至少要有一个有限分数，有的行全是 -inf：{_short(z)}")
-
-
-def check_temperature(temperature):
-    """温度必须是有限的正实数。"""
-    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real):
-        raise TypeError(f"temperature 必须是正的有限实数，收到 {temperature!r}")
-    if not (np.isfinite(temperature) and temperature > 0):
-        raise ValueError(f"temperature 必须是正的有限实数，收到 {temperature!r}")
-    return float(temperature)
+    return z
 
 
 def as_probs(x, axis=-1, name="probs", atol=1e-6):
-    """检查概率数组：有限、非负、沿候选轴之和为 1（容差 atol）。"""
-    p = as_float_array(x, name)
-    if p.ndim == 0:
-        raise ValueError(f"{name} 至少要有一维（候选轴），收到标量 {_short(x)}")
-    axis = check_axis(axis, p.ndim)
-    if p.shape[axis] == 0:
-        raise ValueError(f"{name} 的候选轴（axis={axis}）长度必须至少为 1，收到形状 {p.shape}")
+    """概率数组：有限、非负、沿候选轴之和为 1（容差 atol）。返回 (float64 数组, 非负轴号)。"""
+    p, axis = _along_candidates(x, name, axis)
     if not np.isfinite(p).all():
         raise ValueError(f"{name} 必须全是有限数，收到 {_short(x)}")
     if (p < 0).any():
@@ -81,17 +223,8 @@ class IdError(ValueError, IndexError):
     """编号越界或是忽略值：既是 ValueError（坏输入）也是 IndexError（查表越界），两种写法都能捕获。"""
 
 
-def check_count(n, name):
-    """n 必须是正整数（行数、候选数、表长）。"""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"{name} 必须是正整数，收到 {n!r}")
-    if n < 1:
-        raise ValueError(f"{name} 必须是正整数（至少为 1），收到 {n!r}")
-    return int(n)
-
-
 def as_ids(ids, num_embeddings, name="ids"):
-    """检查编号数组：整数 dtype（不是布尔）、每个都在 [0, num_embeddings) 内；返回 int64 数组。
+    """编号数组：整数 dtype（不是布尔）、每个都在 [0, num_embeddings) 内；返回 int64 数组。
 
     负数（包括忽略值 -100）一律报错，而不是让 NumPy 从表尾倒着取行。
     """
@@ -106,8 +239,7 @@ def as_ids(ids, num_embeddings, name="ids"):
     bad = (arr < 0) | (arr >= num_embeddings)
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        value = int(arr[where])
-        at = f"位置 {where if arr.ndim > 1 else where[0]}" if arr.ndim else "标量"
+        value, at = int(arr[where]), _at(arr, where)
         if value == -100:
             raise IdError(f"{name} 含忽略值 -100（{at}）：它只标记不计损失的目标，不能查表")
         if value < 0:
@@ -118,8 +250,8 @@ def as_ids(ids, num_embeddings, name="ids"):
 
 
 def as_table(x, name):
-    """检查参数表（如嵌入表 E、位置表 P）：二维实数数组，形状 (行数, D)。"""
+    """参数表（如嵌入表 E、位置表 P）：二维实数数组，形状 (行数, d)。"""
     t = as_float_array(x, name)
     if t.ndim != 2:
-        raise ValueError(f"{name} 必须是二维数组（行数, D），收到形状 {t.shape}")
+        raise ValueError(f"{name} 必须是二维数组（行数, d），收到形状 {t.shape}")
     return t

@@ -6,24 +6,22 @@
   “这个位置没有目标”的标记，交叉熵（``ignore_index=-100``）跳过它。
 * 传给 :func:`collate` 的每篇文档已经带好首尾：以 BOS 开头、以 EOS 结尾，中间只有普通编号
   （UNK 可以出现在中间）。输入是文档去掉最后一个编号，目标是文档去掉第一个编号，
-  所以第 t 个位置读到第 t 个编号，要预测第 t+1 个编号；EOS 只当目标，BOS 只当输入。
-* 较短的文档在右侧补齐：输入补 EOS（任何合法编号都行，它的目标是 IGNORE，不影响损失），
-  目标补 IGNORE。
+  所以位置 t 读到 doc[t]，要预测 doc[t+1]；文档自己的 EOS 只当目标，BOS 只当输入。
+* 较短的文档在右侧补齐：输入补 EOS（补的输入也要查表，所以必须是合法编号；哪一个都行，
+  它的目标是 IGNORE，不影响损失），目标补 IGNORE。
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ._validate import _short
+from ._validate import _short, check_int
 
 UNK, BOS, EOS = 0, 1, 2
 IGNORE = -100
 
 
 def _check_doc(doc, i, vocab_size):
-    """检查第 i 篇文档：非空整数序列，BOS 开头、EOS 结尾，中间不含 BOS/EOS/负数。"""
+    """检查 docs[i]：非空整数序列，BOS 开头、EOS 结尾，中间不含 BOS/EOS/负数。"""
     arr = np.asarray(doc)
     if arr.dtype == bool or arr.ndim != 1 or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
         raise TypeError(f"docs[{i}] 必须是一维整数编号序列，收到 dtype {arr.dtype}、形状 {arr.shape}：{_short(doc)}")
@@ -59,9 +57,8 @@ def collate(docs, vocab_size=None):
     """
     if isinstance(docs, (str, bytes)) or not hasattr(docs, "__len__") or len(docs) == 0:
         raise ValueError(f"docs 必须是至少含一篇文档的序列，收到 {docs!r}")
-    if vocab_size is not None and (isinstance(vocab_size, bool) or not isinstance(vocab_size, numbers.Integral)
-                                   or vocab_size <= EOS):
-        raise ValueError(f"vocab_size 必须是大于 {EOS} 的整数（要容纳特殊编号），收到 {vocab_size!r}")
+    if vocab_size is not None:
+        check_int(vocab_size, "vocab_size", EOS + 1, note="要容纳特殊编号 UNK、BOS、EOS")
     arrays = [_check_doc(doc, i, vocab_size) for i, doc in enumerate(docs)]
     T = max(len(a) for a in arrays) - 1
     inputs = np.full((len(arrays), T), EOS, dtype=np.int64)     # (B, T)

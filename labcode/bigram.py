@@ -1,33 +1,43 @@
-"""bigram 模型的两种写法：数出来的计数表 N，和用梯度下降训练的一层网络 W（第 i 行是“前一个字是 i”时的分数）。
+"""bigram 模型的两种写法：数出来的计数矩阵 C，和用梯度下降训练的一层网络 W（W[i] 是“前一个字是 i”时的分数）。
 
 约定
 ----
-* V 是词表大小；``xs``、``ys`` 是形状 (B,) 的编号（前一个字、后一个字），``counts`` 是 (V, V) 的计数矩阵 N。
-* 网络的分数是 ``logits = W[xs]``（等于独热矩阵乘 W），损失是平均交叉熵加 ``reg * mean(W**2)``。
-* 全批量损失只通过 N 依赖数据，所以 :func:`loss_and_grad_from_counts` 只看 N 就给出与
+* V 是词表大小；``xs``、``ys`` 是形状 (N,) 的编号（前一个字、后一个字），N 是字符对的个数；
+  ``counts`` 是 (V, V) 的计数矩阵 C，C[i, j] 是“i 后面跟着 j”的次数，ΣC = N。
+* 网络的分数是 ``logits = W[xs]``（等于独热矩阵乘 W），损失是平均交叉熵加 ``reg * mean(W**2)``（reg 即 λ）。
+* 全批量损失只通过 C 依赖数据，所以 :func:`loss_and_grad_from_counts` 只看 C 就给出与
   :func:`loss_and_grad` 相同的损失和梯度，每步只算一个 V×V 的 softmax。
-* 平滑的计数模型正好是 ``W = ln(N + alpha)``（:func:`count_weights`）；alpha = 0 时零计数处是 -inf。
+* 平滑的计数模型正好是 ``W = ln(C + alpha)``（:func:`count_weights`）；alpha = 0 时零计数处是 -inf。
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ._validate import _short, as_float_array, as_ids, as_logits, check_classes, check_temperature
+from ._validate import (
+    as_float_array,
+    as_ids,
+    as_logits,
+    check_each,
+    check_int,
+    check_nonneg,
+    check_positive,
+    check_rng,
+    check_temperature,
+)
 from .embedding import embedding_backward
-from .probability import cross_entropy, cross_entropy_grad, softmax
-from .words import build_vocab, decode, encode_pairs, encode_word, load_words
+from .probability import _softmax, cross_entropy, cross_entropy_grad
+from .words import build_vocab, decode, encode_pairs, encode_word, load_words, split_words
 
-__all__ = ["load_words", "build_vocab", "encode_word", "encode_pairs", "decode", "count_matrix", "count_probs",
-           "count_nll", "count_weights", "init_weights", "loss_and_grad", "loss_and_grad_from_counts", "train",
-           "lr_limits", "sample_names"]
+__all__ = ["load_words", "split_words", "build_vocab", "encode_word", "encode_pairs", "decode",
+           "count_matrix", "count_probs", "count_nll", "count_weights", "smoothed_counts", "count_optimum",
+           "check_counts", "init_weights", "loss_and_grad", "loss_and_grad_from_counts", "train", "lr_limits",
+           "sample_names"]
 
 
 # ---- the counting model ----
 
 def count_matrix(xs, ys, vocab_size):
-    """数一数每个 (前一个字 i, 后一个字 j) 出现了几次：N[i, j]。
+    """数一数每个 (前一个字 i, 后一个字 j) 出现了几次：C[i, j]。
 
     >>> count_matrix([0, 1, 2, 1], [1, 2, 1, 0], 3)
     array([[0, 1, 0],
@@ -39,43 +49,64 @@ def count_matrix(xs, ys, vocab_size):
     return flat.reshape(vocab_size, vocab_size)  # (V, V)
 
 
+def smoothed_counts(counts, alpha):
+    """平滑后的计数 C + α：每一格都加上 α 个“假计数”。
+
+    >>> smoothed_counts([[1, 0], [2, 2]], 0.5).tolist()
+    [[1.5, 0.5], [2.5, 2.5]]
+    """
+    return check_counts(counts) + _check_alpha(alpha)
+
+
 def count_probs(counts, alpha=0.0):
-    """计数模型的概率：每个计数加 alpha（平滑）后按行归一化，P[i, j] = (N_ij + α) / Σ_k (N_ik + α)。
+    """计数模型的概率：每个计数加 alpha（平滑）后按行归一化，P[i, j] = (C_ij + α) / Σ_k (C_ik + α)。
 
     >>> count_probs([[1, 3], [0, 2]], alpha=1.0).tolist()
     [[0.3333333333333333, 0.6666666666666666], [0.25, 0.75]]
     """
-    N = _check_counts(counts) + _check_nonneg(alpha, "alpha")
-    rows = N.sum(axis=1, keepdims=True)  # (V, 1)
+    C = smoothed_counts(counts, alpha)
+    rows = C.sum(axis=1, keepdims=True)  # (V, 1)
     if (rows == 0).any():
-        raise ValueError(f"counts 有的行全是 0（第 {np.flatnonzero(rows[:, 0] == 0).tolist()} 行），"
+        raise ValueError(f"counts 有的行全是 0（编号为 {np.flatnonzero(rows[:, 0] == 0).tolist()} 的行），"
                          f"alpha = 0 时这些行的概率没有定义；请给 alpha > 0")
-    return N / rows
+    return C / rows
 
 
 def count_nll(counts, alpha=0.0):
-    """计数模型在它自己数过的字符对上的平均负对数似然：−Σ N_ij ln P_ij / Σ N。
+    """计数模型在它自己数过的字符对上的平均负对数似然：−Σ C_ij ln P_ij / ΣC（约定 0·ln 0 = 0）。
 
     >>> round(count_nll([[1, 3], [0, 2]]), 6)   # P = [[1/4, 3/4], [0, 1]]：(ln 4 + 3 ln(4/3) + 0) / 6
     0.37489
     """
-    N = _check_counts(counts)
-    P = count_probs(N, alpha)
-    picked = np.log(np.where(N > 0, P, 1.0))  # 只在 N > 0 的格子上取对数
-    return float(-np.sum(N * picked) / N.sum())
+    C = check_counts(counts)
+    P = count_probs(C, alpha)
+    picked = np.log(np.where(C > 0, P, 1.0))  # 只在 C > 0 的格子上取对数
+    return float(-np.sum(C * picked) / C.sum())
+
+
+def count_optimum(counts, alpha=0.0):
+    """在平滑计数 C + α 上训练时，损失的下确界（λ = 0）：``count_nll(C + α)``。
+
+    即计数模型 (C + α) 按行归一化后，在同一份计数 C + α 上的平均负对数似然；
+    W = ln(C + α) 时取到（α = 0 且有零计数时只能逼近，那一格需要 −inf）。α = 0 时就是 ``count_nll(C)``。
+
+    >>> round(count_optimum([[1, 1], [0, 2]]), 4), round(count_optimum([[1, 1], [0, 2]], alpha=1), 4)
+    (0.3466, 0.6277)
+    """
+    return count_nll(smoothed_counts(counts, alpha))
 
 
 def count_weights(counts, alpha=0.0):
-    """把计数表写成网络的权重：W = ln(N + alpha)，softmax(W) 的每一行正好是平滑后的计数概率。
+    """把计数矩阵写成网络的权重：W = ln(C + alpha)，softmax(W) 的每一行正好是平滑后的计数概率。
 
     alpha = 0 时，没出现过的组合得到 −inf（概率恰为 0）：有限的 W 做不到这一点。
 
     >>> count_weights([[1, 0], [2, 2]]).tolist()
     [[0.0, -inf], [0.6931471805599453, 0.6931471805599453]]
     """
-    N = _check_counts(counts) + _check_nonneg(alpha, "alpha")
+    C = smoothed_counts(counts, alpha)
     with np.errstate(divide="ignore"):
-        return np.log(N)  # (V, V)
+        return np.log(C)  # (V, V)
 
 
 # ---- the neural model ----
@@ -86,10 +117,18 @@ def init_weights(vocab_size, rng, scale=1.0):
     >>> init_weights(3, np.random.default_rng(0)).shape
     (3, 3)
     """
-    _check_rng(rng)
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, numbers.Integral) or vocab_size < 1:
-        raise ValueError(f"vocab_size 必须是正整数，收到 {vocab_size!r}")
-    return _check_nonneg(scale, "scale") * rng.standard_normal((vocab_size, vocab_size))
+    vocab_size = check_int(vocab_size, "vocab_size", 1)
+    check_rng(rng)
+    return check_nonneg(scale, "scale") * rng.standard_normal((vocab_size, vocab_size))
+
+
+def _pairs_step(W, xs, ys, reg):
+    """逐条写法：每个训练对读 W 的一行作分数，梯度再加回它读的那一行。"""
+    logits = W[xs]                                  # (N, V)：编号为 r 的训练对读 W[xs[r]]
+    loss = cross_entropy(logits, ys)
+    dlogits = cross_entropy_grad(logits, ys)        # (N, V)：(p − e_y) / N
+    dW = embedding_backward(dlogits, xs, len(W))    # (V, V)：同一个前一个字出现几次，就累加几次
+    return _add_penalty(loss, dW, W, reg)
 
 
 def loss_and_grad(W, xs, ys, reg=0.0):
@@ -98,7 +137,7 @@ def loss_and_grad(W, xs, ys, reg=0.0):
     参数
     ----
     W : 形状 (V, V) 的权重
-    xs, ys : 形状 (B,) 的编号（前一个字、后一个字）
+    xs, ys : 形状 (N,) 的编号（前一个字、后一个字）
     reg : 正则化系数 λ ≥ 0
 
     返回
@@ -107,54 +146,46 @@ def loss_and_grad(W, xs, ys, reg=0.0):
     dW : 形状 (V, V)；同一个前一个字出现多次，它那一行的梯度累加
 
     >>> loss, dW = loss_and_grad(np.zeros((2, 2)), [0, 1], [1, 1])
-    >>> round(loss, 6), dW.tolist()       # ln 2；每行 (p − 独热)/B
+    >>> round(loss, 6), dW.tolist()       # ln 2；每行 (p − e_y)/N
     (0.693147, [[0.25, -0.25], [0.25, -0.25]])
     """
     W = _check_W(W)
-    V = W.shape[0]
-    xs, ys = _check_pairs(xs, ys, V)
-    reg = _check_nonneg(reg, "reg")
-    logits = W[xs]                                  # (B, V)
-    loss = cross_entropy(logits, ys)
-    dlogits = cross_entropy_grad(logits, ys)        # (B, V)：(p − 独热)/B
-    dW = embedding_backward(dlogits, xs, V)         # (V, V)：重复的行累加
+    xs, ys = _check_pairs(xs, ys, len(W))
+    return _pairs_step(W, xs, ys, _check_reg(reg))
+
+
+def _counts_step(W, C, reg):
+    """计数写法：只用计数矩阵 C，算出与逐条写法相同的全批量损失和梯度。"""
+    N, n = C.sum(), C.sum(axis=1)                      # 训练对总数；每行的总数 n_i
+    shifted = W - W.max(axis=1, keepdims=True)         # (V, V)，每行最大为 0
+    e = np.exp(shifted)
+    S = e.sum(axis=1)                                  # (V,) 每行 softmax 的分母
+    # −Σ C_ij ln p_ij / N，其中 ln p_ij = shifted_ij − ln S_i；C_ij = 0 的格子不计（0·ln 0 = 0）
+    loss = float((n @ np.log(S) - np.sum(C * np.where(C > 0, shifted, 0.0))) / N)
+    dW = (n[:, None] * (e / S[:, None]) - C) / N      # (V, V)：(n_i p_ij − C_ij) / N
     return _add_penalty(loss, dW, W, reg)
 
 
-def loss_and_grad_from_counts(W, counts, reg=0.0):
-    """计数写法：只用计数矩阵 N，给出与 :func:`loss_and_grad` 相同的全批量损失和梯度。
+def _add_penalty(loss, dW, W, reg):
+    """加上正则化项 λ·mean(W²) 与它的梯度 2λW / W.size。"""
+    if reg:  # reg = 0 时不加，免得 0 · inf 变成 NaN
+        loss += reg * float(np.mean(W ** 2))
+        dW += 2 * reg * W / W.size
+    return loss, dW
 
-    loss = −Σ_ij N_ij ln softmax(W)_ij / ΣN + reg·mean(W²)，
-    dW = (rowsum(N)[:, None] · softmax(W) − N) / ΣN + 2·reg·W / W.size。
+
+def loss_and_grad_from_counts(W, counts, reg=0.0):
+    """计数写法：只用计数矩阵 C，给出与 :func:`loss_and_grad` 相同的全批量损失和梯度。
+
+    loss = −Σ_ij C_ij ln softmax(W)_ij / N + reg·mean(W²)，
+    dW = (rowsum(C)[:, None] · softmax(W) − C) / N + 2·reg·W / W.size，其中 N = ΣC。
 
     >>> loss, dW = loss_and_grad_from_counts(np.zeros((2, 2)), [[0, 1], [0, 1]])
     >>> round(loss, 6), dW.tolist()
     (0.693147, [[0.25, -0.25], [0.25, -0.25]])
     """
     W = _check_W(W)
-    N = _check_counts(counts, W.shape[0])
-    return _counts_step(W, N, N.sum(), N.sum(axis=1), _check_nonneg(reg, "reg"))
-
-
-def _counts_step(W, N, total, rowsum, reg):
-    shifted = W - W.max(axis=1, keepdims=True)    # (V, V)，每行最大为 0
-    e = np.exp(shifted)
-    z = e.sum(axis=1)                             # (V,) 每行的分母
-    # −Σ N_ij ln p_ij / B，其中 ln p_ij = shifted_ij − ln z_i
-    loss = float((rowsum @ np.log(z) - np.vdot(N, shifted)) / total)
-    if loss != loss:  # NaN 只来自 N = 0 且 W = −inf 的格子：0·(−inf) 记作 0
-        seen = N > 0
-        picked = np.sum(N[seen] * shifted[seen])
-        loss = float((rowsum @ np.log(z) - picked) / total)
-    dW = (rowsum[:, None] * (e / z[:, None]) - N) / total   # (V, V)
-    return _add_penalty(loss, dW, W, reg)
-
-
-def _add_penalty(loss, dW, W, reg):
-    if reg:  # reg = 0 时不加，免得 0 · inf 变成 NaN
-        loss += reg * float(np.mean(W ** 2))
-        dW += 2 * reg * W / W.size
-    return loss, dW
+    return _counts_step(W, check_counts(counts, len(W)), _check_reg(reg))
 
 
 def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, callback=None):
@@ -163,8 +194,8 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
     参数
     ----
     W : 形状 (V, V) 的初始权重（不会被原地修改）
-    counts : 形状 (V, V) 的计数矩阵
-    lr : 学习率，正数；steps : 最多更新几次
+    counts : 形状 (V, V) 的计数矩阵 C
+    lr : 学习率 η，正数；steps : 最多更新几次
     reg : 正则化系数 λ ≥ 0
     stop_below : 给定时，损失一旦 ≤ 它就提前停下
     print_every : 正整数 k 时每 k 步打印一次损失（默认 0 不打印）
@@ -179,18 +210,16 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
     [0.6931, 0.6658, 0.6503, 0.6414]
     """
     W = _check_W(W).copy()
-    if not np.isfinite(W).all():
-        raise ValueError(f"W 的初值必须全是有限数，收到 {_short(W)}")
-    N = _check_counts(counts, W.shape[0])
-    lr, reg = _check_positive(lr, "lr"), _check_nonneg(reg, "reg")
-    if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 0:
-        raise ValueError(f"steps 必须是非负整数，收到 {steps!r}")
-    total, rowsum, losses = N.sum(), N.sum(axis=1), []
+    check_each(W, np.isfinite(W), "W", "有限数（初值里不能有 -inf）")
+    C = check_counts(counts, len(W))
+    lr, reg = check_positive(lr, "lr", note="学习率 η"), _check_reg(reg)
+    steps = check_int(steps, "steps", 0)
+    losses = []
     for step in range(steps + 1):
-        loss, dW = _counts_step(W, N, total, rowsum, reg)
+        loss, dW = _counts_step(W, C, reg)
         losses.append(loss)
         if print_every and step % print_every == 0:
-            print(f"第 {step:>5} 步  损失 {loss:.6f}")
+            print(f"更新 {step:>5} 次后  损失 {loss:.6f}")
         if callback is not None:
             callback(step, loss)
         if step == steps or (stop_below is not None and loss <= stop_below):
@@ -200,45 +229,46 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
 
 
 def lr_limits(counts):
-    """每一行在计数最优点附近的学习率稳定边界 2B / (n_i · λ_max)，形状 (V,)。
+    """每一行在计数最优点附近的学习率稳定边界 2N / (n_i · μ_max)，形状 (V,)。
 
-    在最优点 p_i = N_i / n_i 附近，损失对 W 第 i 行的二阶导（Hessian）是 (n_i/B)·(diag(p_i) − p_i p_iᵀ)。
-    梯度下降 W ← W − lr·dW 在这一行上稳定，当且仅当 lr·(n_i/B)·λ_max < 2，λ_max 是
-    diag(p_i) − p_i p_iᵀ 的最大特征值；整张表的边界是各行边界的最小值。没出现过的行（n_i = 0）
-    和全部计数落在同一格的行（λ_max = 0）不受限制，记作 inf。带平滑训练时传入 N + α。
+    在最优点 p_i = C_i / n_i 附近，损失对 W 中编号为 i 的行的二阶导（Hessian）是 (n_i/N)·(diag(p_i) − p_i p_iᵀ)。
+    梯度下降 W ← W − lr·dW 在最优点附近的这一行上稳定，当且仅当 lr·(n_i/N)·μ_max < 2，μ_max 是
+    diag(p_i) − p_i p_iᵀ 的最大特征值；整张表的边界是各行边界的最小值。这是最优点附近的局部条件。
+    没出现过的行（n_i = 0）和全部计数落在同一格的行（μ_max = 0）不受限制，记作 inf。带平滑训练时传入 C + α。
 
-    >>> lr_limits([[1, 1], [0, 2]])    # 第 0 行 p = (1/2, 1/2)，λ_max = 1/2：2·4 / (2·0.5)
+    >>> lr_limits([[1, 1], [0, 2]])    # 编号为 0 的行 p = (1/2, 1/2)，μ_max = 1/2：2·4 / (2·0.5)
     array([ 8., inf])
     """
-    N = _check_counts(counts)
-    rowsum = N.sum(axis=1)                                  # (V,) 各行的 n_i
-    limits = np.full(N.shape[0], np.inf)                   # (V,)
-    for i in np.flatnonzero(rowsum > 0):
-        p = N[i] / rowsum[i]                                # (V,) 第 i 行的相对频率
+    C = check_counts(counts)
+    n = C.sum(axis=1)                                       # (V,) 各行的 n_i
+    limits = np.full(C.shape[0], np.inf)                   # (V,)
+    for i in np.flatnonzero(n > 0):
+        p = C[i] / n[i]                                     # (V,) 这一行的相对频率
         top = np.linalg.eigvalsh(np.diag(p) - np.outer(p, p))[-1]
         if top > 1e-12:
-            limits[i] = 2 * N.sum() / (rowsum[i] * top)
+            limits[i] = 2 * C.sum() / (n[i] * top)
     return limits
 
 
 def sample_names(W, vocab, rng, n=1, temperature=1.0, max_len=50):
-    """从 bigram 模型逐字采样 n 个词：从 '.' 出发，按 softmax(W[前一个字] / T) 抽下一个字，抽到 '.' 结束。
+    """从 bigram 模型逐字采样 n 个词：从 '.' 出发，按 softmax(W[前一个字] / τ) 抽下一个字，抽到 '.' 结束。
 
     参数
     ----
     W : 形状 (V, V) 的分数（计数模型用 :func:`count_weights`）
     vocab : :func:`build_vocab` 给出的词表；rng : numpy.random.Generator
-    temperature : 温度 T > 0；max_len : 一个词最多几个字，到了就截断
+    n : 抽几个词；temperature : 温度 τ > 0；max_len : 一个词最多几个字，到了就截断
 
     >>> W = count_weights([[0, 1], [1, 0]])          # '.' 后必是 a，a 后必是 '.'
     >>> sample_names(W, {'.': 0, 'a': 1}, np.random.default_rng(0), n=2)
     ['a', 'a']
     """
     W = _check_W(W)
-    _check_rng(rng)
+    check_rng(rng)
     if len(vocab) != W.shape[0]:
         raise ValueError(f"vocab 的大小必须等于 W 的行数 {W.shape[0]}，收到 {len(vocab)} 个符号")
-    probs = softmax(W, temperature=check_temperature(temperature))   # (V, V)
+    n, max_len = check_int(n, "n", 0), check_int(max_len, "max_len", 1)
+    probs = _softmax(W, -1, check_temperature(temperature))   # (V, V)
     names = []
     for _ in range(n):
         ids, ix = [], 0
@@ -251,27 +281,26 @@ def sample_names(W, vocab, rng, n=1, temperature=1.0, max_len=50):
     return names
 
 
-# ---- input checks ----
+# ---- input checks about this module's concepts ----
 
 def _check_W(W):
     W = as_logits(W, "W")
-    if W.ndim != 2 or W.shape[0] != W.shape[1] or W.shape[0] < 1:
-        raise ValueError(f"W 必须是 (V, V) 的方阵（第 i 行是前一个字 i 的分数），收到形状 {W.shape}")
-    check_classes(W, -1, "W")
+    if W.ndim != 2 or W.shape[0] != W.shape[1]:
+        raise ValueError(f"W 必须是 (V, V) 的方阵（W[i] 是前一个字 i 的分数），收到形状 {W.shape}")
     return W
 
 
-def _check_counts(counts, vocab_size=None):
-    N = as_float_array(counts, "counts")
-    if N.ndim != 2 or N.shape[0] != N.shape[1] or N.shape[0] < 1:
-        raise ValueError(f"counts 必须是 (V, V) 的方阵，收到形状 {N.shape}")
-    if vocab_size is not None and N.shape[0] != vocab_size:
-        raise ValueError(f"counts 的形状必须与 W 相同 ({vocab_size}, {vocab_size})，收到 {N.shape}")
-    if not np.isfinite(N).all() or (N < 0).any():
-        raise ValueError(f"counts 必须是有限的非负数（次数不能为负），收到 {_short(N)}")
-    if N.sum() == 0:
+def check_counts(counts, vocab_size=None):
+    """计数矩阵 C：(V, V) 的方阵（给了 vocab_size 时 V 必须等于它），有限、非负，至少一个正计数。"""
+    C = as_float_array(counts, "counts")
+    if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] < 1:
+        raise ValueError(f"counts 必须是 (V, V) 的方阵，收到形状 {C.shape}")
+    if vocab_size is not None and C.shape[0] != vocab_size:
+        raise ValueError(f"counts 的形状必须与 W 相同 ({vocab_size}, {vocab_size})，收到 {C.shape}")
+    check_each(C, np.isfinite(C) & (C >= 0), "counts", "有限的非负数（次数不能为负）")
+    if C.sum() == 0:
         raise ValueError("counts 至少要有一个正的计数，收到全 0 矩阵")
-    return N
+    return C
 
 
 def _check_pairs(xs, ys, vocab_size):
@@ -281,26 +310,9 @@ def _check_pairs(xs, ys, vocab_size):
     return xs, ys
 
 
-def _check_real(x, name):
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
-        raise TypeError(f"{name} 必须是有限实数，收到 {x!r}")
-    if not np.isfinite(x):
-        raise ValueError(f"{name} 必须是有限实数，收到 {x!r}")
-    return float(x)
+def _check_alpha(alpha):
+    return check_nonneg(alpha, "alpha", note="伪计数 α")
 
 
-def _check_nonneg(x, name):
-    if _check_real(x, name) < 0:
-        raise ValueError(f"{name} 必须 ≥ 0，收到 {x!r}")
-    return float(x)
-
-
-def _check_positive(x, name):
-    if _check_real(x, name) <= 0:
-        raise ValueError(f"{name} 必须是正数（> 0），收到 {x!r}")
-    return float(x)
-
-
-def _check_rng(rng):
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng 必须是 numpy.random.Generator（如 np.random.default_rng(4)），收到 {type(rng).__name__}")
+def _check_reg(reg):
+    return check_nonneg(reg, "reg", note="正则化系数 λ")

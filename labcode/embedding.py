@@ -2,10 +2,11 @@
 
 约定
 ----
-* 嵌入表 ``E`` 形状 (V, d)：E[i] 是编号 i 的向量；位置表 ``P`` 形状 (T_max, d)：P[t] 属于位置 t。
-* ``ids`` 是任意形状的整数数组，查表结果形状为 ``ids.shape + (d,)``。
+* 嵌入表 ``E`` 形状 (V, d)：``E[i]`` 是编号 i 的向量；位置表 ``P`` 形状 (T_max, d)：``P[t]`` 属于位置 t。
+* ``ids`` 是任意形状的整数数组，查表结果 H 的形状为 ``ids.shape + (d,)``。
 * 同一个编号出现几次，它那一行就被读几次；反向时这几次的梯度相加（``np.add.at``），
-  而不是像 ``g[ids] += dx`` 那样只留下其中一次写入（留下哪一次 NumPy 不作保证）。
+  而不是像 ``dE[ids] += dH`` 那样每个元素只留下其中一次写入、丢掉其余几份（NumPy 不规定留下的是哪一次，
+  连同一行的元素来自同一次写入也不保证）。
 * 负编号（包括忽略值 -100）和 >= V 的编号一律报错，绝不让 NumPy 从表尾倒着取行。
 """
 from __future__ import annotations
@@ -16,15 +17,15 @@ from ._validate import _short, as_float_array, as_ids, as_table, check_count
 
 
 def _check_grad(grad_out, ids, name="grad_out"):
-    """上游梯度的形状必须是 ids.shape + (d,)。"""
+    """上游梯度 dH 的形状必须是 ids.shape + (d,)。"""
     g = as_float_array(grad_out, name)
     if g.ndim != ids.ndim + 1 or g.shape[:-1] != ids.shape:
-        raise ValueError(f"{name} 的形状必须是 ids.shape + (D,) = {ids.shape} + (D,)，收到形状 {g.shape}")
+        raise ValueError(f"{name} 的形状必须是 ids.shape + (d,) = {ids.shape} + (d,)，收到形状 {g.shape}")
     return g
 
 
 def one_hot(ids, vocab_size):
-    """把编号变成独热向量：第 k 个编号变成只在位置 ids[k] 上为 1 的行。
+    """把编号变成独热向量：编号 i 变成只在下标 i 处为 1 的行。
 
     参数
     ----
@@ -56,7 +57,7 @@ def embedding(E, ids):
 
     返回
     ----
-    形状 ``ids.shape + (d,)`` 的数组（副本，改它不会改 E）
+    H : 形状 ``ids.shape + (d,)`` 的数组（副本，改它不会改 E）
 
     >>> E = np.array([[0., 0.], [1., 0.], [0., 2.]])
     >>> embedding(E, [1, 2, 1])
@@ -69,6 +70,13 @@ def embedding(E, ids):
     return E[ids]  # (..., d)
 
 
+def _embedding_backward(dH, ids, num_embeddings):
+    """把每个位置的上游梯度加到它读过的那一行：重复的编号逐次相加。"""
+    dE = np.zeros((num_embeddings, dH.shape[-1]))   # (V, d)；没被读到的行保持 0
+    np.add.at(dE, ids, dH)                          # 不会像 dE[ids] += dH 那样丢掉重复的几份
+    return dE
+
+
 def embedding_backward(grad_out, ids, num_embeddings):
     """查表的反向：每个位置的上游梯度加到它读过的那一行，重复编号累加。
 
@@ -76,7 +84,7 @@ def embedding_backward(grad_out, ids, num_embeddings):
 
     参数
     ----
-    grad_out : 形状 ``ids.shape + (d,)`` 的上游梯度 dH
+    grad_out : 形状 ``ids.shape + (d,)`` 的上游梯度 dH = ∂ℓ/∂H
     ids : 前向时用的编号
     num_embeddings : 嵌入表的行数 V
 
@@ -91,31 +99,42 @@ def embedding_backward(grad_out, ids, num_embeddings):
     """
     num_embeddings = check_count(num_embeddings, "num_embeddings")
     ids = as_ids(ids, num_embeddings)
-    g = _check_grad(grad_out, ids)
-    dE = np.zeros((num_embeddings, g.shape[-1]))  # (V, d)
-    np.add.at(dE, ids, g)  # 重复编号逐次相加
-    return dE
+    return _embedding_backward(_check_grad(grad_out, ids), ids, num_embeddings)
 
 
 def embedding_backward_overwrite(grad_out, ids, num_embeddings):
-    """错误示范（只用于对照）：``dE[ids] += grad_out`` 的结果，重复编号只留下其中一份梯度。
+    """错误示范（只用于对照）：``dE[ids] += grad_out`` 的结果，重复的编号只留下一份梯度。
 
-    参数与返回同 :func:`embedding_backward`。同一个元素被写了几次时留下哪一次，NumPy 不作保证
-    （下面的例子里留下的碰巧是后一份），能确定的只是其余几份都丢了。
+    NumPy 先把各行读出来、各自加上、再写回；同一个元素被写了几次，只有其中一次写入留下，其余几份丢了。
+    留下的是哪一次，NumPy 不作规定。参数与返回同 :func:`embedding_backward`。
 
-    >>> embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
-    array([ 3., -1.])
+    >>> row = embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
+    >>> bool(row[0] in (1., 3.) and row[1] in (2., -1.))   # 编号 1 读了两次：[1, 2] 与 [3, -1] 只剩一份
+    True
     """
     num_embeddings = check_count(num_embeddings, "num_embeddings")
     ids = as_ids(ids, num_embeddings)
     g = _check_grad(grad_out, ids)
     dE = np.zeros((num_embeddings, g.shape[-1]))
-    dE[ids] += g  # 先读出各行、加上、再写回：同一行被写了几次，只剩其中一次
+    dE[ids] += g  # 同一个元素被写了几次，只留下其中一次写入
     return dE
 
 
+def rows_read(ids):
+    """查表读到了哪些行、各读了几次：(rows, counts)，rows 按第一次读到的先后排列。
+
+    >>> rows, counts = rows_read([4, 1, 4, 2])
+    >>> rows.tolist(), counts.tolist()
+    ([4, 1, 2], [2, 1, 1])
+    """
+    ids = as_ids(ids, np.iinfo(np.int64).max).reshape(-1)
+    rows, first, counts = np.unique(ids, return_index=True, return_counts=True)
+    order = np.argsort(first)                        # 从按编号排序改回按第一次读到的先后
+    return rows[order], counts[order]
+
+
 def embed_with_positions(E, P, ids):
-    """字向量加位置向量：x[..., t, :] = E[ids[..., t]] + P[t]。
+    """字向量加位置向量：H[..., t, :] = E[ids[..., t]] + P[t]。
 
     参数
     ----
@@ -125,7 +144,7 @@ def embed_with_positions(E, P, ids):
 
     返回
     ----
-    形状 ``ids.shape + (d,)`` 的数组
+    H : 形状 ``ids.shape + (d,)`` 的数组
 
     >>> E = np.array([[1., 0.], [0., 2.]])
     >>> P = np.array([[0., 0.], [10., 10.], [20., 20.]])
@@ -143,7 +162,7 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
 
     参数
     ----
-    grad_out : 形状 ``ids.shape + (d,)`` 的上游梯度
+    grad_out : 形状 ``ids.shape + (d,)`` 的上游梯度 dH
     ids : 形状 (..., T) 的编号
     num_embeddings : 嵌入表行数 V
     num_positions : 位置表行数 T_max
@@ -185,7 +204,7 @@ def _check_length(ids, num_positions, name="ids"):
 def _check_positions(E, P, ids):
     E, P = as_table(E, "E"), as_table(P, "P")
     if P.shape[1] != E.shape[1]:
-        raise ValueError(f"P 的宽度必须与 E 相同（D = {E.shape[1]}），收到 P 的形状 {P.shape}")
+        raise ValueError(f"P 的宽度必须与 E 相同（d = {E.shape[1]}），收到 P 的形状 {P.shape}")
     ids = as_ids(ids, E.shape[0])
     _check_length(ids, P.shape[0])
     return E, P, ids

@@ -1,24 +1,30 @@
-"""数值梯度：用中心差分检查手写的梯度。
+"""梯度：用中心差分核对手写的梯度，以及沿梯度走一步。
 
-中心差分 (f(x + h e_i) - f(x - h e_i)) / (2h) 的截断误差约为 h² 量级，
-舍入误差约为 (机器精度 × |f|) / h：h 太大、太小都不准，float64 下 h 取 1e-5 左右合适。
+中心差分 (f(x + δ e_i) - f(x - δ e_i)) / (2δ) 的截断误差约为 δ² 量级，
+舍入误差约为 (机器精度 ε_mach × |f|) / δ：差分步长 δ 太大、太小都不准，float64 下取 1e-5 左右合适。
 """
 from __future__ import annotations
 
-import numbers
 from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import _short, as_float_array
+from ._validate import _short, as_float_array, as_logits, check_each, check_positive
+from .probability import cross_entropy_grad
 
 
-def _check_step(h):
-    if isinstance(h, bool) or not isinstance(h, numbers.Real):
-        raise TypeError(f"h 必须是正的有限实数，收到 {h!r}")
-    if not (np.isfinite(h) and h > 0):
-        raise ValueError(f"h 必须是正的有限实数，收到 {h!r}")
-    return float(h)
+def _central_difference(f, x, delta):
+    """对 x 的每个分量 i：(f(x + δ e_i) - f(x - δ e_i)) / (2δ)。x 被临时改动，算完一个分量就复原。"""
+    grad = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        old = x[i]
+        x[i] = old + delta
+        f_plus = f(x)
+        x[i] = old - delta
+        f_minus = f(x)
+        x[i] = old
+        grad[i] = (f_plus - f_minus) / (2 * delta)
+    return grad
 
 
 def _scalar(value, name="f(x)"):
@@ -32,7 +38,7 @@ def _scalar(value, name="f(x)"):
     return arr.reshape(())
 
 
-def numerical_grad(f, x, h=1e-5):
+def numerical_grad(f, x, delta=1e-5):
     """用中心差分估计标量函数 f 在 x 处的梯度。
 
     参数
@@ -40,7 +46,7 @@ def numerical_grad(f, x, h=1e-5):
     f : 接收与 x 同形状数组、返回一个有限实数标量的函数
     x : 任意形状的实数数组；整数输入按 float64 处理。x 是 float32 时，
         扰动后的输入、函数值和差商都按 float32 存储，用来观察单精度的舍入误差
-    h : 步长，正的有限实数，默认 1e-5
+    delta : 差分步长 δ，正的有限实数，默认 1e-5
 
     返回
     ----
@@ -49,23 +55,12 @@ def numerical_grad(f, x, h=1e-5):
     >>> numerical_grad(lambda v: (v ** 2).sum(), [1.0, -2.0]).round(6)
     array([ 2., -4.])
     """
-    h = _check_step(h)
+    delta = check_positive(delta, "delta", note="差分步长 δ")
     dtype = np.float32 if np.asarray(x).dtype == np.float32 else np.float64
-    # 在自己的副本上扰动：调用者的 x 不变
-    x = np.array(as_float_array(x, "x"), dtype=dtype, copy=True)
-    if not np.isfinite(x).all():
-        raise ValueError(f"x 必须全是有限数，收到 {_short(x)}")
-    grad = np.zeros_like(x)
-    flat, gflat = x.reshape(-1), grad.reshape(-1)   # 视图：改 flat 就是改 x
-    for i in range(flat.size):
-        old = flat[i]
-        flat[i] = old + dtype(h)
-        f_plus = _scalar(f(x.copy())).astype(dtype)
-        flat[i] = old - dtype(h)
-        f_minus = _scalar(f(x.copy())).astype(dtype)
-        flat[i] = old
-        gflat[i] = (f_plus - f_minus) / dtype(2 * h)
-    return grad
+    x = np.array(as_float_array(x, "x"), dtype=dtype, copy=True)   # 在自己的副本上扰动：调用者的 x 不变
+    check_each(x, np.isfinite(x), "x", "有限数")
+    # f sees a copy each time (it may keep or change its argument); its value is checked and stored as dtype.
+    return _central_difference(lambda v: _scalar(f(v.copy())).astype(dtype), x, dtype(delta))
 
 
 class GradCheck(NamedTuple):
@@ -75,7 +70,7 @@ class GradCheck(NamedTuple):
     numeric: np.ndarray
 
 
-def gradcheck(f, grad, x, h=1e-5):
+def gradcheck(f, grad, x, delta=1e-5):
     """把解析梯度 grad 与 f 在 x 处的中心差分梯度比较。
 
     参数
@@ -83,7 +78,7 @@ def gradcheck(f, grad, x, h=1e-5):
     f : 标量函数，同 :func:`numerical_grad`
     grad : 手写（解析）梯度，与 x 同形状的数组
     x : 求梯度的点
-    h : 中心差分步长
+    delta : 差分步长 δ
 
     返回
     ----
@@ -94,7 +89,7 @@ def gradcheck(f, grad, x, h=1e-5):
     >>> res.max_abs_error < 1e-8, res.max_rel_error < 1e-9
     (True, True)
     """
-    numeric = numerical_grad(f, x, h)
+    numeric = numerical_grad(f, x, delta)
     analytic = as_float_array(grad, "grad")
     if analytic.shape != numeric.shape:
         raise ValueError(f"grad 的形状必须与 x 相同 {numeric.shape}，收到形状 {analytic.shape}")
@@ -104,24 +99,49 @@ def gradcheck(f, grad, x, h=1e-5):
     return GradCheck(max_abs, max_abs / scale if scale > 0 else 0.0, numeric)
 
 
-def step_size_errors(f, x, grad, hs):
-    """对每个步长 h，求中心差分梯度与解析梯度 grad 的最大绝对误差。
+def step_size_errors(f, x, grad, deltas):
+    """对每个差分步长 δ，求中心差分梯度与解析梯度 grad 的最大绝对误差。
 
     参数
     ----
     f, x : 同 :func:`numerical_grad`；x 是 float32 时整条曲线都按单精度计算
     grad : 与 x 同形状的解析梯度
-    hs : 一个或多个正的步长
+    deltas : 一个或多个正的差分步长
 
     返回
     ----
-    形状 (len(hs),) 的 float64 数组
+    形状 (len(deltas),) 的 float64 数组
 
     >>> errs = step_size_errors(lambda v: (v ** 3).sum(), [1.0], [3.0], [1e-1, 1e-3])
-    >>> [f"{e:.0e}" for e in errs]                      # 截断误差恰为 h²
+    >>> [f"{e:.0e}" for e in errs]                      # 截断误差恰为 δ²
     ['1e-02', '1e-06']
     """
-    steps = np.atleast_1d(np.asarray(hs, dtype=object))
+    steps = np.atleast_1d(np.asarray(deltas, dtype=object))
     if steps.ndim != 1 or steps.size == 0:
-        raise ValueError(f"hs 必须是非空的一维步长序列，收到 {hs!r}")
-    return np.array([gradcheck(f, grad, x, h).max_abs_error for h in steps.tolist()])
+        raise ValueError(f"deltas 必须是非空的一维差分步长序列，收到 {deltas!r}")
+    return np.array([gradcheck(f, grad, x, delta).max_abs_error for delta in steps.tolist()])
+
+
+def gradient_step(logits, target, lr):
+    """一步梯度下降，把一个位置的分数直接当作变量来更新：z ← z − η (p − e_y)。
+
+    这是第 2 章的练习场景：分数本身就是被更新的变量，于是每一步分数之和不变，损失也不会上升。
+    真实训练更新的是产生分数的参数，学习率太大时损失可以上升（第 4 章）。
+
+    参数
+    ----
+    logits : 形状 (V,) 的分数 z
+    target : 真实目标的编号 y
+    lr : 学习率 η，正的有限实数
+
+    返回
+    ----
+    形状 (V,) 的新分数
+
+    >>> gradient_step(np.log([2.0, 1.0, 0.5]), 1, 0.7).round(4)   # p = [4/7, 2/7, 1/7]
+    array([ 0.2931,  0.5   , -0.7931])
+    """
+    z = as_logits(logits)
+    if z.ndim != 1:
+        raise ValueError(f"logits 必须是一维的（一个位置的 V 个分数），收到形状 {z.shape}")
+    return z - check_positive(lr, "lr", note="学习率 η") * cross_entropy_grad(z, target)

@@ -11,14 +11,14 @@
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ._validate import as_logits, as_probs, check_axis, check_classes, check_temperature
+from ._validate import as_logits, as_probs, check_choice, check_int, check_temperature
 
 REDUCTIONS = ("mean", "sum", "none")
 
+
+# ---- kernels: the maths itself, on arguments already checked ----
 
 def _shifted(z, axis):
     """每行减去最大值：结果 <= 0，最大处恰为 0。"""
@@ -27,10 +27,37 @@ def _shifted(z, axis):
         return z - np.max(z, axis=axis, keepdims=True)
 
 
-def _log_softmax(z, axis):
+def _softmax(z, axis=-1, temperature=1.0):
+    """softmax 的计算本身：平移，除以温度 τ，取指数，归一化。"""
+    # 先平移再除以 τ：τ 很小时也不会有哪一项变成 +inf。
+    with np.errstate(over="ignore"):
+        e = np.exp(_shifted(z, axis) / temperature)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _logsumexp(z, axis=-1):
+    """ln Σ_k exp(z_k) 的计算本身：提出最大值 m，剩下的和在 1 与 V 之间。"""
+    m = np.max(z, axis=axis, keepdims=True)
+    with np.errstate(over="ignore"):
+        out = m + np.log(np.sum(np.exp(z - m), axis=axis, keepdims=True))
+    return np.squeeze(out, axis=axis)
+
+
+def _log_softmax(z, axis=-1):
+    """ln softmax(z) = 平移后的分数 − ln(平移后的分母)。"""
     s = _shifted(z, axis)
     return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
 
+
+def _target_losses(logp, ids, ignore_index):
+    """逐位置的损失 −ln p_y；目标等于 ignore_index 的位置记 0，它的编号从不拿来取值。"""
+    valid = ids != ignore_index                                   # (...) 有效位置的掩码
+    safe = np.where(valid, ids, 0)                                # 忽略处换成合法编号 0，只为能取值
+    picked = np.take_along_axis(logp, safe[..., None], axis=-1)[..., 0]
+    return np.where(valid, -picked, 0.0)                          # 忽略处的损失恰为 0
+
+
+# ---- public functions: check the arguments, then call the kernel ----
 
 def logsumexp(logits, axis=-1):
     """稳定地计算 ln Σ_k exp(z_k)。
@@ -47,23 +74,17 @@ def logsumexp(logits, axis=-1):
     >>> float(logsumexp([1000.0, 1000.0]))  # 直接 exp(1000) 会溢出
     1000.6931471805599
     """
-    z = as_logits(logits)
-    axis = check_axis(axis, z.ndim)
-    check_classes(z, axis)
-    m = np.max(z, axis=axis, keepdims=True)
-    with np.errstate(over="ignore"):
-        out = m + np.log(np.sum(np.exp(z - m), axis=axis, keepdims=True))
-    return np.squeeze(out, axis=axis)
+    return _logsumexp(as_logits(logits, axis=axis), axis)
 
 
 def softmax(logits, axis=-1, temperature=1.0):
-    """把分数变成概率：p_i = exp(z_i / T) / Σ_k exp(z_k / T)。
+    """把分数变成概率：p_i = exp(z_i / τ) / Σ_k exp(z_k / τ)。
 
     参数
     ----
     logits : 形状 (..., V) 的实数数组（候选轴可由 ``axis`` 指定）
     axis : 候选轴，默认最后一轴
-    temperature : 温度 T，正的有限实数；T<1 更尖锐，T>1 更平坦
+    temperature : 温度 τ，正的有限实数；τ < 1 更尖锐，τ > 1 更平坦
 
     返回
     ----
@@ -74,14 +95,8 @@ def softmax(logits, axis=-1, temperature=1.0):
     >>> softmax([1000.0, -1000.0]).tolist()
     [1.0, 0.0]
     """
-    z = as_logits(logits)
-    axis = check_axis(axis, z.ndim)
-    check_classes(z, axis)
-    t = check_temperature(temperature)
-    # 先平移再除以 T：T 很小时也不会有哪一项变成 +inf。
-    with np.errstate(over="ignore"):
-        e = np.exp(_shifted(z, axis) / t)
-    return e / np.sum(e, axis=axis, keepdims=True)
+    z = as_logits(logits, axis=axis)
+    return _softmax(z, axis, check_temperature(temperature))
 
 
 def log_softmax(logits, axis=-1):
@@ -90,10 +105,7 @@ def log_softmax(logits, axis=-1):
     >>> log_softmax([1000.0, -1000.0]).tolist()
     [0.0, -2000.0]
     """
-    z = as_logits(logits)
-    axis = check_axis(axis, z.ndim)
-    check_classes(z, axis)
-    return _log_softmax(z, axis)
+    return _log_softmax(as_logits(logits, axis=axis), axis)
 
 
 def entropy(probs, axis=-1):
@@ -116,11 +128,10 @@ def entropy(probs, axis=-1):
 
 
 def _parse_targets(z, targets, ignore_index):
-    """返回 (ids, valid, q)：整数目标给 ids 与有效掩码；概率目标给 q。"""
-    if isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral):
-        raise TypeError(f"ignore_index 必须是整数，收到 {ignore_index!r}")
+    """检查 targets，返回 (ids, valid, q)：整数目标给 ids（忽略值原样保留）与有效掩码；概率目标给 q。"""
+    check_int(ignore_index, "ignore_index")
     t = np.asarray(targets)
-    if t.shape == z.shape and z.ndim >= 1 and t.dtype != object:
+    if t.shape == z.shape and t.dtype != object:
         q, _ = as_probs(t, -1, name="targets")
         return None, np.ones(z.shape[:-1], dtype=bool), q
     if t.dtype == bool or not np.issubdtype(t.dtype, np.integer):
@@ -137,16 +148,18 @@ def _parse_targets(z, targets, ignore_index):
         raise IndexError(
             f"targets 必须在 [0, {vocab_size}) 内或等于 ignore_index={ignore_index}，"
             f"收到越界值 {np.unique(t[bad])[:5].tolist()}")
-    return np.where(valid, t, 0), valid, None
+    return t, valid, None
 
 
-def _check_reduction(reduction):
-    if reduction not in REDUCTIONS:
-        raise ValueError(f"reduction 必须是 {REDUCTIONS} 之一，收到 {reduction!r}")
+def _target_weights(ids, valid, q, vocab_size):
+    """每个位置的目标分布 (..., V)：整数目标是独热行 e_y（被忽略的位置全 0），软目标就是 q。"""
+    if q is not None:
+        return q
+    return ((np.arange(vocab_size) == ids[..., None]) & valid[..., None]).astype(np.float64)
 
 
 def _count_valid(valid, ignore_index):
-    '''"mean" 的分母：有效目标的个数；一个都没有时报错，绝不悄悄除以 1。'''
+    '''"mean" 的分母：有效目标的个数 N；一个都没有时报错，绝不悄悄除以 1。'''
     n = int(valid.sum())
     if n == 0:
         raise ValueError(
@@ -163,7 +176,7 @@ def cross_entropy(logits, targets, *, ignore_index=-100, reduction="mean"):
     targets : 真实目标的整数编号，形状 (...)（等于 ignore_index 的位置不计入损失）；
         或与 logits 同形状 (..., V) 的概率分布 q（软目标，损失 -Σ q_i ln p_i）
     ignore_index : 被忽略的目标值，默认 -100
-    reduction : "mean"（只对有效目标取平均）、"sum" 或 "none"（逐位置，忽略处为 0）
+    reduction : "mean"（只对 N 个有效目标取平均）、"sum" 或 "none"（逐位置，忽略处为 0）
 
     返回
     ----
@@ -176,18 +189,17 @@ def cross_entropy(logits, targets, *, ignore_index=-100, reduction="mean"):
     2000.0
     """
     z = as_logits(logits)
-    check_classes(z, -1)
     ids, valid, q = _parse_targets(z, targets, ignore_index)
-    _check_reduction(reduction)
-    logp = _log_softmax(z, -1)                                   # (..., V)
+    check_choice(reduction, "reduction", REDUCTIONS)
+    logp = _log_softmax(z, -1)                                    # (..., V)
     if q is None:
-        picked = np.take_along_axis(logp, ids[..., None], axis=-1)[..., 0]
-        losses = np.where(valid, -picked, 0.0)                   # (...)
-        masked = valid & np.isneginf(np.take_along_axis(z, ids[..., None], axis=-1)[..., 0])
+        losses = _target_losses(logp, ids, ignore_index)          # (...)
     else:
         losses = -np.sum(np.where(q > 0, q * logp, 0.0), axis=-1)
-        masked = np.any((q > 0) & np.isneginf(z), axis=-1)
-    if np.isinf(losses[~masked]).any():
+    # A finite score whose log-probability is -inf: the span of the row overflowed float64. That is an error
+    # where the candidate counts toward the loss; a score of -inf (a blocked candidate) gives a true +inf.
+    overflow = np.isneginf(logp) & np.isfinite(z)
+    if overflow.any() and (overflow & (_target_weights(ids, valid, q, z.shape[-1]) > 0)).any():
         raise ValueError(f"logits 的取值跨度超出 float64 范围，损失无法表示：{np.array2string(z, threshold=8)}")
     if reduction == "none":
         return losses
@@ -210,13 +222,10 @@ def cross_entropy_grad(logits, targets, *, ignore_index=-100, reduction="mean"):
     [4.0, -5.0, 1.0]
     """
     z = as_logits(logits)
-    check_classes(z, -1)
     ids, valid, q = _parse_targets(z, targets, ignore_index)
-    _check_reduction(reduction)
-    probs = softmax(z, axis=-1)                                  # (..., V)
-    if q is None:
-        q = (np.arange(z.shape[-1]) == ids[..., None]).astype(float)
-    grad = np.where(valid[..., None], probs - q, 0.0)           # 被忽略的位置恰为 +0.0
+    check_choice(reduction, "reduction", REDUCTIONS)
+    weights = _target_weights(ids, valid, q, z.shape[-1])         # (..., V)
+    grad = np.where(valid[..., None], _softmax(z) - weights, 0.0)  # 被忽略的位置恰为 +0.0
     return grad / _count_valid(valid, ignore_index) if reduction == "mean" else grad
 
 

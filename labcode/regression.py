@@ -15,7 +15,7 @@ def _check_pair(preds, targets):
 
 
 def mse(preds, targets):
-    """均方误差 L = (1/n) Σ (preds - targets)²，n 是元素个数。
+    """均方误差 ℓ = (1/n) Σ (preds - targets)²，n 是元素个数。
 
     参数
     ----
@@ -35,7 +35,7 @@ def mse(preds, targets):
 
 
 def mse_grad(preds, targets):
-    """均方误差对预测值的梯度 dL/dpreds = 2 (preds - targets) / n，形状同 preds。
+    """均方误差对预测值的梯度 ∂ℓ/∂preds = 2 (preds - targets) / n，形状同 preds。
 
     >>> mse_grad([60.0, 62.0, 44.0], [62.0, 60.0, 45.0]) * 3
     array([-4.,  4., -2.])

@@ -1,4 +1,4 @@
-"""词表数据：读入“一行一个词”的文件，建字符词表，把词拆成 (前一个字, 后一个字) 的训练对。
+"""词的数据：读入“一行一个词”的文件，打乱后切分，建字符词表，把词拆成 (前一个字, 后一个字) 的训练对。
 
 约定
 ----
@@ -46,7 +46,7 @@ def load_words(path=None):
     try:
         text = source.read_bytes().decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ValueError(f"path 指向的文件必须是 UTF-8 编码，第 {err.start} 个字节 "
+        raise ValueError(f"path 指向的文件必须是 UTF-8 编码，编号为 {err.start} 的字节（从 0 数）"
                          f"{err.object[err.start:err.start + 1]!r} 无法按 UTF-8 解码：{str(source)!r}") from None
     words = [unicodedata.normalize("NFC", line.strip()) for line in text.removeprefix("\ufeff").splitlines()]
     for lineno, word in enumerate(words, start=1):
@@ -55,6 +55,44 @@ def load_words(path=None):
     if not words:
         raise ValueError(f"path 指向的文件里至少要有一个词（空行不算），收到空文件：{str(source)!r}")
     return words
+
+
+def split_words(words, rng, fractions=(0.8, 0.1, 0.1)):
+    """把词打乱后按比例切成几份（如训练 / 验证 / 测试），返回与 fractions 等长的元组。
+
+    文件里的词往往是排好序的（names.txt 先按一份名单、再按另一份，各自按人数从多到少），按位置切分
+    只会量出两段数据的差别；先用带种子的随机数生成器打乱，每一份才都像是从同一个分布里抽出来的。
+
+    参数
+    ----
+    words : 非空的词列表
+    rng : numpy.random.Generator（同一个种子总是给出同样的切分）
+    fractions : 每份所占的比例，都是正数，加起来等于 1
+
+    返回
+    ----
+    parts : tuple[list[str], ...]，每份至少一个词，合起来恰好是 words 的一个重排
+
+    >>> train, dev, test = split_words(list("abcdefghij"), np.random.default_rng(0))
+    >>> len(train), len(dev), len(test), sorted(train + dev + test) == list("abcdefghij")
+    (8, 1, 1, True)
+    """
+    words = _check_words(words)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng 必须是 numpy.random.Generator（如 np.random.default_rng(4)），收到 {type(rng).__name__}")
+    try:
+        shares = np.asarray(fractions, dtype=np.float64)
+    except (TypeError, ValueError):
+        shares = np.array(np.nan)
+    if shares.ndim != 1 or len(shares) < 2 or not np.isfinite(shares).all() or (shares <= 0).any() \
+            or abs(shares.sum() - 1) > 1e-9:
+        raise ValueError(f"fractions 必须是至少两个正数、加起来等于 1，收到 {fractions!r}")
+    cuts = np.round(np.cumsum(shares)[:-1] * len(words)).astype(int)  # 各份的分界位置
+    parts = tuple([words[i] for i in chunk] for chunk in np.split(rng.permutation(len(words)), cuts))
+    if not all(parts):
+        raise ValueError(f"words 只有 {len(words)} 个词，按 fractions = {fractions!r} 切分会有空的一份；"
+                         f"请给更多的词或更大的比例")
+    return parts
 
 
 def _check_word(word, where, allow_empty=False):
@@ -80,7 +118,7 @@ def _check_words(words):
 
 
 def build_vocab(words):
-    """由词表建字符词表：``'.'`` 编号 0，其余字符按码位排序依次编号。
+    """由词的列表建字符词表：``'.'`` 编号 0，其余字符按码位排序依次编号。
 
     参数
     ----

@@ -140,13 +140,13 @@ TRAINER_JS = """async () => {
     const s = model.state, V = s.counts.length;
     const N = Float64Array.from(s.counts.flat(), n => n + s.alpha);
     const W = new Float64Array(V * V), grad = new Float64Array(V * V);
-    const optimum = mod.countOptimum(N, V);
+    const optimum = mod.maths.countOptimum(N, V);
     let steps = 0;
     const t0 = performance.now();
-    while (mod.countStepFlat(W, N, V, s.reg, s.lr, grad) - optimum >= 1e-3 && steps < 1e6) steps++;
+    while (mod.maths.countStepFlat(W, N, V, s.reg, s.lr, grad) - optimum >= 1e-3 && steps < 1e6) steps++;
     const reach = performance.now() - t0;
     const n = 5000, t1 = performance.now();
-    for (let k = 0; k < n; k++) mod.countStepFlat(W, N, V, s.reg, s.lr, grad);
+    for (let k = 0; k < n; k++) mod.maths.countStepFlat(W, N, V, s.reg, s.lr, grad);
     const perStep = (performance.now() - t1) / n;
     const small = Object.fromEntries(Object.entries(s).filter(([k]) => k !== "_esm" && k !== "_css"));
     return {steps, reach, perStep, frameSteps: s.frame_steps, alpha: s.alpha, lr: s.lr,

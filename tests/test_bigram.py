@@ -82,6 +82,34 @@ def test_pipeline_on_an_unseen_word_list(tmp_path):
     assert all(set(name) <= set(vocab) - {"."} for name in out)
 
 
+def test_split_words_shuffles_and_partitions_reproducibly(names):
+    words = names[0]
+    train, dev, test = bigram.split_words(words, np.random.default_rng(7))
+    assert [len(train), len(dev)] == [round(0.8 * len(words)), round(0.9 * len(words)) - round(0.8 * len(words))]
+    assert sorted(train + dev + test) == sorted(words)
+    assert test != words[-len(test):] and train[:5] != words[:5]       # not cut by position
+    assert bigram.split_words(words, np.random.default_rng(7)) == (train, dev, test)
+    assert bigram.split_words(words, np.random.default_rng(8))[2] != test
+    halves = bigram.split_words(list("abcd"), np.random.default_rng(0), fractions=[0.5, 0.5])
+    assert [len(h) for h in halves] == [2, 2] and sorted(halves[0] + halves[1]) == list("abcd")
+
+
+@pytest.mark.parametrize("fractions", [(1.0,), (0.5, 0.6), (0.9, 0.1, 0.0), (1.2, -0.2), [[0.5, 0.5]], "ab",
+                                       ("a", "b"), (0.5, float("nan"))])
+def test_split_words_refuses_bad_fractions(fractions):
+    with pytest.raises(ValueError, match="fractions 必须是至少两个正数、加起来等于 1，收到"):
+        bigram.split_words(list("abcdefghij"), np.random.default_rng(0), fractions)
+
+
+def test_split_words_refuses_an_empty_part_a_seed_and_bad_words():
+    with pytest.raises(ValueError, match="words 只有 3 个词.*会有空的一份"):
+        bigram.split_words(["a", "b", "c"], np.random.default_rng(0))
+    with pytest.raises(TypeError, match="rng 必须是 numpy.random.Generator.*收到 int"):
+        bigram.split_words(["a", "b"], 4, (0.5, 0.5))
+    with pytest.raises(ValueError, match="words 至少要有一个词"):
+        bigram.split_words([], np.random.default_rng(0))
+
+
 # ---- the counting model ----
 
 def test_count_probs_are_normalised_counts():
@@ -256,13 +284,13 @@ def test_vocabulary_and_encoding_errors():
 
 
 def test_count_model_errors():
-    with pytest.raises(ValueError, match="counts 必须是有限的非负数.*-1"):
+    with pytest.raises(ValueError, match=r"counts 的每个元素都必须是有限的非负数（次数不能为负），收到 -1.0"):
         bigram.count_probs([[1, -1], [0, 2]])
     with pytest.raises(ValueError, match="counts 必须是 \\(V, V\\) 的方阵.*\\(2, 3\\)"):
         bigram.count_nll(np.ones((2, 3)))
-    with pytest.raises(ValueError, match="第 \\[1\\] 行.*alpha > 0"):
+    with pytest.raises(ValueError, match="编号为 \\[1\\] 的行.*alpha > 0"):
         bigram.count_probs([[1, 1], [0, 0]])
-    with pytest.raises(ValueError, match="alpha 必须 ≥ 0.*-0.5"):
+    with pytest.raises(ValueError, match="alpha 必须是非负的有限实数（伪计数 α），收到 -0.5"):
         bigram.count_weights([[1, 1], [1, 1]], alpha=-0.5)
     with pytest.raises(ValueError, match="全 0"):
         bigram.count_nll(np.zeros((2, 2)), alpha=1.0)
@@ -278,18 +306,18 @@ def test_network_errors():
         bigram.loss_and_grad_from_counts(np.zeros((3, 3)), counts)
     with pytest.raises(ValueError, match="W 不能含 NaN"):
         bigram.train(np.full((2, 2), np.nan), counts, lr=1.0, steps=1)
-    with pytest.raises(ValueError, match="W 的初值必须全是有限数"):
+    with pytest.raises(ValueError, match=r"W 的每个元素都必须是有限数（初值里不能有 -inf），收到 -inf（位置 \(0, 1"):
         bigram.train(bigram.count_weights(counts * [[1, 0], [1, 1]]), counts, lr=1.0, steps=1)
     for lr in (0, -1.0):
-        with pytest.raises(ValueError, match=f"lr 必须是正数.*{lr}"):
+        with pytest.raises(ValueError, match=f"lr 必须是正的有限实数（学习率 η），收到 {lr}"):
             bigram.train(np.zeros((2, 2)), counts, lr=lr, steps=1)
-    with pytest.raises(TypeError, match="lr 必须是有限实数.*'0.1'"):
+    with pytest.raises(TypeError, match="lr 必须是正的有限实数（学习率 η），收到 '0.1'"):
         bigram.train(np.zeros((2, 2)), counts, lr="0.1", steps=1)
-    with pytest.raises(ValueError, match="steps 必须是非负整数.*-3"):
+    with pytest.raises(ValueError, match="steps 必须是非负整数，收到 -3"):
         bigram.train(np.zeros((2, 2)), counts, lr=1.0, steps=-3)
-    with pytest.raises(ValueError, match="reg 必须 ≥ 0.*-0.1"):
+    with pytest.raises(ValueError, match="reg 必须是非负的有限实数（正则化系数 λ），收到 -0.1"):
         bigram.loss_and_grad(np.zeros((2, 2)), [0], [1], reg=-0.1)
-    with pytest.raises(TypeError, match="rng 必须是 numpy.random.Generator.*int"):
+    with pytest.raises(TypeError, match=r"rng 必须是 numpy.random.Generator（如 .*），收到 42（int）"):
         bigram.init_weights(3, 42)
 
 
@@ -300,3 +328,35 @@ def test_sampling_errors():
             bigram.sample_names(W, vocab, np.random.default_rng(0), temperature=t)
     with pytest.raises(ValueError, match="vocab 的大小必须等于 W 的行数 2.*3"):
         bigram.sample_names(W, {".": 0, "a": 1, "b": 2}, np.random.default_rng(0))
+
+
+# ---- kernels, smoothing and the count optimum ----
+
+@pytest.mark.parametrize("seed", range(5))
+def test_kernels_equal_the_checked_functions(seed):
+    W, xs, ys, reg = random_problem(seed)
+    counts = bigram.count_matrix(xs, ys, len(W)).astype(float)
+    for kernel, checked in ((bigram._pairs_step(W, xs, ys, reg), bigram.loss_and_grad(W, xs, ys, reg)),
+                            (bigram._counts_step(W, counts, reg), bigram.loss_and_grad_from_counts(W, counts, reg))):
+        assert kernel[0] == checked[0]
+        np.testing.assert_array_equal(kernel[1], checked[1])
+
+
+def test_counts_kernel_takes_minus_inf_weights_where_nothing_was_counted():
+    counts = np.array([[1.0, 0.0], [2.0, 2.0]])
+    loss, dW = bigram._counts_step(bigram.count_weights(counts), counts, 0.0)
+    assert loss == pytest.approx(bigram.count_nll(counts), rel=1e-15) and np.isfinite(dW).all()
+
+
+def test_smoothed_counts_and_the_count_optimum():
+    counts = np.array([[1, 3], [0, 2]])
+    np.testing.assert_array_equal(bigram.smoothed_counts(counts, 0.5), counts + 0.5)
+    for alpha in (0.0, 0.5, 2.0):
+        C = counts + alpha
+        optimum = bigram.count_optimum(counts, alpha)
+        assert optimum == bigram.count_nll(C)
+        if alpha:  # W = ln(C + α) reaches the optimum; nothing does better
+            assert optimum == pytest.approx(bigram.loss_and_grad_from_counts(np.log(C), C)[0], rel=1e-12)
+        assert optimum <= bigram.loss_and_grad_from_counts(np.zeros((2, 2)), C)[0]
+    with pytest.raises(ValueError, match="alpha 必须是非负的有限实数（伪计数 α），收到 -1"):
+        bigram.smoothed_counts(counts, -1)

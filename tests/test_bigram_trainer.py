@@ -8,9 +8,17 @@ import numpy as np
 import pytest
 
 import labcode
-from labcode.bigram import build_vocab, count_matrix, count_nll, encode_pairs, loss_and_grad_from_counts, train
+from labcode.bigram import (
+    build_vocab,
+    count_matrix,
+    count_nll,
+    count_optimum,
+    encode_pairs,
+    loss_and_grad_from_counts,
+    train,
+)
 from labcode.widgets import BigramTrainer, bigram_trainer
-from labcode.widgets.bigram_trainer import count_optimum
+from labcode.widgets.bigram_trainer import MAX_NAME, SEED_MAX
 
 WORDS = ["aba", "ab", "bab", "a"]
 
@@ -127,20 +135,36 @@ def test_the_page_maths_lives_in_the_shared_maths_module():
     from labcode.widgets._family import HERE
     maths = (HERE / "maths.js").read_text(encoding="utf-8")
     page = (HERE / "bigram_trainer.js").read_text(encoding="utf-8")
-    for name in ("lossAndGradFromCounts", "countStepFlat", "countOptimum", "mulberry32", "sampleBigram"):
-        assert f"export function {name}(" in maths and f"function {name}(" not in page
+    imported = page.split('from "./maths.js";')[0]
+    for name in ("countLossGradFlat", "countStepFlat", "countOptimum", "mulberry32", "sampleBigram"):
+        assert f"export function {name}(" in maths and f"function {name}(" not in page and name in imported
+    assert "export function lossAndGradFromCounts(" in maths and 'export * as maths from "./maths.js";' in page
+
+
+def test_constants_are_defined_once_in_python_and_handed_to_the_page(names_trainer):
+    """The longest sampled name and the seed range come from Python through traits, not from numbers in JS."""
+    from labcode.widgets._family import HERE
+    state = names_trainer.get_state()
+    assert state["max_name_len"] == MAX_NAME and state["seed_max"] == SEED_MAX == 2**32 - 1
+    page = (HERE / "bigram_trainer.js").read_text(encoding="utf-8")
+    maths = (HERE / "maths.js").read_text(encoding="utf-8")
+    assert 'model.get("max_name_len")' in page and 'model.get("seed_max")' in page
+    assert str(MAX_NAME) not in maths.split("export function sampleBigram")[1].split("\n")[0]
+    assert "4294967" not in page
+    w = bigram_trainer(seed=3).train(300)
+    assert max(len(name) for name in w.sample(n=200, temperature=3.0)) == MAX_NAME  # hot: names hit the cap
 
 
 # ---------------------------------------------------------------- errors
 @pytest.mark.parametrize("kwargs, error, match", [
-    ({"lr": 0}, ValueError, r"lr 必须是正的有限实数.*0"),
-    ({"lr": -1.5}, ValueError, r"lr .*-1\.5"),
-    ({"lr": "fast"}, TypeError, r"lr 必须是实数.*'fast'"),
-    ({"temperature": 0}, ValueError, r"temperature 必须是正的有限实数.*0"),
-    ({"alpha": -0.1}, ValueError, r"alpha 必须是非负.*-0\.1"),
-    ({"reg": -1}, ValueError, r"reg 必须是非负.*-1"),
-    ({"seed": -3}, ValueError, r"seed 必须在 \[0, 4294967295\] 内.*-3"),
-    ({"steps": 0}, ValueError, r"steps 必须在 \[1, 1000000\] 内.*0"),
+    ({"lr": 0}, ValueError, r"lr 必须是正的有限实数（学习率 η），收到 0"),
+    ({"lr": -1.5}, ValueError, r"lr 必须是正的有限实数（学习率 η），收到 -1\.5"),
+    ({"lr": "fast"}, TypeError, r"lr 必须是正的有限实数（学习率 η），收到 'fast'"),
+    ({"temperature": 0}, ValueError, r"temperature 必须是正的有限实数，收到 0"),
+    ({"alpha": -0.1}, ValueError, r"alpha 必须是非负的有限实数（平滑的伪计数 α），收到 -0\.1"),
+    ({"reg": -1}, ValueError, r"reg 必须是非负的有限实数（正则化系数 λ），收到 -1"),
+    ({"seed": -3}, ValueError, r"seed 必须是 \[0, 4294967295\] 内的整数，收到 -3"),
+    ({"steps": 0}, ValueError, r"steps 必须是 \[1, 1000000\] 内的整数，收到 0"),
 ])
 def test_bad_arguments_raise_errors_naming_argument_rule_and_value(kwargs, error, match):
     with pytest.raises(error, match=match):
@@ -148,13 +172,15 @@ def test_bad_arguments_raise_errors_naming_argument_rule_and_value(kwargs, error
 
 
 @pytest.mark.parametrize("counts, error, match", [
-    ([[1, 2, 3], [4, 5, 6]], ValueError, r"counts 必须是至少 2×2 的方阵.*\(2, 3\)"),
-    ([1, 2, 3], ValueError, r"counts 必须是至少 2×2 的方阵.*\(3,\)"),
-    ([[1, 0.5], [1, 1]], ValueError, r"counts 的元素必须是整数.*0\.5"),
-    ([[1, -2], [1, 1]], ValueError, r"counts 的元素必须非负.*-2"),
-    ([[0, 0], [0, 0]], ValueError, r"counts 的每一行至少要有一个正计数.*\[0, 1\]"),
-    ([[0, 3], [0, 0]], ValueError, r"counts 的每一行至少要有一个正计数.*\[1\]"),
-    ([["a", "b"], ["c", "d"]], TypeError, r"counts 必须是整数计数矩阵"),
+    ([[1, 2, 3], [4, 5, 6]], ValueError, r"counts 必须是 \(V, V\) 的方阵，收到形状 \(2, 3\)"),
+    ([1, 2, 3], ValueError, r"counts 必须是 \(V, V\) 的方阵，收到形状 \(3,\)"),
+    ([[3]], ValueError, r"counts 至少要有两个符号（'.' 和一个字），收到形状 \(1, 1\)"),
+    ([[1, 0.5], [1, 1]], ValueError, r"counts 的每个元素都必须是整数（次数），收到 0\.5（位置 \(0, 1\)）"),
+    ([[1, -2], [1, 1]], ValueError, r"counts 的每个元素都必须是有限的非负数.*收到 -2"),
+    ([[0, 0], [0, 0]], ValueError, r"counts 至少要有一个正的计数，收到全 0 矩阵"),
+    ([[0, 3], [0, 0]], ValueError, r"counts 的每一行至少要有一个正计数.*编号为 \[1\] 的行全是 0"),
+    ([[0, 3], [0, 0], [1, 1]], ValueError, r"counts 必须是 \(V, V\) 的方阵"),
+    ([["a", "b"], ["c", "d"]], TypeError, r"counts 必须是实数数组"),
 ])
 def test_bad_counts_raise_errors(counts, error, match):
     with pytest.raises(error, match=match):
@@ -174,10 +200,10 @@ def test_bad_vocab_and_missing_vocab_raise_errors():
 
 def test_assigning_bad_values_to_traits_raises(tiny):
     w = bigram_trainer(*tiny)
-    with pytest.raises(ValueError, match=r"lr 必须是正的有限实数.*0"):
+    with pytest.raises(ValueError, match=r"lr 必须是正的有限实数（学习率 η），收到 0"):
         w.lr = 0.0
     with pytest.raises(ValueError, match=r"temperature 必须是正的有限实数.*-1"):
         w.temperature = -1.0
-    with pytest.raises(ValueError, match=r"counts 的元素必须非负"):
+    with pytest.raises(ValueError, match=r"counts 的每个元素都必须是有限的非负数"):
         w.counts = [[1, -1], [0, 1]]
     assert w.lr == 70.0 and w.temperature == 1.0

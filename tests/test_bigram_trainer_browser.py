@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import SHOTS
-from labcode.bigram import loss_and_grad_from_counts, train
-from labcode.widgets.bigram_trainer import count_optimum
+from labcode.bigram import count_optimum, loss_and_grad_from_counts, train
 from widget_page import assert_fits_its_column, assert_page_clean, import_module
 
 PAGE = "book/04_bigram.html"
@@ -73,14 +72,15 @@ def test_page_loss_and_gradient_equal_labcode_to_1e9(page):
     rng = np.random.default_rng(4)
     weights = [np.zeros((V, V)), rng.normal(size=(V, V)), 5 * rng.normal(size=(V, V)), np.log(counts + 1.0)]
     cases = [(W, N, reg) for W in weights for N in (counts, counts + 0.7) for reg in (0.0, 0.01, 0.3)]
-    results = page.evaluate("cases => cases.map(([W, N, reg]) => __widget.module.lossAndGradFromCounts(W, N, reg))",
+    results = page.evaluate("cases => cases.map(([W, N, reg]) => "
+                            "__widget.module.maths.lossAndGradFromCounts(W, N, reg))",
                             [(W.tolist(), N.tolist(), reg) for W, N, reg in cases])
     for (W, N, reg), js in zip(cases, results, strict=True):
         loss, grad = loss_and_grad_from_counts(W, N, reg)
         assert js["loss"] == pytest.approx(loss, rel=1e-9, abs=1e-12), reg
         np.testing.assert_allclose(js["grad"], grad, rtol=1e-9, atol=1e-12)
     for alpha in (0.0, 1.0, 2.5):
-        js_opt = page.evaluate("([N, V]) => __widget.module.countOptimum(Float64Array.from(N.flat()), V)",
+        js_opt = page.evaluate("([N, V]) => __widget.module.maths.countOptimum(Float64Array.from(N.flat()), V)",
                                [(counts + alpha).tolist(), V])
         assert js_opt == pytest.approx(count_optimum(counts, alpha), rel=1e-12)
 

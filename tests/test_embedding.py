@@ -11,8 +11,10 @@ from labcode import (
     embedding,
     embedding_backward,
     embedding_backward_overwrite,
+    numerical_grad,
     one_hot,
 )
+from labcode.embedding import _embedding_backward, rows_read
 
 
 def loop_backward(grad_out, ids, V):
@@ -22,21 +24,6 @@ def loop_backward(grad_out, ids, V):
     for pos in np.ndindex(ids.shape):
         dE[ids[pos]] = dE[ids[pos]] + grad_out[pos]
     return dE
-
-
-def central_difference(f, x, h=1e-5):
-    """df/dx for a scalar function f of the float array x, one coordinate at a time."""
-    x = np.array(x, dtype=float)
-    grad = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        old = x[i]
-        x[i] = old + h
-        up = f(x)
-        x[i] = old - h
-        down = f(x)
-        x[i] = old
-        grad[i] = (up - down) / (2 * h)
-    return grad
 
 
 @st.composite
@@ -69,7 +56,7 @@ def test_worked_example_lookup_and_probe_gradient():
 def test_overwrite_keeps_only_the_last_write_and_finite_differences_side_with_add_at():
     wrong = embedding_backward_overwrite(C_BOOK, IDS_BOOK, 6)
     np.testing.assert_array_equal(wrong[3], [3, -1])
-    numeric = central_difference(lambda E: np.sum(C_BOOK * embedding(E, IDS_BOOK)), E_BOOK)
+    numeric = numerical_grad(lambda E: np.sum(C_BOOK * embedding(E, IDS_BOOK)), E_BOOK)
     np.testing.assert_allclose(numeric, embedding_backward(C_BOOK, IDS_BOOK, 6), atol=1e-9)
     assert abs(numeric[3, 0] - 4) < 1e-9
 
@@ -119,7 +106,7 @@ def test_three_dimensional_ids():
     assert one_hot(ids, 5).shape == (2, 3, 4, 5)
     G = rng.normal(size=(2, 3, 4, 3))
     np.testing.assert_allclose(embedding_backward(G, ids, 5), loop_backward(G, ids, 5), rtol=1e-12, atol=1e-12)
-    numeric = central_difference(lambda T: np.sum(G * embedding(T, ids)), E)
+    numeric = numerical_grad(lambda T: np.sum(G * embedding(T, ids)), E)
     np.testing.assert_allclose(embedding_backward(G, ids, 5), numeric, atol=1e-7)
 
 
@@ -176,8 +163,8 @@ def test_position_gradients_accumulate_per_use_in_both_tables():
     np.testing.assert_allclose(dP[:4], G[0] + G[1], rtol=1e-12)
     np.testing.assert_array_equal(dP[4:], 0)
     loss = lambda E_, P_: np.sum(G * embed_with_positions(E_, P_, ids))  # noqa: E731
-    np.testing.assert_allclose(dE, central_difference(lambda E_: loss(E_, P), E), atol=1e-7)
-    np.testing.assert_allclose(dP, central_difference(lambda P_: loss(E, P_), P), atol=1e-7)
+    np.testing.assert_allclose(dE, numerical_grad(lambda E_: loss(E_, P), E), atol=1e-7)
+    np.testing.assert_allclose(dP, numerical_grad(lambda P_: loss(E, P_), P), atol=1e-7)
 
 
 def test_positions_with_one_sequence_and_with_three_axes():
@@ -226,7 +213,7 @@ def test_negative_ids_never_wrap_around_to_the_last_row():
 
 
 @pytest.mark.parametrize("n, kind, pattern", [
-    (0, ValueError, r"vocab_size 必须是正整数（至少为 1），收到 0"),
+    (0, ValueError, r"vocab_size 必须是正整数，收到 0"),
     (2.0, TypeError, r"vocab_size 必须是正整数，收到 2.0"),
     (True, TypeError, r"vocab_size 必须是正整数，收到 True"),
 ])
@@ -236,16 +223,16 @@ def test_one_hot_needs_a_positive_integer_class_count(n, kind, pattern):
 
 
 def test_bad_tables_and_gradients():
-    with pytest.raises(ValueError, match=r"E 必须是二维数组（行数, D），收到形状 \(3,\)"):
+    with pytest.raises(ValueError, match=r"E 必须是二维数组（行数, d），收到形状 \(3,\)"):
         embedding(np.zeros(3), [0])
     with pytest.raises(TypeError, match=r"E 必须是实数数组"):
         embedding(np.array([["a"]]), [0])
-    pattern = r"grad_out 的形状必须是 ids.shape \+ \(D,\) = \(3,\) \+ \(D,\)，收到形状 \(2, 2\)"
+    pattern = r"grad_out 的形状必须是 ids.shape \+ \(d,\) = \(3,\) \+ \(d,\)，收到形状 \(2, 2\)"
     with pytest.raises(ValueError, match=pattern):
         embedding_backward(np.zeros((2, 2)), [0, 1, 2], 3)
     with pytest.raises(ValueError, match=r"grad_out 的形状必须是.*收到形状 \(3,\)"):
         embedding_backward(np.zeros(3), [0, 1, 2], 3)
-    with pytest.raises(ValueError, match=r"num_embeddings 必须是正整数（至少为 1），收到 -2"):
+    with pytest.raises(ValueError, match=r"num_embeddings 必须是正整数，收到 -2"):
         embedding_backward(np.zeros((1, 2)), [0], -2)
 
 
@@ -255,11 +242,36 @@ def test_bad_position_inputs():
         embed_with_positions(E3, P, [0, 1, 2])
     with pytest.raises(ValueError, match=r"ids 的序列长度 T 不能超过位置表的行数 2，收到 T = 3"):
         embed_with_positions_backward(np.zeros((3, 2)), [0, 1, 2], 3, 2)
-    with pytest.raises(ValueError, match=r"P 的宽度必须与 E 相同（D = 2），收到 P 的形状 \(2, 3\)"):
+    with pytest.raises(ValueError, match=r"P 的宽度必须与 E 相同（d = 2），收到 P 的形状 \(2, 3\)"):
         embed_with_positions(E3, np.zeros((2, 3)), [0])
     with pytest.raises(ValueError, match=r"ids 至少要有一维（最后一轴是位置），收到标量 1"):
         embed_with_positions(E3, P, 1)
     with pytest.raises(ValueError, match=r"ids 含忽略值 -100"):
         embed_with_positions(E3, P, [-100])
-    with pytest.raises(ValueError, match=r"num_positions 必须是正整数（至少为 1），收到 0"):
+    with pytest.raises(ValueError, match=r"num_positions 必须是正整数，收到 0"):
         embed_with_positions_backward(np.zeros((1, 2)), [0], 3, 0)
+
+
+def test_backward_kernel_equals_the_checked_function_and_adds_repeated_ids():
+    rng = np.random.default_rng(5)
+    ids = np.array([[1, 2, 1], [0, 1, 1]])
+    dH = rng.normal(size=(2, 3, 4))
+    dE = _embedding_backward(dH, ids, 4)
+    np.testing.assert_array_equal(dE, embedding_backward(dH, ids, 4))
+    np.testing.assert_allclose(dE[1], dH[0, 0] + dH[0, 2] + dH[1, 1] + dH[1, 2], rtol=1e-12)
+    np.testing.assert_array_equal(dE[3], 0.0)
+
+
+def test_overwrite_bug_keeps_one_write_per_element_of_a_repeated_row():
+    dH = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
+    kept = embedding_backward_overwrite(dH, [1, 2, 1], 3)[1]
+    assert kept[0] in (1.0, 3.0) and kept[1] in (2.0, -1.0) and not np.array_equal(kept, dH[0] + dH[2])
+
+
+def test_rows_read_lists_each_row_once_in_first_use_order_with_its_count():
+    rows, counts = rows_read([[3, 0], [3, 3], [1, 0]])
+    assert rows.tolist() == [3, 0, 1] and counts.tolist() == [3, 2, 1]
+    rows, counts = rows_read([])
+    assert rows.tolist() == [] and counts.tolist() == []
+    with pytest.raises(ValueError, match=r"ids 含忽略值 -100"):
+        rows_read([1, -100])

@@ -45,7 +45,12 @@ def assert_matches_labcode(w):
     np.testing.assert_array_equal(np.asarray(w.H).reshape(-1, D), labcode.embedding(np.asarray(w.E), ids))
     sums = uses_summed(w)
     assert w.grad_rows == [sums[i] for i in w.rows]
-    last = {i: w.grad_out[t] for t, i in enumerate(w.ids)}  # the bug keeps the last write of each row
+    # The bug keeps one write per element. NumPy does not say which one; on the machines the tests run on it
+    # is the last, and the page (maths.js) copies that, so Python and the page show the same row.
+    for i, kept in zip(w.rows, w.grad_rows_overwrite, strict=True):
+        uses = [w.grad_out[t] for t, j in enumerate(w.ids) if j == i]
+        assert all(v in [use[d] for use in uses] for d, v in enumerate(kept))
+    last = {i: w.grad_out[t] for t, i in enumerate(w.ids)}
     assert w.grad_rows_overwrite == [last[i] for i in w.rows]
 
 
@@ -160,9 +165,10 @@ def test_front_end_uses_the_family_maths():
     here = Path(labcode.widgets.__file__).parent
     js = (here / "embedding_explorer.js").read_text(encoding="utf-8")
     maths = (here / "maths.js").read_text(encoding="utf-8")
-    assert w._esm.endswith(js) and w._esm.startswith(maths)
+    imported = js.split('from "./maths.js";')[0]
+    assert w._esm.startswith("// maths.js, bundled as labMaths") and "export const maths = labMaths;" in w._esm
     for name in ["encode", "embedding", "embeddingBackward", "embeddingBackwardOverwrite", "useCounts"]:
-        assert f"export function {name}(" in maths and f"{name}(" in js, name
+        assert f"export function {name}(" in maths and f"{name}(" in js and name in imported, name
         assert f"function {name}(" not in js, f"{name} is copied into the widget instead of shared"
 
 
@@ -173,7 +179,7 @@ def test_summary_is_one_readable_line():
     assert w.summary() == (f"嵌入探索器：“我爱我家” → ids=[{me}, {ai}, {me}, {home}]；读取 我×2、爱×1、家×1；"
                            f"梯度行 我=[4, 1]、爱=[-1, 1]、家={'[' + ', '.join(f'{v:g}' for v in w.grad_out[3]) + ']'}")
     w.show_bug = True
-    assert w.summary().endswith("；错误写法 g[ids] += C 得到 我=[3, -1]、爱=[-1, 1]、"
+    assert w.summary().endswith("；错误写法 dE[ids] += dH 得到 我=[3, -1]、爱=[-1, 1]、"
                                 f"家={'[' + ', '.join(f'{v:g}' for v in w.grad_out[3]) + ']'}")
     assert repr(w) == w.summary() and "\n" not in w.summary() and "\u2212" not in w.summary()
 
@@ -205,14 +211,14 @@ def test_lazy_reexport_from_labcode():
     ({"examples": "谢谢"}, TypeError, r"examples 必须是字符串的序列，收到 '谢谢'"),
     ({"examples": ["谢谢", ""]}, ValueError, r"examples 的每一项必须是 1 到 12 个字的字符串"),
     ({"examples": ["谢谢", "谢谢"]}, ValueError, r"examples 不能有重复的短语"),
-    ({"grad_out": [1, 2, 3]}, ValueError, r"grad_out 的形状必须是 \(n, D\).*收到形状 \(3,\)"),
-    ({"grad_out": np.zeros((13, 2))}, ValueError, r"grad_out 的形状必须是 \(n, D\).*收到形状 \(13, 2\)"),
-    ({"grad_out": [[1, 2, 3]] * 4}, ValueError, r"grad_out 的宽度必须等于 E 的宽度 D = 2，收到形状 \(4, 3\)"),
-    ({"grad_out": [[1, float("nan")]] * 4}, ValueError, r"grad_out 必须全是有限实数"),
-    ({"grad_out": [["a", "b"]] * 4}, TypeError, r"grad_out 必须是实数组成的二维数组"),
-    ({"grad_out": [[True, False]] * 4}, TypeError, r"grad_out .*不能是布尔数组"),
-    ({"dim": 0}, ValueError, r"dim 必须在 1 到 4 之间.*收到 0"),
-    ({"dim": 2.0}, TypeError, r"dim 必须是整数（嵌入宽度 D），收到 2.0"),
+    ({"grad_out": [1, 2, 3]}, ValueError, r"grad_out 的形状必须是 \(n, d\).*收到形状 \(3,\)"),
+    ({"grad_out": np.zeros((13, 2))}, ValueError, r"grad_out 的形状必须是 \(n, d\).*收到形状 \(13, 2\)"),
+    ({"grad_out": [[1, 2, 3]] * 4}, ValueError, r"grad_out 的宽度必须等于 E 的宽度 d = 2，收到形状 \(4, 3\)"),
+    ({"grad_out": [[1, float("nan")]] * 4}, ValueError, r"grad_out 的每个元素都必须是有限实数，收到 nan"),
+    ({"grad_out": [["a", "b"]] * 4}, TypeError, r"grad_out 必须是实数数组，收到 dtype <U1"),
+    ({"grad_out": [[True, False]] * 4}, TypeError, r"grad_out 必须是实数数组，收到 dtype bool"),
+    ({"dim": 0}, ValueError, r"dim 必须是 \[1, 4\] 内的整数（嵌入宽度 d.*收到 0"),
+    ({"dim": 2.0}, TypeError, r"dim 必须是 \[1, 4\] 内的整数（嵌入宽度 d.*收到 2.0"),
     ({"rng": 3}, TypeError, r"rng 必须是 numpy.random.Generator.*收到 3"),
     ({"show_bug": "yes"}, TypeError, r"show_bug 必须是 True 或 False，收到 'yes'"),
 ])
@@ -227,7 +233,7 @@ def test_bad_assignment_is_rejected_and_state_kept():
         w.text = "我" * 13
     with pytest.raises(ValueError, match=r"grad_out 至少要有 len\(text\) = 4 行，收到形状 \(2, 2\)"):
         w.grad_out = [[1, 2], [3, 4]]
-    with pytest.raises(ValueError, match=r"E 的形状必须是 \(V, D\)"):
+    with pytest.raises(ValueError, match=r"E 的形状必须是 \(V, d\)"):
         w.E = [[0.0, 1.0]]
     assert w.text == "我爱我家" and len(w.grad_out) == MAX_LEN
     assert_matches_labcode(w)

@@ -48,7 +48,7 @@ def test_default_state_is_valid_and_displayable():
         assert w.lr == 1.0 and w.steps == 0 and w.start_logits == w.logits
         assert_matches_labcode(w)
         data, _ = w._repr_mimebundle_()
-        assert data["text/plain"].startswith("梯度一步探索器：")
+        assert data["text/plain"].startswith("梯度一步探索器（把一个位置的分数 z 直接当作变量更新）：")
 
 
 def test_gradient_is_p_minus_one_hot_and_sums_to_zero():
@@ -142,18 +142,18 @@ def test_max_steps_bounds_a_run():
     w.step(5)
     with pytest.raises(ValueError, match=r"n 太大：已走 5 步，再走 1 步会超过 max_steps=5"):
         w.step()
-    with pytest.raises(ValueError, match=r"n 必须至少为 1，收到 0"):
+    with pytest.raises(ValueError, match=r"n 必须是正整数，收到 0"):
         gradient_explorer().step(0)
-    with pytest.raises(TypeError, match=r"n 必须是整数，收到 1.5"):
+    with pytest.raises(TypeError, match=r"n 必须是正整数，收到 1.5"):
         gradient_explorer().step(1.5)
 
 
 def test_summary_is_one_readable_line():
     w = gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0)
-    assert w.summary() == ("梯度一步探索器：z=[0.000, 1.000, 2.000]，真实目标=红，η=1，"
-                           "已走 0 步，损失 2.4076 → 一步后 1.2196")
+    assert w.summary() == ("梯度一步探索器（把一个位置的分数 z 直接当作变量更新）：z=[0.000, 1.000, 2.000]，"
+                           "真实目标=红，η=1，已走 0 步，损失 2.4076 → 再走一步后 1.2196")
     w.step()
-    assert "已走 1 步，损失 1.2196 → 一步后" in w.summary()
+    assert "已走 1 步，损失 1.2196 → 再走一步后" in w.summary()
     assert repr(w) == w.summary() and "\n" not in w.summary() and "\u2212" not in w.summary()
 
 
@@ -167,13 +167,26 @@ def test_mimebundle_has_png_snapshot_and_widget_view():
     assert data[WIDGET_VIEW]["model_id"] == w.model_id
 
 
-def test_front_end_bundles_the_family_maths_and_exports_its_own():
+def test_front_end_imports_the_family_maths_and_exports_its_own():
     w = gradient_explorer()
-    js = Path(labcode.widgets.__file__).with_name("gradient_explorer.js").read_text(encoding="utf-8")
-    assert w._esm.endswith(js) and "export function gradientStep" in w._esm
-    assert "export function stepMaths" in js and "export default { render }" in js
+    here = Path(labcode.widgets.__file__).parent
+    js = (here / "gradient_explorer.js").read_text(encoding="utf-8")
+    assert "gradientStep" in js.split('from "./maths.js";')[0]  # imported by name, not a global
+    assert "function gradientStep" in w._esm and "const labMaths = " in w._esm
+    assert "export function stepMaths" in js and "export default { render:" in js
     assert "Math.exp" not in js  # the maths is the shared maths.js, not a copy
-    assert w._css.startswith(Path(labcode.widgets.__file__).with_name("family.css").read_text(encoding="utf-8"))
+    css = [(here / f"{name}.css").read_text(encoding="utf-8") for name in ("family", "candidates")]
+    assert w._css.startswith(css[0]) and css[1] in w._css
+
+
+def test_every_claim_is_scoped_to_scores_as_the_variables():
+    """The explorer updates one position's scores directly: its page, summary and snapshot say so."""
+    js = Path(labcode.widgets.__file__).with_name("gradient_explorer.js").read_text(encoding="utf-8")
+    assert "直接当作变量来更新" in js and "真实训练更新的是产生分数的参数" in js and "第 4 章" in js
+    w = gradient_explorer()
+    assert "直接当作变量更新" in w.summary()
+    from labcode.widgets.gradient_explorer import SCOPE
+    assert SCOPE in w.summary()
 
 
 def test_synced_traits_are_the_ones_the_front_end_reads():
@@ -195,27 +208,27 @@ NAN, INF = float("nan"), float("inf")
 @pytest.mark.parametrize("kwargs, error, pattern", [
     ({"logits": [1.0], "labels": ["a"]}, ValueError, r"logits 的候选个数必须在 2 到 8 之间，收到 1 个"),
     ({"logits": list(range(9)), "labels": list("abcdefghi")}, ValueError, r"候选个数必须在 2 到 8 之间，收到 9 个"),
-    ({"logits": [0, 1, NAN]}, ValueError, r"logits 必须全是有限实数.*nan"),
-    ({"logits": [0, 1, INF]}, ValueError, r"logits 必须全是有限实数.*inf"),
-    ({"logits": "012"}, TypeError, r"logits 必须是实数序列，收到 '012'"),
-    ({"logits": [0, "1", 2]}, TypeError, r"logits 的每个元素必须是实数"),
+    ({"logits": [0, 1, NAN]}, ValueError, r"logits 的每个元素都必须是有限实数，收到 nan"),
+    ({"logits": [0, 1, INF]}, ValueError, r"logits 的每个元素都必须是有限实数，收到 inf"),
+    ({"logits": "012"}, TypeError, r"logits 必须是实数数组，收到 dtype <U3：'012'"),
+    ({"logits": [0, "1", 2]}, TypeError, r"logits 必须是实数数组"),
     ({"labels": ["a", "b"]}, ValueError, r"labels 的长度必须等于 logits 的长度 3，收到 2 个"),
     ({"labels": ["a", "a", "b"]}, ValueError, r"labels 必须是互不相同的非空名字"),
-    ({"target": "蓝"}, ValueError, r"target 必须是 labels 中的名字或下标，收到 '蓝'"),
-    ({"target": 3}, ValueError, r"target 必须在 \[0, 3\) 内，收到 3"),
-    ({"target": True}, TypeError, r"target 必须是候选的下标"),
-    ({"lr": 0}, ValueError, r"lr（学习率 η）必须是正的有限实数，收到 0"),
-    ({"lr": -0.5}, ValueError, r"lr（学习率 η）必须是正的有限实数，收到 -0.5"),
-    ({"lr": NAN}, ValueError, r"lr（学习率 η）必须是正的有限实数，收到 nan"),
-    ({"lr": INF}, ValueError, r"lr（学习率 η）必须是正的有限实数，收到 inf"),
-    ({"lr": "0.1"}, TypeError, r"lr（学习率 η）必须是正的有限实数，收到 '0.1'"),
-    ({"logit_range": (1, 1)}, ValueError, r"logit_range 必须是有限的 \(最小, 最大\) 且 最小 < 最大"),
-    ({"logit_range": "ab"}, TypeError, r"logit_range 必须是两个实数"),
-    ({"lr_range": (0, 1)}, ValueError, r"lr_range 必须是有限的 \(最小, 最大\) 且 0 < 最小 < 最大，收到 \(0, 1\)"),
-    ({"logit_step": 0}, ValueError, r"logit_step 必须是正数且不超过滑块范围 20，收到 0"),
-    ({"lr_step": 10}, ValueError, r"lr_step 必须是正数且不超过滑块范围 4.9，收到 10"),
-    ({"max_steps": 0}, ValueError, r"max_steps 必须至少为 1，收到 0"),
-    ({"max_steps": 2.5}, TypeError, r"max_steps 必须是整数，收到 2.5"),
+    ({"target": "蓝"}, ValueError, r"target 必须是 labels 中的名字或 \[0, 2\] 内的编号，收到 '蓝'"),
+    ({"target": 3}, ValueError, r"target 必须是 \[0, 2\] 内的整数（真实目标的编号），收到 3"),
+    ({"target": True}, TypeError, r"target 必须是 \[0, 2\] 内的整数（真实目标的编号），收到 True"),
+    ({"lr": 0}, ValueError, r"lr 必须是正的有限实数（学习率 η），收到 0"),
+    ({"lr": -0.5}, ValueError, r"lr 必须是正的有限实数（学习率 η），收到 -0.5"),
+    ({"lr": NAN}, ValueError, r"lr 必须是正的有限实数（学习率 η），收到 nan"),
+    ({"lr": INF}, ValueError, r"lr 必须是正的有限实数（学习率 η），收到 inf"),
+    ({"lr": "0.1"}, TypeError, r"lr 必须是正的有限实数（学习率 η），收到 '0.1'"),
+    ({"logit_range": (1, 1)}, ValueError, r"logit_range 必须是两个有限实数 \(最小, 最大\)，且 最小 < 最大.*\(1, 1\)"),
+    ({"logit_range": "ab"}, TypeError, r"logit_range 必须是两个有限实数 \(最小, 最大\).*收到 'ab'"),
+    ({"lr_range": (0, 1)}, ValueError, r"lr_range 必须是两个有限实数 \(最小, 最大\)，且 0 < 最小 < 最大.*\(0, 1\)"),
+    ({"logit_step": 0}, ValueError, r"logit_step 必须是正的有限实数，收到 0"),
+    ({"lr_step": 10}, ValueError, r"lr_step 必须不超过滑块范围的宽度 4.9，收到 10"),
+    ({"max_steps": 0}, ValueError, r"max_steps 必须是正整数，收到 0"),
+    ({"max_steps": 2.5}, TypeError, r"max_steps 必须是正整数，收到 2.5"),
 ])
 def test_factory_errors_name_argument_rule_and_value(kwargs, error, pattern):
     with pytest.raises(error, match=pattern):
@@ -224,10 +237,10 @@ def test_factory_errors_name_argument_rule_and_value(kwargs, error, pattern):
 
 def test_assignments_are_validated_too():
     w = gradient_explorer()
-    with pytest.raises(ValueError, match=r"lr（学习率 η）必须是正的有限实数，收到 0.0"):
+    with pytest.raises(ValueError, match=r"lr 必须是正的有限实数（学习率 η），收到 0.0"):
         w.lr = 0.0
     with pytest.raises(ValueError, match=r"logits 的长度必须等于候选个数 3"):
         w.logits = [0.0, 1.0]
-    with pytest.raises(ValueError, match=r"target 必须在 \[0, 3\) 内，收到 5"):
+    with pytest.raises(ValueError, match=r"target 必须是 \[0, 2\] 内的整数（真实目标的编号），收到 5"):
         w.target = 5
     assert_matches_labcode(w)

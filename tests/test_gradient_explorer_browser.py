@@ -84,7 +84,7 @@ def test_explorer_renders_live_with_labcode_values(page):
     assert_shows(s, s["exact_z"], s["target"], s["lr"], losses)
     assert sum(s["g"]) == pytest.approx(0, abs=0.002)  # the gradient sums to zero
     title = widget(page).locator(".gx-histtitle").inner_text()
-    assert title == f"损失记录：第 0 步 {losses[0]:.4f}（还没走）"  # no arrow from step 0 to step 0
+    assert title == f"损失记录：起点 {losses[0]:.4f}（还没走）"  # no arrow from the start to the start
 
 
 def test_step_button_follows_labcode_and_the_loss_falls(page):
@@ -97,7 +97,7 @@ def test_step_button_follows_labcode_and_the_loss_falls(page):
     assert all(b < a for a, b in zip(s["history"], s["history"][1:], strict=False))
     assert s["loss"] == s["history"][-1]
     title = widget(page).locator(".gx-histtitle").inner_text()
-    assert title == f"损失记录：第 0 步 {losses[0]:.4f} → 第 3 步 {losses[3]:.4f}"
+    assert title == f"损失记录：起点 {losses[0]:.4f} → 走 3 步后 {losses[3]:.4f}"
     widget(page).locator(".gx-reset").click()
     assert_shows(shown_state(page), zs[0], start["target"], start["lr"], losses[:1])
 

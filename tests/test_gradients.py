@@ -11,7 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from labcode import GradCheck, cross_entropy, cross_entropy_grad, gradcheck, linear, linear_backward, numerical_grad
+from labcode import (
+    GradCheck,
+    cross_entropy,
+    cross_entropy_grad,
+    gradcheck,
+    gradient_step,
+    linear,
+    linear_backward,
+    numerical_grad,
+)
+from labcode.gradients import _central_difference
 
 values = st.floats(min_value=-8, max_value=8, allow_nan=False, allow_infinity=False, width=32)
 shapes = st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple)
@@ -149,17 +159,17 @@ def test_a_sign_error_in_a_backward_is_caught():
     assert gradcheck(lambda v: np.sum(C * linear(X, v)), -dW, W).max_rel_error > 0.5
 
 
-@pytest.mark.parametrize("h", [0, -1e-5, math.inf, math.nan])
-def test_step_must_be_positive_and_finite(h):
-    with pytest.raises(ValueError, match="h 必须是正的有限实数"):
-        numerical_grad(lambda v: float(v.sum()), [1.0], h)
+@pytest.mark.parametrize("delta", [0, -1e-5, math.inf, math.nan])
+def test_step_must_be_positive_and_finite(delta):
+    with pytest.raises(ValueError, match=rf"delta 必须是正的有限实数（差分步长 δ），收到 {delta}"):
+        numerical_grad(lambda v: float(v.sum()), [1.0], delta)
 
 
 def test_step_must_be_a_real_number():
-    with pytest.raises(TypeError, match="h 必须是正的有限实数"):
+    with pytest.raises(TypeError, match="delta 必须是正的有限实数（差分步长 δ），收到 '1e-5'"):
         numerical_grad(lambda v: float(v.sum()), [1.0], "1e-5")
-    with pytest.raises(TypeError, match="h 必须是正的有限实数"):
-        numerical_grad(lambda v: float(v.sum()), [1.0], True)
+    with pytest.raises(TypeError, match="delta 必须是正的有限实数（差分步长 δ），收到 True"):
+        numerical_grad(lambda v: float(v.sum()), [1.0], delta=True)
 
 
 def test_f_must_return_a_real_scalar():
@@ -181,10 +191,44 @@ def test_f_must_return_a_finite_value():
 def test_x_must_be_real_and_finite():
     with pytest.raises(TypeError, match="x 必须是实数数组"):
         numerical_grad(lambda v: 0.0, ["a"])
-    with pytest.raises(ValueError, match="x 必须全是有限数"):
+    with pytest.raises(ValueError, match=r"x 的每个元素都必须是有限数，收到 nan（位置 0）"):
         numerical_grad(lambda v: 0.0, [np.nan])
 
 
 def test_gradcheck_shape_mismatch_is_an_error():
     with pytest.raises(ValueError, match=r"grad 的形状必须与 x 相同 \(2,\)，收到形状 \(3,\)"):
         gradcheck(lambda v: float(v.sum()), [1.0, 1.0, 1.0], [0.0, 0.0])
+
+
+# ---- kernels and the gradient step ----
+
+def test_central_difference_kernel_equals_numerical_grad_and_puts_every_component_back():
+    x = np.random.default_rng(3).normal(size=(2, 3))
+    before = x.copy()
+
+    def f(v):
+        return float(np.sum(np.sin(v) * v))
+
+    np.testing.assert_array_equal(_central_difference(f, x, 1e-5), numerical_grad(f, before, 1e-5))
+    np.testing.assert_array_equal(x, before)
+    x32 = x.astype(np.float32)
+    kernel = _central_difference(lambda v: np.float32(f(v)), x32.copy(), np.float32(1e-3))
+    np.testing.assert_array_equal(kernel, numerical_grad(f, x32, 1e-3))
+
+
+def test_gradient_step_moves_the_scores_against_p_minus_one_hot():
+    z = np.log([2.0, 1.0, 0.5])
+    z_next = gradient_step(z, 1, 0.7)
+    np.testing.assert_allclose(z_next, z - 0.7 * (np.array([4, 2, 1]) / 7 - [0, 1, 0]), rtol=1e-15)
+    assert z_next.sum() == pytest.approx(z.sum(), abs=1e-15)        # the update sums to zero
+    assert cross_entropy(z_next, 1) < cross_entropy(z, 1)
+    np.testing.assert_array_equal(gradient_step([0.0, 0.0], 0, 2.0), [1.0, -1.0])
+
+
+def test_gradient_step_errors_name_argument_rule_and_value():
+    with pytest.raises(ValueError, match=r"lr 必须是正的有限实数（学习率 η），收到 0"):
+        gradient_step([0.0, 1.0], 0, 0)
+    with pytest.raises(ValueError, match=r"logits 必须是一维的（一个位置的 V 个分数），收到形状 \(2, 2\)"):
+        gradient_step(np.zeros((2, 2)), [0, 1], 0.1)
+    with pytest.raises(IndexError, match=r"targets 必须在 \[0, 2\) 内"):
+        gradient_step([0.0, 1.0], 2, 0.1)

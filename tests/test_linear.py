@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from labcode import cross_entropy_grad, linear, linear_backward, softmax
+from labcode.linear import _linear_backward
 
 
 def test_chapter_example_scores_and_chain_rule():
@@ -52,7 +53,7 @@ def test_bias_shape_must_match_the_outputs():
 
 
 def test_grad_out_shape_must_match_the_forward_output():
-    rule = r"grad_out 的形状必须是 X.shape\[:-1\] \+ \(m,\) = \(5, 4\)，收到形状 \(5, 3\)"
+    rule = r"grad_out 的形状必须是 X.shape\[:-1\] \+ \(V,\) = \(5, 4\)，收到形状 \(5, 3\)"
     with pytest.raises(ValueError, match=rule):
         linear_backward(np.ones((5, 3)), np.ones((5, 2)), np.ones((2, 4)))
     with pytest.raises(ValueError, match="X 的最后一轴必须等于 W 的行数"):
@@ -64,3 +65,13 @@ def test_inputs_must_be_real_arrays():
         linear([["a"]], np.ones((1, 1)))
     with pytest.raises(TypeError, match="grad_out 必须是实数数组"):
         linear_backward([[None]], np.ones((1, 1)), np.ones((1, 1)))
+
+
+def test_backward_kernel_equals_the_checked_function():
+    rng = np.random.default_rng(2)
+    X, W, dZ = rng.normal(size=(2, 3, 4)), rng.normal(size=(4, 5)), rng.normal(size=(2, 3, 5))
+    for kernel, checked in zip(_linear_backward(dZ, X, W), linear_backward(dZ, X, W), strict=True):
+        np.testing.assert_array_equal(kernel, checked)
+    dX, dW, db = _linear_backward(dZ, X, W)
+    np.testing.assert_allclose(dW, np.einsum("btd,btv->dv", X, dZ), rtol=1e-12)
+    np.testing.assert_allclose(db, dZ.sum(axis=(0, 1)), rtol=1e-12)

@@ -78,9 +78,11 @@ def key_figures(stem: str) -> list[str]:
         counts = labcode.count_matrix(xs, ys, len(vocab))
         return [
             f"{len(xs)}",                                                     # pairs on names.txt
+            f"{len(set(words)):,}个不同的名字",                                # fewer distinct names than lines
             f"{labcode.count_nll(counts):.6f}",                               # count NLL, alpha = 0
             f"{labcode.count_nll(counts, alpha=1.0):.6f}",                    # count NLL, alpha = 1
             f"{np.exp(labcode.count_nll(counts)):.3f}",                       # its perplexity
+            f"保证是{4 * len(xs) / counts.sum(axis=1).max():.1f}",            # the global learning-rate bound
         ]
     return []
 

@@ -28,7 +28,7 @@ def test_figure_marks_read_counts_and_the_summed_gradient_row():
     (E, [3, 6], np.zeros((2, 2)), IndexError, r"ids 的每个编号都必须 < 6"),
     (E, [[3]], np.zeros((1, 1, 2)), ValueError, r"ids 必须是一维且至多 8 个"),
     (np.zeros((11, 2)), [0], np.zeros((1, 2)), ValueError, r"E 至多 10 行、3 列才画得下"),
-    (E, [3, 5], np.zeros((3, 2)), ValueError, r"grad_out 的形状必须是 ids.shape \+ \(D,\)"),
+    (E, [3, 5], np.zeros((3, 2)), ValueError, r"grad_out 的形状必须是 ids.shape \+ \(d,\)"),
 ])
 def test_bad_inputs_are_refused(E_bad, ids, grad, kind, pattern):
     with pytest.raises(kind, match=pattern):

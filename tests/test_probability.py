@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from labcode import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, perplexity, softmax
+from labcode.probability import _log_softmax, _logsumexp, _shifted, _softmax, _target_losses
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
 logit_rows = arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 7)), elements=finite)
@@ -292,3 +293,24 @@ def test_perplexity_beyond_float64_range_is_an_error_not_inf():
 def test_perplexity_checks_its_arguments_like_cross_entropy():
     with pytest.raises(IndexError, match=r"targets 必须在 \[0, 3\) 内"):
         perplexity(np.zeros(3), 3)
+
+
+# --- kernels: the short functions the book prints are exactly what the checked functions run ---------
+
+@given(logit_rows, st.sampled_from([0.05, 1.0, 7.0]))
+def test_kernels_equal_the_checked_functions(z, tau):
+    np.testing.assert_array_equal(_softmax(z, -1, tau), softmax(z, temperature=tau))
+    np.testing.assert_array_equal(_softmax(z.T, 0, tau), softmax(z.T, axis=0, temperature=tau))
+    np.testing.assert_array_equal(_logsumexp(z, -1), logsumexp(z))
+    np.testing.assert_array_equal(_log_softmax(z, -1), log_softmax(z))
+    np.testing.assert_array_equal(_shifted(z, -1).max(axis=-1), 0.0)
+
+
+def test_target_losses_kernel_zeroes_ignored_positions_without_reading_their_ids():
+    z = np.array([[0.5, -1.0, 2.0], [1.0, 3.0, 0.0], [0.0, 0.0, 9.0]])
+    logp = log_softmax(z)
+    losses = _target_losses(logp, np.array([2, -100, 0]), -100)
+    np.testing.assert_array_equal(losses, [-logp[0, 2], 0.0, -logp[2, 0]])
+    np.testing.assert_array_equal(losses, cross_entropy(z, [2, -100, 0], reduction="none"))
+    # ignore_index = -1 is also a NumPy index (the last candidate): it must mark the position, not be read
+    np.testing.assert_array_equal(_target_losses(logp, np.array([-1, 1, -1]), -1), [0.0, -logp[1, 1], 0.0])

@@ -97,7 +97,7 @@ def test_values_match_labcode_over_a_grid(logits, temperature):
 def test_text_plain_is_short_readable_and_deterministic():
     w = softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")
     data, _ = w._repr_mimebundle_()
-    assert data["text/plain"] == ("Softmax 探索器：logits=[0, 1, 2]，T=1，真实目标=绿，"
+    assert data["text/plain"] == ("Softmax 探索器：z=[0, 1, 2]，τ=1，真实目标=绿，"
                                   "p=[0.090, 0.245, 0.665]，损失=0.4076")
     assert data["text/plain"] == softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿").summary()
     assert "object at 0x" not in data["text/plain"] and "SoftmaxExplorer(" not in data["text/plain"]
@@ -107,7 +107,7 @@ def test_text_plain_is_short_readable_and_deterministic():
 def test_text_plain_uses_plain_minus_signs():
     w = softmax_explorer([-1.5, 0, 2], ["a", "b", "c"], target=0, temperature=0.5)
     text = w._repr_mimebundle_()[0]["text/plain"]
-    assert "logits=[-1.5, 0, 2]" in text and "T=0.5" in text
+    assert "z=[-1.5, 0, 2]" in text and "τ=0.5" in text
     assert "\u2212" not in text
 
 
@@ -125,17 +125,19 @@ def test_fmt_drops_sign_of_zero_and_keeps_plain_minus():
     assert fmt(0.4076059644, 4) == "0.4076"
 
 
-def test_front_end_is_the_packaged_module_with_its_maths_exported():
+def test_front_end_is_the_packaged_module_with_the_family_pieces_it_imports():
     w = softmax_explorer()
     js = Path(labcode.widgets.__file__).with_name("softmax_explorer.js").read_text(encoding="utf-8")
-    assert w._esm.endswith(js) and "export function softmax" in w._esm  # family maths bundled in front
-    assert "export function explorerMaths" in js and "export default { render }" in js
+    assert 'from "./maths.js";' in js and 'from "./candidates.js";' in js  # explicit imports, no globals
+    assert "const labMaths = " in w._esm and "const labCandidates = " in w._esm  # bundled in front
+    assert "export function explorerMaths" in js and "export default { render:" in js
+    assert "Math.exp" not in js  # the maths is the shared maths.js, not a copy
 
 
 def test_synced_traits_are_the_ones_the_front_end_reads():
     w = softmax_explorer()
     state = w.get_state()
-    for name in ["logits", "labels", "temperature", "target", "palette", "logit_min", "logit_max", "step",
+    for name in ["logits", "labels", "temperature", "target", "palette", "logit_min", "logit_max", "logit_step",
                  "temperature_min", "temperature_max", "_esm", "_css"]:
         assert name in state, name
     for name in ["probs", "loss", "grad"]:  # computed on each side, never sent
@@ -146,22 +148,25 @@ def test_synced_traits_are_the_ones_the_front_end_reads():
     ({"logits": [1.0]}, ValueError, r"logits 的候选个数必须在 2 到 8 之间，收到 1 个"),
     ({"logits": list(range(9)), "labels": list("abcdefghi")}, ValueError,
      r"logits 的候选个数必须在 2 到 8 之间，收到 9 个"),
-    ({"logits": [0, 1, float("nan")]}, ValueError, r"logits 必须全是有限实数.*nan"),
-    ({"logits": [0, 1, float("inf")]}, ValueError, r"logits 必须全是有限实数.*inf"),
-    ({"logits": "012"}, TypeError, r"logits 必须是实数序列"),
-    ({"logits": [0, "1", 2]}, TypeError, r"logits 的每个元素必须是实数"),
+    ({"logits": [0, 1, float("nan")]}, ValueError, r"logits 的每个元素都必须是有限实数，收到 nan（位置 2）"),
+    ({"logits": [0, 1, float("inf")]}, ValueError, r"logits 的每个元素都必须是有限实数，收到 inf（位置 2）"),
+    ({"logits": "012"}, TypeError, r"logits 必须是实数数组，收到 dtype <U3：'012'"),
+    ({"logits": [0, "1", 2]}, TypeError, r"logits 必须是实数数组，收到 dtype <U"),
+    ({"logits": [[0, 1], [2, 3]], "labels": ["a", "b"]}, ValueError, r"logits 必须是一维的.*收到形状 \(2, 2\)"),
     ({"labels": ["红", "黄"]}, ValueError, r"labels 的长度必须等于 logits 的长度 3，收到 2 个"),
     ({"labels": ["红", "红", "绿"]}, ValueError, r"labels 必须是互不相同的非空名字"),
-    ({"target": "蓝"}, ValueError, r"target 必须是 labels 中的名字或下标，收到 '蓝'"),
-    ({"target": 3}, ValueError, r"target 必须在 \[0, 3\) 内，收到 3"),
-    ({"target": -1}, ValueError, r"target 必须在 \[0, 3\) 内，收到 -1"),
-    ({"target": 1.0}, TypeError, r"target 必须是候选下标"),
+    ({"target": "蓝"}, ValueError, r"target 必须是 labels 中的名字或 \[0, 2\] 内的编号，收到 '蓝'"),
+    ({"target": 3}, ValueError, r"target 必须是 \[0, 2\] 内的整数（真实目标的编号），收到 3"),
+    ({"target": -1}, ValueError, r"target 必须是 \[0, 2\] 内的整数（真实目标的编号），收到 -1"),
+    ({"target": 1.0}, TypeError, r"target 必须是 \[0, 2\] 内的整数（真实目标的编号），收到 1.0"),
     ({"temperature": 0}, ValueError, r"temperature 必须是正的有限实数，收到 0"),
     ({"temperature": -1.0}, ValueError, r"temperature 必须是正的有限实数，收到 -1.0"),
     ({"temperature": "1"}, TypeError, r"temperature 必须是正的有限实数"),
-    ({"logit_range": (5, -5)}, ValueError, r"logit_range 必须是有限的 \(最小, 最大\) 且最小 < 最大"),
-    ({"temperature_range": (0, 10)}, ValueError, r"temperature_range 的下限必须大于 0"),
-    ({"step": 0}, ValueError, r"step 必须是正数"),
+    ({"logit_range": (5, -5)}, ValueError, r"logit_range 必须是两个有限实数 \(最小, 最大\)，且 最小 < 最大.*\(5, -5\)"),
+    ({"temperature_range": (0, 10)}, ValueError,
+     r"temperature_range 必须是两个有限实数 \(最小, 最大\)，且 0 < 最小 < 最大，收到 \(0, 10\)"),
+    ({"logit_step": 0}, ValueError, r"logit_step 必须是正的有限实数，收到 0"),
+    ({"logit_step": 30}, ValueError, r"logit_step 必须不超过滑块范围的宽度 20，收到 30"),
 ])
 def test_bad_factory_input_raises_chinese_error_naming_argument(kwargs, error, pattern):
     with pytest.raises(error, match=pattern):
@@ -172,7 +177,7 @@ def test_bad_assignment_is_rejected_and_state_kept():
     w = softmax_explorer([0, 1, 2], ["红", "黄", "绿"])
     with pytest.raises(ValueError, match=r"logits 的长度必须等于候选个数 3（与 labels 一致），收到 2 个"):
         w.logits = [1, 2]
-    with pytest.raises(ValueError, match=r"target 必须在 \[0, 3\) 内，收到 7"):
+    with pytest.raises(ValueError, match=r"target 必须是 \[0, 2\] 内的整数（真实目标的编号），收到 7"):
         w.target = 7
     with pytest.raises(ValueError, match=r"temperature 必须是正的有限实数"):
         w.temperature = float("inf")
@@ -182,7 +187,7 @@ def test_bad_assignment_is_rejected_and_state_kept():
 
 def test_summary_format_for_another_state():
     w = softmax_explorer([0, 1, 3], ["红", "黄", "绿"], target=0, temperature=2)
-    pattern = (r"Softmax 探索器：logits=\[0, 1, 3\]，T=2，真实目标=红，"
+    pattern = (r"Softmax 探索器：z=\[0, 1, 3\]，τ=2，真实目标=红，"
                r"p=\[\d\.\d{3}, \d\.\d{3}, \d\.\d{3}\]，损失=\d+\.\d{4}")
     assert re.fullmatch(pattern, w.summary())
 
@@ -193,7 +198,7 @@ def test_state_sent_by_the_front_end_recomputes_in_python():
     w.set_state({"logits": [0.3, 5.2, 2.0], "target": 1, "temperature": 0.501})
     assert w.logits == [0.3, 5.2, 2.0] and w.target == 1 and w.temperature == 0.501
     assert_matches_labcode(w)
-    assert w.summary().startswith("Softmax 探索器：logits=[0.3, 5.2, 2]，T=0.501，真实目标=黄，")
+    assert w.summary().startswith("Softmax 探索器：z=[0.3, 5.2, 2]，τ=0.501，真实目标=黄，")
 
 
 def test_class_count_changes_only_with_labels_and_logits_together():
@@ -203,7 +208,7 @@ def test_class_count_changes_only_with_labels_and_logits_together():
     with w.hold_trait_notifications():
         w.labels = ["红", "黄", "绿", "蓝"]
         w.logits = [0, 1, 2, 3]
-    assert len(w.probs) == 4 and w.summary().startswith("Softmax 探索器：logits=[0, 1, 2, 3]，T=1，真实目标=红，")
+    assert len(w.probs) == 4 and w.summary().startswith("Softmax 探索器：z=[0, 1, 2, 3]，τ=1，真实目标=红，")
     assert_matches_labcode(w)
 
 

@@ -1,17 +1,20 @@
 // Front end of labcode.widgets.BigramTrainer (an anywidget ES module).
 // The page trains W itself, so the static site trains with no kernel: full-batch gradient
-// descent on the count path, loss = loss_and_grad_from_counts(W, N + alpha, lambda), a few
+// descent on the count path, loss = loss_and_grad_from_counts(W, C + alpha, lambda), a few
 // steps per animation frame so the curve grows live. When a run ends (or is paused) the page
 // writes W and the loss history back to the model; in a kernel Python then holds them.
-// countLossGradFlat, countStepFlat, countOptimum, mulberry32, sampleBigram, fmt, short
-// (maths.js) and make, keepControlKeys (dom.js) are bundled in front of this file.
+import { countLossGradFlat, countOptimum, countStepFlat, fmt, mulberry32, sampleBigram, short } from "./maths.js";
+import { keepControlKeys, make, onChanges, sliderRow, widgetRoot } from "./dom.js";
+
+// The maths this page runs, for the tests that compare it with labcode.
+export * as maths from "./maths.js";
 
 const SLIDERS = [
   // trait, label, min, max, step (the readout shows the value in its shortest form)
   ["alpha", "平滑 α", 0, 5, 0.1],
   ["reg", "正则化 λ", 0, 0.1, 0.001],
-  ["lr", "学习率 lr", 1, 100, 1],
-  ["temperature", "抽样温度 T", 0.1, 3, 0.05],
+  ["lr", "学习率 η", 1, 100, 1],
+  ["temperature", "抽样温度 τ", 0.1, 3, 0.05],
 ];
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MARGIN = { left: 52, right: 26, top: 12, bottom: 34 };
@@ -40,29 +43,27 @@ function powerOfTen(e) {
   return "10" + Array.from(String(e), (c) => sup[c]).join("");
 }
 
-// Trainer state that lives in the page: flat W, the counts N + alpha, the history.
+// Trainer state that lives in the page: flat W, the counts C + alpha, the history.
 function trainerState(model) {
   const counts = model.get("counts");
   const V = counts.length;
   const alpha = model.get("alpha");
-  const N = Float64Array.from(counts.flat(), (n) => n + alpha);
+  const C = Float64Array.from(counts.flat(), (n) => n + alpha);
   const raw = Float64Array.from(counts.flat());
   const saved = model.get("W");
   const W = saved.length === V ? Float64Array.from(saved.flat()) : new Float64Array(V * V);
-  return { V, N, raw, W, grad: new Float64Array(V * V), history: model.get("history").slice(),
-           optimum: countOptimum(N, V) };
+  return { V, C, raw, W, grad: new Float64Array(V * V), history: model.get("history").slice(),
+           optimum: countOptimum(C, V) };
 }
 
 function build(model, el) {
-  const root = make("div", "bt-root lc-widget", el);
-  root.setAttribute("role", "group");
-  root.setAttribute("aria-label", "Bigram 训练器");
+  const root = widgetRoot(el, "bt-root", "Bigram 训练器");
   let s = trainerState(model);
   let running = 0; // requestAnimationFrame id while training
 
   make("p", "bt-note", root,
-    "实线：训练损失（N + α 上的平均负对数似然，加上 λ·mean(W²)）。虚线：计数最优，即把 N + α 按行归一化" +
-    "得到的计数模型在同一份计数 N + α 上的平均负对数似然；λ = 0 时任何 W 的训练损失都不低于它。");
+    "实线：训练损失（C + α 上的平均负对数似然，加上 λ·mean(W²)）。虚线：计数最优，即把 C + α 按行归一化" +
+    "得到的计数模型在同一份计数 C + α 上的平均负对数似然；λ = 0 时任何 W 的训练损失都不低于它。");
 
   // Two charts in currentColor: the loss with the optimum (dashed, labelled), and the gap to it on a
   // log scale (the tail of the approach is too small to see on the first). Widths follow the element.
@@ -122,15 +123,11 @@ function build(model, el) {
   const readout = make("p", "bt-readout", root);
   readout.setAttribute("aria-live", "polite");
 
-  const controls = make("div", "bt-controls", root);
+  const controls = make("div", "lc-controls", root);
   const inputs = {};
   for (const [name, text, min, max, step] of SLIDERS) {
-    const row = make("label", "bt-row", controls);
-    make("span", "bt-name", row, text);
-    const input = make("input", `bt-slider bt-${name}`, row);
-    Object.assign(input, { type: "range", min: String(min), max: String(max), step: String(step) });
-    input.setAttribute("aria-label", text);
-    const out = make("output", `lc-num bt-val bt-${name}-val`, row);
+    const { input, out } = sliderRow(controls, { name: text, input: `bt-slider bt-${name}`,
+                                                 out: `bt-val bt-${name}-val`, min, max, step });
     input.addEventListener("input", () => {
       // A new alpha or lambda is a new objective: W and the curve start again from 0.
       const value = input.valueAsNumber;
@@ -141,17 +138,18 @@ function build(model, el) {
     inputs[name] = { input, out };
   }
 
-  const actions = make("div", "bt-actions", root);
+  const actions = make("div", "lc-actions", root);
   const trainButton = make("button", "bt-train", actions);
   trainButton.type = "button";
   const resetButton = make("button", "bt-reset", actions, "重置 W = 0");
   resetButton.type = "button";
 
-  const sampler = make("div", "bt-sampler", root);
+  const sampler = make("div", "lc-actions bt-sampler", root);
   const seedLabel = make("label", "bt-seedlabel", sampler);
   make("span", "", seedLabel, "随机种子 ");
   const seedInput = make("input", "bt-seed", seedLabel);
-  Object.assign(seedInput, { type: "number", min: "0", max: "4294967295", step: "1" });
+  const seedMax = model.get("seed_max");
+  Object.assign(seedInput, { type: "number", min: "0", max: String(seedMax), step: "1" });
   const nextSeed = make("button", "bt-nextseed", sampler, "换一批名字");
   nextSeed.type = "button";
   const namesCaption = make("p", "bt-namescaption", root);
@@ -185,7 +183,7 @@ function build(model, el) {
   }
 
   function currentLoss() {
-    return countLossGradFlat(s.W, s.N, s.V, model.get("reg"), s.grad);
+    return countLossGradFlat(s.W, s.C, s.V, model.get("reg"), s.grad);
   }
 
   function drawReadout() {
@@ -200,17 +198,17 @@ function build(model, el) {
     make("span", "bt-opt", readout, fmt(s.optimum, 4));
     make("span", "", readout, "，差 ");
     make("span", "bt-gap", readout, (loss - s.optimum).toExponential(2));
-    make("span", "", readout, "。在原始计数 N 上的平均负对数似然 ");
+    make("span", "", readout, "。在原始计数 C 上的平均负对数似然 ");
     make("span", "bt-nll", readout, fmt(nll, 4));
     make("span", "", readout, "。");
   }
 
   function drawNames() {
-    const T = model.get("temperature");
+    const tau = model.get("temperature");
     const vocab = model.get("vocab");
     const rand = mulberry32(model.get("seed"));
-    const words = sampleBigram(s.W, s.V, T, rand, model.get("n_names"));
-    namesCaption.textContent = `从当前 W 抽样的名字（T = ${short(T)}，种子 ${model.get("seed")}）：`;
+    const words = sampleBigram(s.W, s.V, tau, rand, model.get("n_names"), model.get("max_name_len"));
+    namesCaption.textContent = `从当前 W 抽样的名字（τ = ${short(tau)}，种子 ${model.get("seed")}）：`;
     namesList.textContent = "";
     for (const ids of words) make("li", "bt-name-item", namesList, ids.length ? ids.map((i) => vocab[i]).join("") : "（空）");
   }
@@ -253,7 +251,7 @@ function build(model, el) {
     const frame = () => {
       const n = Math.min(left, model.get("frame_steps"));
       const reg = model.get("reg"), lr = model.get("lr");
-      for (let k = 0; k < n; k++) s.history.push(countStepFlat(s.W, s.N, s.V, reg, lr, s.grad));
+      for (let k = 0; k < n; k++) s.history.push(countStepFlat(s.W, s.C, s.V, reg, lr, s.grad));
       left -= n;
       drawChart();
       drawReadout();
@@ -273,13 +271,13 @@ function build(model, el) {
   });
   seedInput.addEventListener("change", () => {
     const v = Math.trunc(seedInput.valueAsNumber);
-    if (Number.isFinite(v) && v >= 0 && v <= 4294967295) {
+    if (Number.isFinite(v) && v >= 0 && v <= seedMax) {
       model.set("seed", v);
       model.save_changes();
     } else seedInput.value = String(model.get("seed"));
   });
   nextSeed.addEventListener("click", () => {
-    model.set("seed", (model.get("seed") + 1) % 4294967296);
+    model.set("seed", (model.get("seed") + 1) % (seedMax + 1));
     model.save_changes();
   });
 
@@ -291,7 +289,7 @@ function build(model, el) {
   const listeners = [["counts", objective], ["alpha", objective], ["reg", objective], ["W", reload],
                      ["history", reload], ["lr", drawControls], ["steps", () => { drawControls(); drawChart(); }],
                      ["temperature", relabel], ["seed", relabel], ["n_names", relabel], ["vocab", relabel]];
-  for (const [name, fn] of listeners) model.on(`change:${name}`, fn);
+  const stops = listeners.map(([name, fn]) => onChanges(model, [name], fn));
   let width = 0;
   const resized = new ResizeObserver(() => {
     if (root.clientWidth !== width) { width = root.clientWidth; drawChart(); }
@@ -301,7 +299,7 @@ function build(model, el) {
   return () => {
     resized.disconnect();
     stop(false);
-    for (const [name, fn] of listeners) model.off(`change:${name}`, fn);
+    for (const stopListening of stops) stopListening();
     root.remove();
   };
 }

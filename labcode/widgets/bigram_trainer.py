@@ -1,89 +1,49 @@
 """Bigram 训练器：在网页里用梯度下降从计数矩阵训练 27×27 的权重 W，并从训练好的 W 抽样名字。
 
-训练目标是 ``labcode.bigram.loss_and_grad_from_counts(W, N + α, λ)``：平滑 α 当作每格多出的
+训练目标是 ``labcode.bigram.loss_and_grad_from_counts(W, C + α, λ)``：平滑 α 当作每格多出的
 “假计数”，λ 是正则化系数。浏览器里的计算由 ``maths.js`` 的 ``lossAndGradFromCounts``（与 labcode
-同一公式）完成，所以静态网页上没有内核也能训练。虚线是“计数最优”：计数模型
-P = (N + α) / 行和 在同一份计数 N + α 上的平均负对数似然，λ = 0 时没有哪个 W 能低于它。
+同一公式）完成，所以静态网页上没有内核也能训练。虚线是“计数最优”``labcode.bigram.count_optimum``：
+计数模型 P = (C + α) / 行和 在同一份计数 C + α 上的平均负对数似然，λ = 0 时没有哪个 W 能低于它。
 """
 from __future__ import annotations
-
-import math
-import numbers
 
 import numpy as np
 import traitlets
 
-from .._validate import check_temperature
-from ..bigram import count_nll, loss_and_grad_from_counts, sample_names, train
-from ._family import FamilyWidget, figure_png, fmt, front_end, styles
-from ._family import short as _short
+from .._validate import check_each, check_int, check_nonneg, check_positive, check_temperature
+from ..bigram import check_counts, count_optimum, loss_and_grad_from_counts, sample_names, smoothed_counts, train
+from ..plots import PALETTE
+from ._family import FamilyWidget, figure_png, fmt, front_end, short, styles
 
-MAX_NAME = 20  # a sampled name stops after this many symbols, on the page and here
-
-
-# ---------------------------------------------------------------- the objective (labcode.bigram underneath)
-def smoothed(counts, alpha):
-    """训练用的计数 N + α，形状 (V, V)。"""
-    return np.asarray(counts, dtype=np.float64) + alpha
+MAX_NAME = 20            # a sampled name stops after this many symbols, on the page and here
+SEED_MAX = 2**32 - 1     # the page's generator (mulberry32) takes 32-bit seeds
+MAX_STEPS = 10**6
 
 
-def count_optimum(counts, alpha=0.0):
-    """虚线的值：计数模型 P = (N + α) / 行和 在计数 N + α 上的平均负对数似然，即 ``count_nll(N + α)``。
-
-    它是训练目标 ``loss_and_grad_from_counts(W, N + α, 0)`` 的下确界（W = ln(N + α) 时取到；
-    α = 0 且有零计数时只能逼近，那一格需要 -inf）。α = 0 时就是第 4 章的计数最优 ``count_nll(N)``。
-
-    >>> round(count_optimum([[1, 1], [0, 2]]), 4), round(count_optimum([[1, 1], [0, 2]], alpha=1), 4)
-    (0.3466, 0.6277)
-    """
-    return count_nll(smoothed(counts, alpha))
-
-
-# ---------------------------------------------------------------- validation
-def _check_real(value, name, rule, ok):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} 必须是实数（{rule}），收到 {value!r}")
-    if not (math.isfinite(value) and ok(value)):
-        raise ValueError(f"{name} 必须{rule}，收到 {value!r}")
-    return float(value)
-
-
+# ---------------------------------------------------------------- checks about the trainer's inputs
 def check_lr(lr):
-    return _check_real(lr, "lr", "是正的有限实数（学习率 > 0）", lambda v: v > 0)
+    return check_positive(lr, "lr", note="学习率 η")
 
 
 def check_alpha(alpha):
-    return _check_real(alpha, "alpha", "是非负的有限实数（平滑 α ≥ 0）", lambda v: v >= 0)
+    return check_nonneg(alpha, "alpha", note="平滑的伪计数 α")
 
 
 def check_reg(reg):
-    return _check_real(reg, "reg", "是非负的有限实数（正则化系数 λ ≥ 0）", lambda v: v >= 0)
+    return check_nonneg(reg, "reg", note="正则化系数 λ")
 
 
-def _check_int(value, name, lo, hi):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} 必须是整数，收到 {value!r}")
-    if not lo <= value <= hi:
-        raise ValueError(f"{name} 必须在 [{lo}, {hi}] 内，收到 {value}")
-    return int(value)
-
-
-def check_counts(counts):
-    """计数矩阵：方阵 (V, V)、V ≥ 2、元素是非负整数、每行至少一个正计数。返回 int64 数组。"""
-    N = np.asarray(counts)
-    if N.dtype == bool or not (np.issubdtype(N.dtype, np.integer) or np.issubdtype(N.dtype, np.floating)):
-        raise TypeError(f"counts 必须是整数计数矩阵，收到 dtype {N.dtype}")
-    if N.ndim != 2 or N.shape[0] != N.shape[1] or N.shape[0] < 2:
-        raise ValueError(f"counts 必须是至少 2×2 的方阵 (V, V)，收到形状 {N.shape}")
-    if not np.isfinite(N).all() or (N != np.round(N)).any():
-        bad = N[~np.isfinite(N) | (N != np.round(N))][0]
-        raise ValueError(f"counts 的元素必须是整数（计数），收到 {bad!r}")
-    if (N < 0).any():
-        raise ValueError(f"counts 的元素必须非负（计数），收到 {N[N < 0][0]!r}")
-    if (N.sum(axis=1) <= 0).any():
-        rows = np.flatnonzero(N.sum(axis=1) <= 0).tolist()
-        raise ValueError(f"counts 的每一行至少要有一个正计数（每个符号后面都要跟过字符），第 {rows} 行全是 0")
-    return N.astype(np.int64)
+def check_trainer_counts(counts):
+    """训练器的计数矩阵：``bigram.check_counts`` 的规则，再加上整数（次数）、至少两个符号、
+    每一行至少一个正计数（这样 α = 0 时计数模型的每一行也有定义）。返回 int64 数组。"""
+    C = check_counts(counts)
+    check_each(C, C == np.round(C), "counts", "整数（次数）")
+    if C.shape[0] < 2:
+        raise ValueError(f"counts 至少要有两个符号（'.' 和一个字），收到形状 {C.shape}")
+    empty = np.flatnonzero(C.sum(axis=1) == 0).tolist()
+    if empty:
+        raise ValueError(f"counts 的每一行至少要有一个正计数（每个符号后面都要跟过字符），编号为 {empty} 的行全是 0")
+    return C.astype(np.int64)
 
 
 def check_vocab(vocab, V):
@@ -110,7 +70,8 @@ class BigramTrainer(FamilyWidget):
     :meth:`train` 时也会更新它们，网页随之重画。``W == []`` 表示 W = 0（均匀分布）。
     改变 ``alpha`` 或 ``reg`` 会换一个训练目标，所以 W 与损失曲线都从头开始。
 
-    抽样：网页用种子为 ``seed`` 的 mulberry32 生成器，同一种子在网页上总是给出同一批名字；
+    抽样：网页用种子为 ``seed`` 的 mulberry32 生成器，同一种子在网页上总是给出同一批名字，
+    每个名字最多 ``max_name_len`` 个字（两边相同）；
     :meth:`sample` 在 Python 里用 ``numpy.random.default_rng(seed)``，同样可复现，但与网页上的名字
     不逐个相同（两边的随机数序列不同）。
     """
@@ -118,7 +79,7 @@ class BigramTrainer(FamilyWidget):
     _esm = front_end("bigram_trainer")
     _css = styles("bigram_trainer")
 
-    counts = traitlets.List(traitlets.List(traitlets.Int())).tag(sync=True)  # (V, V)
+    counts = traitlets.List(traitlets.List(traitlets.Int())).tag(sync=True)  # (V, V) the count matrix C
     vocab = traitlets.List(traitlets.Unicode()).tag(sync=True)               # (V,)
     alpha = traitlets.Float(0.0).tag(sync=True)
     reg = traitlets.Float(0.0).tag(sync=True)
@@ -130,6 +91,8 @@ class BigramTrainer(FamilyWidget):
     n_names = traitlets.Int(8).tag(sync=True)
     W = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)    # (V, V); [] means zeros
     history = traitlets.List(traitlets.Float()).tag(sync=True)              # loss before each step
+    max_name_len = traitlets.Int(MAX_NAME, read_only=True).tag(sync=True)
+    seed_max = traitlets.Int(SEED_MAX, read_only=True).tag(sync=True)
 
     @traitlets.default("counts")
     def _default_counts(self):
@@ -141,31 +104,20 @@ class BigramTrainer(FamilyWidget):
 
     @traitlets.validate("counts")
     def _valid_counts(self, proposal):
-        return check_counts(proposal["value"]).tolist()
+        return check_trainer_counts(proposal["value"]).tolist()
 
-    @traitlets.validate("alpha")
-    def _valid_alpha(self, proposal):
-        return check_alpha(proposal["value"])
-
-    @traitlets.validate("reg")
-    def _valid_reg(self, proposal):
-        return check_reg(proposal["value"])
-
-    @traitlets.validate("lr")
-    def _valid_lr(self, proposal):
-        return check_lr(proposal["value"])
-
-    @traitlets.validate("temperature")
-    def _valid_temperature(self, proposal):
-        return check_temperature(proposal["value"])
+    @traitlets.validate("alpha", "reg", "lr", "temperature")
+    def _valid_scalar(self, proposal):
+        check = {"alpha": check_alpha, "reg": check_reg, "lr": check_lr, "temperature": check_temperature}
+        return check[proposal["trait"].name](proposal["value"])
 
     @traitlets.validate("seed")
     def _valid_seed(self, proposal):
-        return _check_int(proposal["value"], "seed", 0, 2**32 - 1)
+        return check_int(proposal["value"], "seed", 0, SEED_MAX)
 
     @traitlets.validate("steps", "frame_steps", "n_names")
     def _valid_positive(self, proposal):
-        return _check_int(proposal["value"], proposal["trait"].name, 1, 10**6)
+        return check_int(proposal["value"], proposal["trait"].name, 1, MAX_STEPS)
 
     @traitlets.observe("alpha", "reg", "counts")
     def _new_objective(self, change):
@@ -181,21 +133,21 @@ class BigramTrainer(FamilyWidget):
         return np.array(self.W, dtype=np.float64) if self.W else np.zeros((self.V, self.V))
 
     def optimum(self):
-        """虚线的值：计数模型在 N + α 上的平均负对数似然（λ = 0 时训练损失的下确界）。"""
+        """虚线的值：计数模型在 C + α 上的平均负对数似然（λ = 0 时训练损失的下确界）。"""
         return count_optimum(self.counts, self.alpha)
 
     def loss(self):
-        """当前 W 的训练损失 ``loss_and_grad_from_counts(W, N + α, λ)``。"""
-        return float(loss_and_grad_from_counts(self.weights(), smoothed(self.counts, self.alpha), self.reg)[0])
+        """当前 W 的训练损失 ``loss_and_grad_from_counts(W, C + α, λ)``。"""
+        return float(loss_and_grad_from_counts(self.weights(), smoothed_counts(self.counts, self.alpha), self.reg)[0])
 
     def data_nll(self):
-        """当前 W 在原始计数 N 上的平均负对数似然（不含平滑和正则化）。"""
-        return float(loss_and_grad_from_counts(self.weights(), np.asarray(self.counts, dtype=np.float64), 0.0)[0])
+        """当前 W 在原始计数 C 上的平均负对数似然（不含平滑和正则化）。"""
+        return float(loss_and_grad_from_counts(self.weights(), self.counts, 0.0)[0])
 
     # ---- Python-side training and sampling
     def train(self, steps=None):
         """在 Python 里用 labcode 训练 ``steps`` 步（默认 ``self.steps``），更新 ``W`` 与 ``history``。"""
-        steps = self.steps if steps is None else _check_int(steps, "steps", 1, 10**6)
+        steps = self.steps if steps is None else check_int(steps, "steps", 1, MAX_STEPS)
         W, losses = self._run(self.weights(), steps)
         with self.hold_trait_notifications():
             self.W = W.tolist()
@@ -210,25 +162,25 @@ class BigramTrainer(FamilyWidget):
 
     def sample(self, n=None, temperature=None):
         """用 ``numpy.random.default_rng(seed)`` 从当前 W 抽 n 个名字（可复现；与网页上的名字不逐个相同）。"""
-        n = self.n_names if n is None else _check_int(n, "n", 1, 10**4)
-        T = self.temperature if temperature is None else check_temperature(temperature)
-        return self._sample(self.weights(), n, T)
+        n = self.n_names if n is None else check_int(n, "n", 1, 10**4)
+        tau = self.temperature if temperature is None else check_temperature(temperature)
+        return self._sample(self.weights(), n, tau)
 
     def _run(self, W, steps):
-        """labcode.bigram.train on N + α; returns W and the loss before each of the steps (as the page records it)."""
-        W, losses = train(W, smoothed(self.counts, self.alpha), self.lr, steps, self.reg)
+        """labcode.bigram.train on C + α; returns W and the loss before each of the steps (as the page records it)."""
+        W, losses = train(W, smoothed_counts(self.counts, self.alpha), self.lr, steps, self.reg)
         return W, losses[:-1].tolist()
 
     def _sample(self, W, n, temperature):
         vocab = {symbol: i for i, symbol in enumerate(self.vocab)}
-        return sample_names(W, vocab, np.random.default_rng(self.seed), n, temperature, max_len=MAX_NAME)
+        return sample_names(W, vocab, np.random.default_rng(self.seed), n, temperature, max_len=self.max_name_len)
 
     # ---- text and paper views
     def summary(self):
         """一行文字：数据规模、超参数、已训练步数、当前损失与计数最优。"""
         total = int(np.sum(self.counts))
-        return (f"Bigram 训练器：{self.V} 个符号、{total} 对；α={_short(self.alpha)}，λ={_short(self.reg)}，"
-                f"lr={_short(self.lr)}；已训练 {len(self.history)} 步，损失 {fmt(self.loss(), 4)}，"
+        return (f"Bigram 训练器：{self.V} 个符号、{total} 对；α={short(self.alpha)}，λ={short(self.reg)}，"
+                f"η={short(self.lr)}；已训练 {len(self.history)} 步，损失 {fmt(self.loss(), 4)}，"
                 f"计数最优（虚线）{fmt(self.optimum(), 4)}")
 
     def snapshot_png(self, dpi=100):
@@ -241,7 +193,7 @@ class BigramTrainer(FamilyWidget):
         if preview:
             W, history = self._run(W, self.steps)
         names = self._sample(W, self.n_names, self.temperature)
-        title = (f"α={_short(self.alpha)}，λ={_short(self.reg)}，lr={_short(self.lr)}"
+        title = (f"α={short(self.alpha)}，λ={short(self.reg)}，η={short(self.lr)}"
                  + (f"（预览：从 W = 0 训练 {self.steps} 步）" if preview else ""))
         return figure_png(_snapshot_figure(history, self.optimum(), names, title, self.temperature, dpi))
 
@@ -257,20 +209,20 @@ def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     history = np.asarray(history)
     fig = Figure(figsize=(7.6, 2.6), dpi=dpi, layout="constrained")
     ax, gap, side = fig.subplots(1, 3, width_ratios=[3, 2.2, 1.2])
-    ax.plot(steps, history, color="#0072B2", linewidth=1.8, label="训练损失")
-    ax.axhline(optimum, color="#000000", linestyle=(0, (5, 3)), linewidth=1.2,
+    ax.plot(steps, history, color=PALETTE[0], linewidth=1.8, label="训练损失")
+    ax.axhline(optimum, color=PALETTE[7], linestyle=(0, (5, 3)), linewidth=1.2,
                label=f"计数最优 {fmt(optimum, 4)}（虚线）")
     ax.set_xlabel("步数")
     ax.set_ylabel("平均负对数似然")
     ax.set_title(title, fontsize=10)
     ax.legend(loc="upper right", fontsize=8, frameon=False)
-    gap.semilogy(steps, np.maximum(history - optimum, 1e-12), color="#0072B2", linewidth=1.8)
+    gap.semilogy(steps, np.maximum(history - optimum, 1e-12), color=PALETTE[0], linewidth=1.8)
     gap.set_xlabel("步数")
     gap.set_title("与虚线之差（对数刻度）", fontsize=10)
     gap.annotate(f"最后 {history[-1] - optimum:.1e}", (steps[-1], history[-1] - optimum), xytext=(-4, 6),
                  textcoords="offset points", ha="right", fontsize=8)
     side.axis("off")
-    side.set_title(f"抽样名字（T={_short(temperature)}）", fontsize=10)
+    side.set_title(f"抽样名字（τ={short(temperature)}）", fontsize=10)
     side.text(0.02, 0.98, "\n".join(name or "（空）" for name in names), va="top", ha="left",
               transform=side.transAxes, fontsize=9)
     return fig
@@ -299,12 +251,12 @@ def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=70.0, temp
 
     参数
     ----
-    counts : 形状 (V, V) 的非负整数计数矩阵 N；默认是 names.txt 的 27×27 计数矩阵
-    vocab : 长度 V 的符号表，第 0 个是起止符 '.'；counts 为默认值时可省略，否则必须给出
-    alpha : 平滑 α ≥ 0（训练用 N + α）
+    counts : 形状 (V, V) 的非负整数计数矩阵 C；默认是 names.txt 的 27×27 计数矩阵
+    vocab : 长度 V 的符号表，编号 0 是起止符 '.'；counts 为默认值时可省略，否则必须给出
+    alpha : 平滑 α ≥ 0（训练用 C + α）
     reg : 正则化系数 λ ≥ 0（损失加上 λ·mean(W²)）
-    lr : 学习率 > 0
-    temperature : 抽样温度 T > 0
+    lr : 学习率 η > 0
+    temperature : 抽样温度 τ > 0
     seed : 抽样的随机种子，0 到 2**32 - 1
     steps : 每按一次“训练”走的步数
     n_names : 每次抽样的名字个数
@@ -320,15 +272,15 @@ def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=70.0, temp
     True
     """
     if counts is None:
-        N, symbols = default_counts()
+        C, symbols = default_counts()
         if vocab is not None:
-            symbols = check_vocab(vocab, N.shape[0])
+            symbols = check_vocab(vocab, C.shape[0])
     else:
-        N = check_counts(counts)
+        C = check_trainer_counts(counts)
         if vocab is None:
             raise TypeError("给了 counts 就必须同时给 vocab（长度等于 counts 边长的符号表）")
-        symbols = check_vocab(vocab, N.shape[0])
-    return BigramTrainer(counts=N.tolist(), vocab=symbols, alpha=check_alpha(alpha), reg=check_reg(reg),
+        symbols = check_vocab(vocab, C.shape[0])
+    return BigramTrainer(counts=C.tolist(), vocab=symbols, alpha=check_alpha(alpha), reg=check_reg(reg),
                          lr=check_lr(lr), temperature=check_temperature(temperature),
-                         seed=_check_int(seed, "seed", 0, 2**32 - 1), steps=_check_int(steps, "steps", 1, 10**6),
-                         n_names=_check_int(n_names, "n_names", 1, 100))
+                         seed=check_int(seed, "seed", 0, SEED_MAX), steps=check_int(steps, "steps", 1, MAX_STEPS),
+                         n_names=check_int(n_names, "n_names", 1, 100))

@@ -8,6 +8,36 @@ export function make(tag, cls, parent, text) {
   return node;
 }
 
+// The root element of a widget: a labelled group carrying the family's class (family.css).
+export function widgetRoot(el, cls, label) {
+  const root = make("div", `${cls} lc-widget`, el);
+  root.setAttribute("role", "group");
+  root.setAttribute("aria-label", label);
+  return root;
+}
+
+// One labelled slider with its readout, on one grid row: [swatch name] [range input] [value].
+// `input` and `out` are the classes of the input and of the readout. Returns { row, input, out }.
+export function sliderRow(parent, { name, swatch, input: inputClass, out: outClass, aria, min, max, step }) {
+  const row = make("label", "lc-row", parent);
+  const label = make("span", "lc-name", row);
+  if (swatch) make("span", "lc-swatch", label).style.background = swatch;
+  make("span", "", label, name);
+  const input = make("input", inputClass, row);
+  Object.assign(input, { type: "range", min: String(min), max: String(max), step: String(step) });
+  input.setAttribute("aria-label", aria || name);
+  const out = make("output", `lc-num ${outClass}`, row);
+  return { row, input, out };
+}
+
+// Call `fn` on every change of these traits; returns the function that stops listening.
+export function onChanges(model, traits, fn) {
+  for (const name of traits) model.on(`change:${name}`, fn);
+  return () => {
+    for (const name of traits) model.off(`change:${name}`, fn);
+  };
+}
+
 // JupyterLab binds arrow keys (and Space, Enter...) to notebook commands at the document
 // level, and Notebook 7 (Lumino) listens in the capture phase: keep the keys that the
 // native controls use inside the widget. Call once the controls exist.

@@ -1,13 +1,17 @@
 // Front end of labcode.widgets.EmbeddingExplorer (an anywidget ES module).
-// The frozen vocabulary, the small table E and the upstream gradients travel in the widget state,
-// and the browser encodes, looks up and accumulates by itself (encode, embedding, embeddingBackward,
-// embeddingBackwardOverwrite, useCounts, short in maths.js; make, keepControlKeys in dom.js), so typing
-// works on the static page with no kernel and no network. In a kernel, Python recomputes with labcode.
+// The frozen vocabulary, the small table E and the upstream gradients dH travel in the widget state,
+// and the browser encodes, looks up and accumulates by itself, so typing works on the static page with
+// no kernel and no network. In a kernel, Python recomputes with labcode.
+import { embedding, embeddingBackward, embeddingBackwardOverwrite, encode, short, useCounts } from "./maths.js";
+import { keepControlKeys, make, onChanges, widgetRoot } from "./dom.js";
+
+// The maths this page runs, for the tests that compare it with labcode.
+export * as maths from "./maths.js";
 
 const vec = (row) => `[${row.map(short).join(", ")}]`;
 
 // Everything the view shows for one phrase: ids, rows read (first use order) with counts,
-// and each read row's gradient, right (np.add.at) and wrong (g[ids] += C, the overwrite bug).
+// and each read row's gradient, right (np.add.at) and wrong (dE[ids] += dH, the overwrite bug).
 // `index` (token -> id) may be passed in so that it is built once per vocabulary, not per keystroke.
 export function explorerState(text, vocab, unk, E, gradOut, index = new Map(vocab.map((token, i) => [token, i]))) {
   const ids = encode(text, index, unk);
@@ -45,7 +49,7 @@ function controls(model, root) {
   const bug = make("input", "ee-bug", switchLabel);
   bug.type = "checkbox";
   bug.setAttribute("role", "switch");
-  make("span", "", switchLabel, "对照错误写法 g[ids] += C");
+  make("span", "", switchLabel, "对照错误写法 dE[ids] += dH");
 
   const maxLen = () => model.get("grad_out").length;
   const send = (text) => {
@@ -64,9 +68,7 @@ function controls(model, root) {
 }
 
 function build(model, el) {
-  const root = make("div", "ee-root lc-widget", el);
-  root.setAttribute("role", "group");
-  root.setAttribute("aria-label", "嵌入探索器");
+  const root = widgetRoot(el, "ee-root", "嵌入探索器");
   const ui = controls(model, root);
   const idsLine = make("p", "ee-idsline", root);
   idsLine.setAttribute("aria-live", "polite");
@@ -80,7 +82,7 @@ function build(model, el) {
   const right = make("div", "ee-rows", diagram);
 
   const table = make("table", "ee-grad", root);
-  make("caption", "", table, "梯度行：每一行的梯度 = 它每次被读时那个位置的上游梯度 C 之和（np.add.at）");
+  make("caption", "", table, "梯度行：dE 的每一行 = 它每次被读时那个位置的上游梯度 dH[t] 之和（np.add.at）");
   const head = make("tr", "", make("thead", "", table));
   const body = make("tbody", "", table);
   const note = make("p", "ee-note", root);
@@ -134,7 +136,7 @@ function build(model, el) {
 
     left.replaceChildren();
     right.replaceChildren();
-    make("div", "ee-head", left, "位置 t：字 → 编号，上游梯度 C");
+    make("div", "ee-head", left, "位置 t：字 → 编号，上游梯度 dH[t]");
     make("div", "ee-head", right, `E 中被读的行（E 共 ${vocab.length} 行）`);
     if (!s.ids.length) make("div", "ee-empty", left, "（空短语：没有读任何一行）");
     const rowNodes = new Map();
@@ -143,10 +145,10 @@ function build(model, el) {
       const node = make("div", "ee-row", right);
       node.dataset.id = String(i);
       node.classList.toggle("ee-repeated", n > 1);
-      make("span", "ee-row-name", node, `${token(i)} · 第 ${i} 行`);
+      make("span", "ee-row-name", node, `${token(i)}（编号 ${i}）`);
       const badge = make("span", "ee-count", node, `×${n}`);
       badge.title = `被读了 ${n} 次`;
-      make("span", "ee-erow", node, `E=${vec(s.H[s.ids.indexOf(i)])}`);
+      make("span", "ee-erow", node, `E[${i}]=${vec(s.H[s.ids.indexOf(i)])}`);
       rowNodes.set(i, node);
     });
     links = Array.from(text).map((ch, t) => {
@@ -157,13 +159,13 @@ function build(model, el) {
       make("span", "ee-t", node, `t=${t}`);
       make("span", "ee-char", node, ch);
       make("span", "ee-id", node, i === unk ? `→ UNK ${i}` : `→ ${i}`);
-      make("span", "ee-c", node, `C=${vec(model.get("grad_out")[t])}`);
+      make("span", "ee-c", node, `dH=${vec(model.get("grad_out")[t])}`);
       return [node, rowNodes.get(i)];
     });
 
     head.replaceChildren();
     for (const h of ["行", "次数", "正确：逐次相加"]) make("th", "", head, h);
-    if (showBug) make("th", "ee-bugcol", head, "错误：g[ids] += C");
+    if (showBug) make("th", "ee-bugcol", head, "错误：dE[ids] += dH");
     body.replaceChildren();
     s.rows.forEach((i, r) => {
       const tr = make("tr", "", body);
@@ -179,7 +181,7 @@ function build(model, el) {
         make("strong", "ee-bug-row", wrong, vec(s.gradRowsOverwrite[r]));
         const lost = s.gradRows[r].some((v, d) => v !== s.gradRowsOverwrite[r][d]);
         tr.classList.toggle("ee-differs", lost);
-        make("span", "ee-verdict", wrong, lost ? ` ✗ 丢了 ${s.counts[r] - 1} 次` : " ✓ 相同");
+        make("span", "ee-verdict", wrong, lost ? ` ✗ 丢了 ${s.counts[r] - 1} 份` : " ✓ 相同");
       }
     });
     const repeated = s.rows.filter((_, r) => s.counts[r] > 1).map(token);
@@ -187,18 +189,18 @@ function build(model, el) {
     note.textContent = !showBug ? ""
       : !s.ids.length ? "（空短语）"
       : repeated.length
-        ? `错误写法先把各行读出来、加上、再写回：同一行写了几次只剩最后一次，${quoted}的梯度少了。`
+        ? `错误写法先把各行读出来、各自加上、再写回：同一行写了几次，它的每个元素只留下其中一次写入`
+          + `（NumPy 不规定是哪一次），${quoted}的梯度丢了其余几份。`
         : "这个短语没有重复的字，两种写法结果相同；试试“谢谢”或“我爱我家”。";
     scheduleLines();
   }
 
-  const traits = ["text", "show_bug", "E", "grad_out"];
-  for (const name of traits) model.on(`change:${name}`, update);
+  const stop = onChanges(model, ["text", "show_bug", "E", "grad_out"], update);
   const resize = new ResizeObserver(scheduleLines);
   resize.observe(diagram);
   update();
   return () => {
-    for (const name of traits) model.off(`change:${name}`, update);
+    stop();
     resize.disconnect();
     cancelAnimationFrame(pending);
     root.remove();
@@ -207,11 +209,10 @@ function build(model, el) {
 
 function render({ model, el }) {
   let teardown = build(model, el);
-  const rebuild = () => { teardown(); teardown = build(model, el); };
-  model.on("change:examples", rebuild);
+  const stop = onChanges(model, ["examples"], () => { teardown(); teardown = build(model, el); });
   return () => {
     teardown();
-    model.off("change:examples", rebuild);
+    stop();
   };
 }
 

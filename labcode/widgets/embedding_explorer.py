@@ -1,30 +1,29 @@
 """嵌入探索器：输入一个短语，看它读了嵌入表 E 的哪几行，以及每行的梯度怎样逐次相加。
 
 同一个字出现两次，它那一行就被读两次，梯度行是两次上游梯度之和；打开“错误写法”开关，
-并排显示 ``g[ids] += C`` 的结果（C 是各位置的上游梯度 ``grad_out``）：重复的行只留下最后一次写入。
+并排显示 ``dE[ids] += dH`` 的结果（dH 是各位置的上游梯度 ``grad_out``）：重复的行的每个元素只留下
+其中一次写入，其余几份丢了（NumPy 不规定留下的是哪一次）。
 浏览器里的编码、查表和累加由 ``embedding_explorer.js``（数学在共用的 ``maths.js``）完成，
 冻结的词表随插件状态一起放进网页，所以静态网页上没有内核、不联网也能边打字边更新；
 在 Jupyter 内核里，Python 端用 labcode 的 ``encode``、``embedding``、``embedding_backward`` 算同样的数。
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import traitlets
 
+from .._validate import as_float_array, as_table, check_bool, check_each, check_int, check_rng
 from ..corpus import UNK, encode, vocab
-from ..embedding import embedding, embedding_backward, embedding_backward_overwrite
-from ._family import FamilyWidget, figure_png, front_end, styles
-from ._family import short as _short
+from ..embedding import embedding, embedding_backward, embedding_backward_overwrite, rows_read
+from ._family import FamilyWidget, figure_png, front_end, short, styles
 
-MAX_LEN, DIM = 12, 2
+MAX_LEN, DIM, MAX_DIM = 12, 2, 4
 EXAMPLES = ("我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢侬")
-PROBE_ROWS = ((1.0, 2.0), (-1.0, 1.0), (3.0, -1.0))  # chapter 3's upstream gradient C, rows for t = 0, 1, 2
+PROBE_ROWS = ((1.0, 2.0), (-1.0, 1.0), (3.0, -1.0))  # chapter 3's probe coefficients A (dH = A), t = 0, 1, 2
 DEFAULT_SEED = 3
 
 
-# ---------------------------------------------------------------- validation
+# ---------------------------------------------------------------- checks about this widget's inputs
 def _check_text(text, max_len, name="text"):
     if not isinstance(text, str):
         raise TypeError(f"{name} 必须是字符串（一个中文短语），收到 {text!r}")
@@ -45,62 +44,37 @@ def _check_examples(examples, max_len):
 
 
 def _check_grad_out(grad_out, dim=None):
-    """上游梯度：形状 (n, D)，1 <= n <= MAX_LEN，全是有限实数。"""
-    try:
-        g = np.asarray(grad_out, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"grad_out 必须是实数组成的二维数组 (位置数, D)，收到 {grad_out!r}") from None
-    if np.asarray(grad_out).dtype == bool:
-        raise TypeError(f"grad_out 必须是实数组成的二维数组，不能是布尔数组，收到 {grad_out!r}")
-    if g.ndim != 2 or not 1 <= g.shape[0] <= MAX_LEN or not 1 <= g.shape[1] <= 4:
-        raise ValueError(f"grad_out 的形状必须是 (n, D)，1 <= n <= {MAX_LEN}、1 <= D <= 4，收到形状 {g.shape}")
+    """上游梯度 dH：形状 (n, d)，1 <= n <= MAX_LEN，全是有限实数。"""
+    g = as_float_array(grad_out, "grad_out")
+    if g.ndim != 2 or not 1 <= g.shape[0] <= MAX_LEN or not 1 <= g.shape[1] <= MAX_DIM:
+        raise ValueError(f"grad_out 的形状必须是 (n, d)，1 <= n <= {MAX_LEN}、1 <= d <= {MAX_DIM}，收到形状 {g.shape}")
     if dim is not None and g.shape[1] != dim:
-        raise ValueError(f"grad_out 的宽度必须等于 E 的宽度 D = {dim}，收到形状 {g.shape}")
-    if not np.isfinite(g).all():
-        raise ValueError(f"grad_out 必须全是有限实数，收到 {g.tolist()}")
-    return g
+        raise ValueError(f"grad_out 的宽度必须等于 E 的宽度 d = {dim}，收到形状 {g.shape}")
+    return check_each(g, np.isfinite(g), "grad_out", "有限实数")
 
 
 def _check_table(E, n_rows):
-    g = np.asarray(E, dtype=np.float64)
-    if g.ndim != 2 or g.shape[0] != n_rows or not 1 <= g.shape[1] <= 4:
-        raise ValueError(f"E 的形状必须是 (V, D)，V = 词表大小 {n_rows}、1 <= D <= 4，收到形状 {g.shape}")
-    if not np.isfinite(g).all():
-        raise ValueError("E 必须全是有限实数")
-    return g
-
-
-def _check_dim(dim):
-    if isinstance(dim, bool) or not isinstance(dim, numbers.Integral):
-        raise TypeError(f"dim 必须是整数（嵌入宽度 D），收到 {dim!r}")
-    if not 1 <= dim <= 4:
-        raise ValueError(f"dim 必须在 1 到 4 之间（插件只画得下这么宽），收到 {dim}")
-    return int(dim)
-
-
-def _check_rng(rng):
-    if rng is None:
-        return np.random.default_rng(DEFAULT_SEED)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng 必须是 numpy.random.Generator（如 np.random.default_rng(0)），收到 {rng!r}")
-    return rng
+    E = as_table(E, "E")
+    if E.shape[0] != n_rows or not 1 <= E.shape[1] <= MAX_DIM:
+        raise ValueError(f"E 的形状必须是 (V, d)，V = 词表大小 {n_rows}、1 <= d <= {MAX_DIM}，收到形状 {E.shape}")
+    return check_each(E, np.isfinite(E), "E", "有限实数")
 
 
 def default_tables(rng, dim=DIM, max_len=MAX_LEN):
-    """插件的小嵌入表 E（V, D）和每个位置的上游梯度 grad_out（max_len, D）。
+    """插件的小嵌入表 E（V, d）和每个位置的上游梯度 grad_out = dH（max_len, d）。
 
-    E 的元素保留一位小数；grad_out 是 -3 到 3 的整数，前三个位置用第 3 章探针的 C 行
-    [1, 2]、[-1, 1]、[3, -1]（D = 2 时），所以累加一眼就能核对。
+    E 的元素保留一位小数；grad_out 是 -3 到 3 的整数，前三个位置用第 3 章探针的系数 A 的三行
+    [1, 2]、[-1, 1]、[3, -1]（d = 2 时），所以累加一眼就能核对。
     """
-    E = rng.normal(size=(len(vocab()), dim)).round(1) + 0.0  # (V, D); + 0.0 turns -0.0 into 0.0
-    grad_out = rng.integers(-3, 4, size=(max_len, dim)).astype(np.float64)  # (T_max, D)
+    E = rng.normal(size=(len(vocab()), dim)).round(1) + 0.0  # (V, d); + 0.0 turns -0.0 into 0.0
+    grad_out = rng.integers(-3, 4, size=(max_len, dim)).astype(np.float64)  # (T_max, d)
     if dim == len(PROBE_ROWS[0]):
         grad_out[:len(PROBE_ROWS)] = PROBE_ROWS
     return E, grad_out
 
 
 def _vec(row):
-    return "[" + ", ".join(_short(v) for v in row) + "]"
+    return "[" + ", ".join(short(v) for v in row) + "]"
 
 
 # ---------------------------------------------------------------- widget
@@ -121,15 +95,15 @@ class EmbeddingExplorer(FamilyWidget):
     examples = traitlets.List(traitlets.Unicode(), default_value=list(EXAMPLES)).tag(sync=True)
     vocab = traitlets.List(traitlets.Unicode(), default_value=list(vocab()), read_only=True).tag(sync=True)  # (V,)
     unk = traitlets.Int(UNK, read_only=True).tag(sync=True)
-    E = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)         # (V, D)
-    grad_out = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)  # (T_max, D)
+    E = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)         # (V, d)
+    grad_out = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)  # (T_max, d) upstream dH
 
     ids = traitlets.List(traitlets.Int(), read_only=True)                   # (T,) encode(text)
     rows = traitlets.List(traitlets.Int(), read_only=True)                  # (R,) rows read, by first use
     counts = traitlets.List(traitlets.Int(), read_only=True)                # (R,) times each row is read
-    H = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)   # (T, D) = E[ids]
-    grad_rows = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)            # (R, D) dE[rows]
-    grad_rows_overwrite = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)  # (R, D) the bug
+    H = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)   # (T, d) = E[ids]
+    grad_rows = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)            # (R, d) dE[rows]
+    grad_rows_overwrite = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)  # (R, d) the bug
 
     @traitlets.default("E")
     def _default_E(self):
@@ -166,12 +140,10 @@ class EmbeddingExplorer(FamilyWidget):
     def _recompute(self, change=None):
         ids = np.asarray(encode(self.text), dtype=np.int64)  # (T,)
         V = len(self.vocab)
-        g = np.asarray(self.grad_out, dtype=np.float64)[:len(ids)]  # (T, D)
-        dE = embedding_backward(g, ids, V)                     # (V, D), repeated ids accumulate
-        dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, D), the bug: last write wins
-        rows, first, counts = np.unique(ids, return_index=True, return_counts=True)
-        order = np.argsort(first)
-        rows, counts = rows[order], counts[order]
+        g = np.asarray(self.grad_out, dtype=np.float64)[:len(ids)]  # (T, d)
+        dE = embedding_backward(g, ids, V)                     # (V, d), repeated ids accumulate
+        dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, d), the bug: one write per element survives
+        rows, counts = rows_read(ids)                          # (R,), (R,) by first use
         self.set_trait("ids", ids.tolist())
         self.set_trait("rows", rows.tolist())
         self.set_trait("counts", counts.tolist())
@@ -193,7 +165,7 @@ class EmbeddingExplorer(FamilyWidget):
         line = (f"嵌入探索器：“{self.text}” → ids={self.ids}；读取 {per_row(self.counts, lambda n: f'×{n}')}；"
                 f"梯度行 {per_row(self.grad_rows, lambda r: '=' + _vec(r))}")
         if self.show_bug:
-            line += f"；错误写法 g[ids] += C 得到 {per_row(self.grad_rows_overwrite, lambda r: '=' + _vec(r))}"
+            line += f"；错误写法 dE[ids] += dH 得到 {per_row(self.grad_rows_overwrite, lambda r: '=' + _vec(r))}"
         return line
 
     def snapshot_png(self, dpi=100):
@@ -216,8 +188,8 @@ def _snapshot_figure(w, dpi):
     ax.set_axis_off()
     ax.set_xlim(0, 10)
     ax.set_ylim(-n + 0.4, 1.3)
-    heads = [(0, "位置 t：字 → 编号，上游梯度 C"), (3.45, "被读的行"), (5.3, "正确：逐次相加"),
-             (8.0, "错误：g[ids] += C")]
+    heads = [(0, "位置 t：字 → 编号，上游梯度 dH"), (3.45, "被读的行"), (5.3, "正确：逐次相加"),
+             (8.0, "错误：dE[ids] += dH")]
     for x, head in heads:
         ax.text(x, 0.75, head, fontsize=9, va="center", color="#444444")
     if T == 0:
@@ -225,14 +197,14 @@ def _snapshot_figure(w, dpi):
     where = {i: r for r, i in enumerate(w.rows)}
     for t, (ch, i) in enumerate(zip(w.text, w.ids, strict=True)):
         code = "UNK" if i == w.unk else str(i)
-        ax.text(0, -t, f"t={t}  {ch} → {code}   C={_vec(w.grad_out[t])}", fontsize=9, va="center")
+        ax.text(0, -t, f"t={t}  {ch} → {code}   dH={_vec(w.grad_out[t])}", fontsize=9, va="center")
         ax.plot([2.75, 3.35], [-t, -where[i]], color=PALETTE[where[i] % len(PALETTE)], lw=1.2)
     read = zip(w.rows, w.counts, w.grad_rows, w.grad_rows_overwrite, strict=True)
     for r, (i, k, good, bad) in enumerate(read):
         uses = [_vec(w.grad_out[t]) for t, j in enumerate(w.ids) if j == i]
         ax.text(3.45, -r, f"{w.token(i)}（{i}）读 ×{k}", fontsize=9, va="center")
         ax.text(5.3, -r, " + ".join(uses) + (f" = {_vec(good)}" if k > 1 else ""), fontsize=9, va="center")
-        lost = "" if good == bad else f"（丢了 {k - 1} 次）"
+        lost = "" if good == bad else f"（丢了 {k - 1} 份）"
         ax.text(8.0, -r, _vec(bad) + lost, fontsize=9, va="center")
     ax.set_title(f"“{w.text}”读了 E 的哪些行，梯度行怎样相加", fontsize=10)
     return fig
@@ -246,9 +218,9 @@ def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DI
     ----
     text : 开始时的短语，最多 len(grad_out) 个字；词表外的字编码成 UNK
     examples : 下拉框里的例句；默认是“我爱我家”“谢谢”“天天向上”等放得下的几句
-    grad_out : 形状 (n, D) 的上游梯度 C，第 t 行属于位置 t；默认由 rng 生成（见 :func:`default_tables`）
-    dim : 嵌入宽度 D（1 到 4），E 由 rng 生成
-    show_bug : 是否一开始就并排显示错误写法 ``g[ids] += C`` 的结果
+    grad_out : 形状 (n, d) 的上游梯度 dH，grad_out[t] 属于位置 t；默认由 rng 生成（见 :func:`default_tables`）
+    dim : 嵌入宽度 d（1 到 4），E 由 rng 生成
+    show_bug : 是否一开始就并排显示错误写法 ``dE[ids] += dH`` 的结果
     rng : numpy.random.Generator；默认 ``np.random.default_rng(3)``，每次得到同样的 E
 
     返回
@@ -256,17 +228,16 @@ def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DI
     EmbeddingExplorer
 
     >>> w = embedding_explorer("我爱我家")
-    >>> w.counts, w.grad_rows[0], w.grad_rows_overwrite[0]   # 我 读了两次：[1, 2] + [3, -1]
-    ([2, 1, 1], [4.0, 1.0], [3.0, -1.0])
+    >>> w.counts, w.grad_rows[0]      # “我”读了两次：[1, 2] + [3, -1]
+    ([2, 1, 1], [4.0, 1.0])
     """
-    dim = _check_dim(dim)
-    rng = _check_rng(rng)
+    dim = check_int(dim, "dim", 1, MAX_DIM, note="嵌入宽度 d，插件只画得下这么宽")
+    rng = np.random.default_rng(DEFAULT_SEED) if rng is None else check_rng(rng)
     E, default_grad = default_tables(rng, dim)
     g = default_grad if grad_out is None else _check_grad_out(grad_out, dim)
     text = _check_text(text, g.shape[0])
     if examples is None:
         examples = [e for e in EXAMPLES if len(e) <= g.shape[0]]
     examples = _check_examples(examples, g.shape[0])
-    if not isinstance(show_bug, bool):
-        raise TypeError(f"show_bug 必须是 True 或 False，收到 {show_bug!r}")
-    return EmbeddingExplorer(E=E.tolist(), grad_out=g.tolist(), text=text, examples=examples, show_bug=show_bug)
+    return EmbeddingExplorer(E=E.tolist(), grad_out=g.tolist(), text=text, examples=examples,
+                             show_bug=check_bool(show_bug, "show_bug"))

@@ -1,128 +1,56 @@
-"""梯度一步探索器：沿梯度 p - e_y 走一步，看概率怎样变、损失怎样下降。
+"""梯度一步探索器：把一个位置的分数 z 直接当作变量，沿梯度 p - e_y 走一步，看概率和损失怎样变。
+
+分数本身就是被更新的变量，所以每走一步分数之和不变、损失只降不升；真实训练更新的是产生分数的参数，
+学习率太大时损失可以上升（第 4 章）。插件的网页、文字摘要和纸面快照都这样说明。
 
 浏览器里的计算由 ``gradient_explorer.js`` 完成（与 labcode 同一套公式），静态网页上没有内核也能走步；
-在 Jupyter 内核里，Python 端用 labcode 的 ``cross_entropy`` 与 ``cross_entropy_grad`` 算出同样的数。
+在 Jupyter 内核里，Python 端用 labcode 的 ``gradient_step``、``cross_entropy`` 与 ``cross_entropy_grad``
+算出同样的数。
 
 同步的状态：当前分数 ``logits``、目标 ``target``、学习率 ``lr``，以及走步的记录
-``start_logits``（起点）、``steps``（已走步数）、``history``（第 0 到第 steps 步的损失）。
+``start_logits``（起点）、``steps``（已走步数）、``history``（起点和每走一步后的损失，共 steps + 1 个）。
 """
 from __future__ import annotations
-
-import math
-import numbers
 
 import numpy as np
 import traitlets
 
+from .._validate import check_count, check_positive
+from ..gradients import gradient_step
 from ..plots import PALETTE
 from ..probability import cross_entropy, cross_entropy_grad, softmax
-from ._family import FamilyWidget, figure_png, fmt, front_end, styles
-from ._family import short as _short
+from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings, check_slider
+from ._family import figure_png, fmt, front_end, short, styles
 
-MIN_CANDIDATES, MAX_CANDIDATES = 2, 8
-DEFAULT_LOGITS, DEFAULT_LABELS, DEFAULT_TARGET = (0.0, 1.0, 2.0), ("红", "黄", "绿"), 0
-DEFAULT_LR, DEFAULT_MAX_STEPS = 1.0, 100
+DEFAULT_TARGET, DEFAULT_LR, DEFAULT_MAX_STEPS = 0, 1.0, 100
 PREVIEW_STEPS = 20  # the PNG snapshot draws the loss curve at least this far
-
-
-# ---------------------------------------------------------------- validation
-def _check_logits(logits, n=None):
-    if isinstance(logits, (str, bytes)) or not hasattr(logits, "__len__"):
-        raise TypeError(f"logits 必须是实数序列，收到 {logits!r}")
-    if not all(isinstance(z, numbers.Real) and not isinstance(z, bool) for z in logits):
-        raise TypeError(f"logits 的每个元素必须是实数，收到 {list(logits)!r}")
-    z = [float(v) for v in logits]
-    if not MIN_CANDIDATES <= len(z) <= MAX_CANDIDATES:
-        raise ValueError(f"logits 的候选个数必须在 {MIN_CANDIDATES} 到 {MAX_CANDIDATES} 之间，收到 {len(z)} 个：{z}")
-    if n is not None and len(z) != n:
-        raise ValueError(f"logits 的长度必须等于候选个数 {n}（与 labels 一致），收到 {len(z)} 个：{z}")
-    if not all(math.isfinite(v) for v in z):
-        raise ValueError(f"logits 必须全是有限实数，收到 {z}")
-    return z
-
-
-def _check_labels(labels, n):
-    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
-        raise TypeError(f"labels 必须是字符串序列，收到 {labels!r}")
-    names = [str(label) for label in labels]
-    if len(names) != n:
-        raise ValueError(f"labels 的长度必须等于 logits 的长度 {n}，收到 {len(names)} 个：{names}")
-    if len(set(names)) != len(names) or not all(names):
-        raise ValueError(f"labels 必须是互不相同的非空名字，收到 {names}")
-    return names
-
-
-def _check_target(target, names):
-    if isinstance(target, str):
-        if target not in names:
-            raise ValueError(f"target 必须是 labels 中的名字或下标，收到 {target!r}（可选 {names}）")
-        return names.index(target)
-    if isinstance(target, bool) or not isinstance(target, numbers.Integral):
-        raise TypeError(f"target 必须是候选的下标（整数）或名字，收到 {target!r}")
-    if not 0 <= target < len(names):
-        raise ValueError(f"target 必须在 [0, {len(names)}) 内，收到 {target}")
-    return int(target)
+# What the explorer's claims hold for, said wherever it speaks (page, summary, snapshot).
+SCOPE = "把一个位置的分数 z 直接当作变量更新"
 
 
 def _check_lr(lr):
-    if isinstance(lr, bool) or not isinstance(lr, numbers.Real):
-        raise TypeError(f"lr（学习率 η）必须是正的有限实数，收到 {lr!r}")
-    if not (math.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr（学习率 η）必须是正的有限实数，收到 {lr!r}")
-    return float(lr)
+    return check_positive(lr, "lr", note="学习率 η")
 
 
-def _check_range(pair, name, positive=False):
-    try:
-        lo, hi = (float(v) for v in pair)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} 必须是两个实数 (最小, 最大)，收到 {pair!r}") from None
-    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi) or (positive and lo <= 0):
-        rule = "0 < 最小 < 最大" if positive else "最小 < 最大"
-        raise ValueError(f"{name} 必须是有限的 (最小, 最大) 且 {rule}，收到 {pair!r}")
-    return lo, hi
-
-
-def _check_count(n, name, low):
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"{name} 必须是整数，收到 {n!r}")
-    if n < low:
-        raise ValueError(f"{name} 必须至少为 {low}，收到 {n}")
-    return int(n)
-
-
-# ---------------------------------------------------------------- maths (labcode)
-def gradient_step(logits, target, lr):
-    """一步梯度下降：z - lr * (p - e_y)。形状 (V,) -> (V,)。"""
-    z = np.asarray(logits, dtype=float)                    # (V,)
-    return z - lr * cross_entropy_grad(z, target)
-
-
-# ---------------------------------------------------------------- widget
-class GradientExplorer(FamilyWidget):
+class GradientExplorer(CandidateExplorer):
     """梯度一步探索器插件。``logits``、``target``、``lr`` 与走步记录是唯一的真值来源。
 
     在 Python 里给 ``logits`` 或 ``target`` 赋值，等于从当前分数重新开始（记录清零）；改 ``lr`` 不清零，
     只影响以后的步子（它是标量，可以用 ``ipywidgets.jslink`` 接到一个标准滑块上）。
     ``step(n)`` 走 n 步，``reset()`` 回到起点。``start_logits``、``steps``、``history`` 只由这两个方法
     和网页上的按钮改写，在 Python 里是只读的。一般用 :func:`gradient_explorer` 创建。
+    候选、目标与分数滑块见 :class:`CandidateExplorer`。
     """
 
     _esm = front_end("gradient_explorer")
-    _css = styles("gradient_explorer")
+    _css = styles("candidates", "gradient_explorer")
 
-    logits = traitlets.List(traitlets.Float(), default_value=list(DEFAULT_LOGITS)).tag(sync=True)    # (V,) current z
-    labels = traitlets.List(traitlets.Unicode(), default_value=list(DEFAULT_LABELS)).tag(sync=True)  # (V,)
     target = traitlets.Int(DEFAULT_TARGET).tag(sync=True)
     lr = traitlets.Float(DEFAULT_LR).tag(sync=True)
     start_logits = traitlets.List(traitlets.Float(), read_only=True).tag(sync=True)   # (V,) where the run began
     steps = traitlets.Int(0, read_only=True).tag(sync=True)
     history = traitlets.List(traitlets.Float(), read_only=True).tag(sync=True)        # (steps + 1,) losses
     max_steps = traitlets.Int(DEFAULT_MAX_STEPS).tag(sync=True)
-    palette = traitlets.List(traitlets.Unicode(), default_value=list(PALETTE)).tag(sync=True)
-    logit_min = traitlets.Float(-10.0).tag(sync=True)
-    logit_max = traitlets.Float(10.0).tag(sync=True)
-    logit_step = traitlets.Float(0.1).tag(sync=True)
     lr_min = traitlets.Float(0.1).tag(sync=True)
     lr_max = traitlets.Float(5.0).tag(sync=True)
     lr_step = traitlets.Float(0.1).tag(sync=True)
@@ -133,18 +61,6 @@ class GradientExplorer(FamilyWidget):
     next_logits = traitlets.List(traitlets.Float(), read_only=True)  # (V,) z - lr * grad
     next_probs = traitlets.List(traitlets.Float(), read_only=True)   # (V,)
     next_loss = traitlets.Float(read_only=True)
-
-    @traitlets.validate("logits")
-    def _valid_logits(self, proposal):
-        return _check_logits(proposal["value"], len(self.labels) if self.labels else None)
-
-    @traitlets.validate("labels")
-    def _valid_labels(self, proposal):
-        return _check_labels(proposal["value"], len(self.logits) if self.logits else len(proposal["value"]))
-
-    @traitlets.validate("target")
-    def _valid_target(self, proposal):
-        return _check_target(proposal["value"], self.labels)
 
     @traitlets.validate("lr")
     def _valid_lr(self, proposal):
@@ -165,7 +81,7 @@ class GradientExplorer(FamilyWidget):
 
     # ------------------------------------------------------------ stepping
     def _restart(self):
-        """从当前分数重新开始：起点 = 当前分数，记录只有第 0 步的损失。"""
+        """从当前分数重新开始：起点 = 当前分数，记录里只有起点的损失。"""
         with self.hold_sync():
             self.set_trait("start_logits", list(self.logits))
             self.set_trait("steps", 0)
@@ -174,7 +90,7 @@ class GradientExplorer(FamilyWidget):
 
     def step(self, n=1):
         """沿梯度走 n 步：每步 z ← z - lr * (p - e_y)，并把新损失记入 ``history``。"""
-        n = _check_count(n, "n", 1)
+        n = check_count(n, "n")
         if self.steps + n > self.max_steps:
             raise ValueError(f"n 太大：已走 {self.steps} 步，再走 {n} 步会超过 max_steps={self.max_steps}")
         z, losses = np.asarray(self.logits), list(self.history)
@@ -210,11 +126,11 @@ class GradientExplorer(FamilyWidget):
         self._recompute()
 
     def _recompute(self):
-        if not self.logits or self.target >= len(self.logits):
+        if not self._ready():
             return  # still being constructed
         z = np.asarray(self.logits)                            # (V,)
         g = cross_entropy_grad(z, self.target)                 # (V,) p - e_y
-        z_next = z - self.lr * g
+        z_next = gradient_step(z, self.target, self.lr)        # (V,) z - lr * g
         self.set_trait("probs", softmax(z).tolist())
         self.set_trait("loss", cross_entropy(z, self.target))
         self.set_trait("grad", g.tolist())
@@ -226,8 +142,8 @@ class GradientExplorer(FamilyWidget):
     def summary(self):
         """一行文字：分数、真实目标、学习率、步数、这一步前后的损失（纸面和纯文本界面显示它）。"""
         zs = ", ".join(fmt(z, 3) for z in self.logits)
-        return (f"梯度一步探索器：z=[{zs}]，真实目标={self.labels[self.target]}，η={_short(self.lr)}，"
-                f"已走 {self.steps} 步，损失 {fmt(self.loss, 4)} → 一步后 {fmt(self.next_loss, 4)}")
+        return (f"梯度一步探索器（{SCOPE}）：z=[{zs}]，真实目标={self.labels[self.target]}，η={short(self.lr)}，"
+                f"已走 {self.steps} 步，损失 {fmt(self.loss, 4)} → 再走一步后 {fmt(self.next_loss, 4)}")
 
     def snapshot_png(self, dpi=100):
         """当前状态的静态图（PNG 字节）：左为这一步前后的概率，右为损失记录及按当前 η 继续走的损失。"""
@@ -236,10 +152,12 @@ class GradientExplorer(FamilyWidget):
         from ..fonts import use_cjk_font
 
         use_cjk_font()
-        fig = Figure(figsize=(max(6.4, 0.7 * len(self.labels) + 4.4), 2.6), dpi=dpi, layout="constrained")
+        fig = Figure(figsize=(max(6.4, 0.7 * len(self.labels) + 4.4), 2.8), dpi=dpi, layout="constrained")
         left, right = fig.subplots(1, 2, width_ratios=[max(3, len(self.labels)), 3])
         _draw_probs(left, self)
         _draw_losses(right, self)
+        fig.suptitle(f"{SCOPE}：每步分数之和不变，损失只降不升。训练更新的是参数，学习率太大时损失会上升（第 4 章）",
+                     fontsize=8)
         return figure_png(fig)
 
 
@@ -261,12 +179,12 @@ def _draw_probs(ax, w):
     keys = [Patch(color="0.35", label="当前 p"),
             Patch(facecolor="white", edgecolor="0.35", hatch="///", label="一步后 p′")]
     ax.legend(handles=keys, loc="upper left", fontsize=7, frameon=False, ncols=2)
-    ax.set_title(f"真实目标={w.labels[w.target]}，η={_short(w.lr)}，第 {w.steps} 步", fontsize=9)
+    ax.set_title(f"真实目标={w.labels[w.target]}，η={short(w.lr)}，已走 {w.steps} 步", fontsize=9)
 
 
 def _draw_losses(ax, w):
     """实线 = 已记录的损失；虚线 = 按当前 η 继续走到第 PREVIEW_STEPS 步的损失。"""
-    ax.plot(range(len(w.history)), w.history, "o-", color="black", markersize=3, label="已走的步")
+    ax.plot(range(len(w.history)), w.history, "o-", color=PALETTE[7], markersize=3, label="已走的步")
     z, ahead = np.asarray(w.logits), [w.history[-1]]
     for _ in range(max(0, PREVIEW_STEPS - w.steps)):
         z = gradient_step(z, w.target, w.lr)
@@ -274,7 +192,7 @@ def _draw_losses(ax, w):
     if len(ahead) > 1:
         ax.plot(range(w.steps, w.steps + len(ahead)), ahead, "--", color=PALETTE[0], label="按当前 η 继续走")
     ax.set_ylim(0, max(w.history[0], ahead[0]) * 1.1)
-    ax.set_xlabel("步数")
+    ax.set_xlabel("已走的步数")
     ax.set_ylabel("损失")
     ax.legend(fontsize=7, frameon=False)
     done = "（还没走）" if w.steps == 0 else f" → {fmt(w.loss, 3)}"
@@ -291,10 +209,10 @@ def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAU
     ----
     logits : 2 到 8 个有限实数，每个候选的起始分数 z，形状 (V,)
     labels : 与 logits 等长的候选名，互不相同
-    target : 真实目标 y：下标或候选名；默认第一个候选
+    target : 真实目标 y：候选名或编号；默认第一个候选（编号 0）
     lr : 学习率 η，正的有限实数
-    logit_range, logit_step : 分数滑块的范围 (最小, 最大) 与步长；走步可以走出这个范围，滑块停在端点
-    lr_range, lr_step : 学习率滑块的范围（下限大于 0）与步长
+    logit_range, logit_step : 分数滑块的范围 (最小, 最大) 与刻度间隔；走步可以走出这个范围，滑块停在端点
+    lr_range, lr_step : 学习率滑块的范围（下限大于 0）与刻度间隔
     max_steps : 一次最多走多少步（连续走到这里自动停）
 
     返回
@@ -305,23 +223,10 @@ def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAU
     >>> [round(g, 3) for g in w.grad]            # p - e_y
     [-0.91, 0.245, 0.665]
     >>> w.step(3)
-    >>> [round(loss, 3) for loss in w.history]   # 损失一步步下降
+    >>> [round(loss, 3) for loss in w.history]   # 分数本身是变量：损失一步步下降
     [2.408, 1.22, 0.593, 0.344]
     """
-    z = _check_logits(logits)
-    names = _check_labels(labels, len(z))
-    y = _check_target(target, names)
-    eta = _check_lr(lr)
-    lo, hi = _check_range(logit_range, "logit_range")
-    lr_lo, lr_hi = _check_range(lr_range, "lr_range", positive=True)
-    _check_slider_step(logit_step, "logit_step", hi - lo)
-    _check_slider_step(lr_step, "lr_step", lr_hi - lr_lo)
-    n = _check_count(max_steps, "max_steps", 1)
-    return GradientExplorer(labels=names, logits=z, target=y, lr=eta, logit_min=lo, logit_max=hi,
-                            logit_step=float(logit_step), lr_min=lr_lo, lr_max=lr_hi, lr_step=float(lr_step),
-                            max_steps=n)
-
-
-def _check_slider_step(step, name, width):
-    if isinstance(step, bool) or not isinstance(step, numbers.Real) or not (math.isfinite(step) and 0 < step <= width):
-        raise ValueError(f"{name} 必须是正数且不超过滑块范围 {width:g}，收到 {step!r}")
+    settings = candidate_settings(logits, labels, target, logit_range, logit_step)
+    lr_lo, lr_hi, lr_step = check_slider(lr_range, lr_step, "lr", positive=True)
+    return GradientExplorer(**settings, lr=_check_lr(lr), lr_min=lr_lo, lr_max=lr_hi, lr_step=lr_step,
+                            max_steps=check_count(max_steps, "max_steps"))

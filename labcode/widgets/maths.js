@@ -1,6 +1,9 @@
-// Maths shared by every widget of the family (labcode/widgets/*.js).
+// Maths shared by every widget of the family (labcode/widgets/*.js) and by the pages' own scripts.
 // Each function mirrors a labcode function, and the browser tests compare them:
 // the page computes by itself, so it stays live with no kernel.
+// A widget imports what it uses (`import { softmax } from "./maths.js";`); labcode.widgets._family
+// bundles this file as the object labMaths, and maths_script() serves it to classic page scripts.
+// Only `export function` / `export const` here, and no imports: the file must also run as a plain script.
 
 // labcode.logsumexp for one row: shift by the max so exp never overflows.
 export function logsumexp(z) {
@@ -11,10 +14,10 @@ export function logsumexp(z) {
   return m + Math.log(total);
 }
 
-// labcode.softmax for one row, with temperature T (shift first, then divide by T).
-export function softmax(z, T = 1) {
+// labcode.softmax for one row, with temperature tau (shift first, then divide by tau).
+export function softmax(z, tau = 1) {
   const m = Math.max(...z);
-  const e = z.map((v) => Math.exp((v - m) / T));
+  const e = z.map((v) => Math.exp((v - m) / tau));
   const total = e.reduce((a, b) => a + b, 0); // in [1, V]
   return e.map((v) => v / total);
 }
@@ -29,7 +32,7 @@ export function crossEntropyGrad(z, y) {
   return softmax(z).map((p, k) => p - (k === y ? 1 : 0));
 }
 
-// One step of gradient descent on the logits of one row: z - lr * (p - e_y).
+// labcode.gradient_step: one step of gradient descent on the scores of one position, z - lr * (p - e_y).
 export function gradientStep(z, y, lr) {
   const g = crossEntropyGrad(z, y);
   return z.map((v, k) => v - lr * g[k]);
@@ -69,8 +72,10 @@ export function embeddingBackward(gradOut, ids, numEmbeddings) {
   return dE;
 }
 
-// What NumPy's `dE[ids] += gradOut` does (the overwrite bug): it reads every row dE[ids[t]] first,
-// adds gradOut[t], then writes the results back in order, so a repeated id keeps only its last write.
+// labcode.embedding_backward_overwrite, the overwrite bug `dE[ids] += dH`: every row dE[ids[t]] is read
+// first, gradOut[t] added, and the results written back, so each element of a repeated row keeps one of
+// its writes. NumPy does not say which one (not even that a row's elements come from one write); this copy
+// writes in order (the last survives), as NumPy does on the machines the tests run on, and they compare the two.
 export function embeddingBackwardOverwrite(gradOut, ids, numEmbeddings) {
   const D = gradOut.length ? gradOut[0].length : 0;
   const dE = Array.from({ length: numEmbeddings }, () => new Array(D).fill(0));
@@ -81,43 +86,43 @@ export function embeddingBackwardOverwrite(gradOut, ids, numEmbeddings) {
   return dE;
 }
 
-// Rows read and how often, in the order of their first use: [[id, count], ...].
+// labcode.embedding.rows_read: rows read and how often, in the order of their first use: [[id, count], ...].
 export function useCounts(ids) {
   const counts = new Map();
   for (const i of ids) counts.set(i, (counts.get(i) || 0) + 1);
   return [...counts];
 }
 
-// ---- bigram model from a count matrix (labcode.bigram) ----
+// ---- bigram model from a count matrix C (labcode.bigram) ----
 // A V x V matrix is a flat Float64Array in row-major order here (fast to step in place);
 // the nested-array functions below are the labcode-shaped entry points.
 
-// labcode.bigram.loss_and_grad_from_counts on flat arrays; writes the gradient into `grad`.
-//   loss = -sum_ij N_ij log softmax(W)_ij / sum N + reg * mean(W^2)
-//   grad = (rowsum(N)_i * softmax(W)_ij - N_ij) / sum N + 2 * reg * W_ij / V^2
-export function countLossGradFlat(W, N, V, reg, grad) {
+// labcode.bigram.loss_and_grad_from_counts on flat arrays (C: the counts, V x V); writes the gradient into `grad`.
+//   loss = -sum_ij C_ij log softmax(W)_ij / sum C + reg * mean(W^2)
+//   grad = (rowsum(C)_i * softmax(W)_ij - C_ij) / sum C + 2 * reg * W_ij / V^2
+export function countLossGradFlat(W, C, V, reg, grad) {
   let total = 0;
-  for (let k = 0; k < V * V; k++) total += N[k];
+  for (let k = 0; k < V * V; k++) total += C[k];
   let nll = 0, sq = 0;
   for (let i = 0, o = 0; i < V; i++, o += V) {
     let m = -Infinity, rowsum = 0;
-    for (let j = 0; j < V; j++) { if (W[o + j] > m) m = W[o + j]; rowsum += N[o + j]; }
-    let Z = 0;
-    for (let j = 0; j < V; j++) { const e = Math.exp(W[o + j] - m); grad[o + j] = e; Z += e; }
-    const lse = m + Math.log(Z);
+    for (let j = 0; j < V; j++) { if (W[o + j] > m) m = W[o + j]; rowsum += C[o + j]; }
+    let S = 0;
+    for (let j = 0; j < V; j++) { const e = Math.exp(W[o + j] - m); grad[o + j] = e; S += e; }
+    const lse = m + Math.log(S);
     for (let j = 0; j < V; j++) {
       const w = W[o + j];
-      if (N[o + j] !== 0) nll += N[o + j] * (lse - w);
+      if (C[o + j] !== 0) nll += C[o + j] * (lse - w);
       sq += w * w;
-      grad[o + j] = (rowsum * (grad[o + j] / Z) - N[o + j]) / total + 2 * reg * w / (V * V);
+      grad[o + j] = (rowsum * (grad[o + j] / S) - C[o + j]) / total + 2 * reg * w / (V * V);
     }
   }
   return nll / total + reg * sq / (V * V);
 }
 
 // One full-batch gradient-descent step in place: W <- W - lr * grad. Returns the loss before the step.
-export function countStepFlat(W, N, V, reg, lr, grad) {
-  const loss = countLossGradFlat(W, N, V, reg, grad);
+export function countStepFlat(W, C, V, reg, lr, grad) {
+  const loss = countLossGradFlat(W, C, V, reg, grad);
   for (let k = 0; k < V * V; k++) W[k] -= lr * grad[k];
   return loss;
 }
@@ -130,14 +135,14 @@ export function lossAndGradFromCounts(W, counts, reg = 0) {
   return { loss, grad: Array.from({ length: V }, (_, i) => Array.from(grad.subarray(i * V, (i + 1) * V))) };
 }
 
-// The count optimum: average negative log-likelihood of the count model P_ij = N_ij / rowsum_i
+// labcode.bigram.count_optimum: average negative log-likelihood of the count model P_ij = C_ij / rowsum_i
 // on the counts themselves (0 log 0 = 0). No W does better on loss_and_grad_from_counts with reg = 0.
-export function countOptimum(N, V) {
+export function countOptimum(C, V) {
   let total = 0, nll = 0;
   for (let i = 0, o = 0; i < V; i++, o += V) {
     let rowsum = 0;
-    for (let j = 0; j < V; j++) rowsum += N[o + j];
-    for (let j = 0; j < V; j++) if (N[o + j] > 0) nll -= N[o + j] * Math.log(N[o + j] / rowsum);
+    for (let j = 0; j < V; j++) rowsum += C[o + j];
+    for (let j = 0; j < V; j++) if (C[o + j] > 0) nll -= C[o + j] * Math.log(C[o + j] / rowsum);
     total += rowsum;
   }
   return nll / total;
@@ -156,9 +161,9 @@ export function mulberry32(seed) {
   };
 }
 
-// Sample words from the bigram rows softmax(W_i / T): start at symbol 0 ('.'), stop when 0 comes back
+// Sample words from the bigram rows softmax(W_i / tau): start at symbol 0 ('.'), stop when 0 comes back
 // (or after maxLen symbols). W is flat V x V; returns arrays of symbol ids without the '.' ends.
-export function sampleBigram(W, V, temperature, rand, n, maxLen = 20) {
+export function sampleBigram(W, V, temperature, rand, n, maxLen) {
   const words = [];
   for (let w = 0; w < n; w++) {
     const ids = [];
