@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import labcode
+from test_chapter1_content import output_numbers, shown
 from test_chapter2_content import printed_text as _printed_text
-from test_chapter_content import output_numbers, shown
 
 NOTEBOOK = "appendix.ipynb"
 

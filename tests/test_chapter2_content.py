@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import labcode
-from test_chapter_content import BOOK, output_numbers, shown
+from test_chapter1_content import BOOK, output_numbers, shown
 
 NOTEBOOK = "02_gradient.ipynb"
 

@@ -8,7 +8,7 @@ import pytest
 
 import labcode
 from labcode import corpus
-from test_chapter_content import BOOK, output_numbers, shown
+from test_chapter1_content import BOOK, output_numbers, shown
 
 NOTEBOOK = "03_shared_embedding.ipynb"
 E = np.zeros((6, 2))

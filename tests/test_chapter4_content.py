@@ -9,7 +9,7 @@ import pytest
 
 import labcode
 from labcode import bigram
-from test_chapter_content import BOOK, output_numbers, shown
+from test_chapter1_content import BOOK, output_numbers, shown
 
 NOTEBOOK = "04_bigram.ipynb"
 LR = 70.0
