@@ -7,14 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 import yaml
 
 import book_layout
 import build_pdf
-import labcode
 from conftest import require_tool
+from figures import figures
+from handouts import flat as _flat
+from handouts import pages as _pages
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBox(", "HBox(", "Layout(",
@@ -27,66 +28,6 @@ CHAPTERS = build_pdf.chapters()
 COURSE_TITLE = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["title"]
 
 
-def key_figures(stem: str) -> list[str]:
-    """Numbers each chapter prints, computed here from labcode (not copied from its output)."""
-    if stem == "01_probability_to_loss":
-        z = np.log([2.0, 1.0, 0.5])
-        return [
-            f"{labcode.softmax(np.array([0.0, 1.0, 2.0]))[2]:.8f}",          # printed probs of [0, 1, 2]
-            f"{labcode.cross_entropy(z, 1):.6f}",                             # the worked loss ln(7/2)
-            f"{labcode.cross_entropy(np.zeros(27), 0):.6f}",                  # uniform loss ln 27
-            f"{labcode.entropy(labcode.softmax(np.array([2.0, 1.0, 0.0]), temperature=0.5)):.4f}",
-        ]
-    if stem == "02_gradient":
-        h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
-        dh, _, _ = labcode.linear_backward(labcode.cross_entropy_grad(labcode.linear(h, W), 1), h, W)
-        z = np.log([2.0, 1.0, 0.5])
-        g, f = labcode.cross_entropy_grad(z, 1), lambda v: labcode.cross_entropy(v, 1)
-        deltas = np.logspace(-12, 0, 25)
-        ratio = labcode.step_size_errors(f, z.astype(np.float32), g, deltas) / labcode.step_size_errors(f, z, g, deltas)
-        spikes = sum(labcode.gradcheck(f, g, (z + c).astype(np.float32), 1e-8).max_abs_error > 1
-                     for c in np.linspace(0, 0.1, 201))
-        return [
-            f"{labcode.cross_entropy(np.array([1000.0, 1001.0, 999.0]), 1):.6f}",   # the large-score loss
-            f"{labcode.cross_entropy(np.zeros((2, 3, 6)), np.array([[3, 5, 2], [4, 2, -100]])):.6f}",  # ln 6
-            f"{dh[0]:.6f}",                                                         # dL/dh through the layer
-            f"的{ratio[(deltas >= 1e-6) & (deltas <= 4e-3)].min():.0f}倍到",       # float32 vs float64, glued
-            f"{spikes}个出现尖峰",                                                  # the float32 spike is chance
-        ]
-    if stem == "appendix":
-        X, W = np.array([[10.0, 2.0], [4.0, 6.0], [8.0, 0.0]]), np.array([[3.0], [5.0]])
-        preds, y = labcode.linear(X, W, [20.0]), np.array([[62.0], [60.0], [45.0]])
-        _, dW, _ = labcode.linear_backward(labcode.mse_grad(preds, y), X, W)
-        # Verbatim text prints minus as U+2011: look for the magnitudes.
-        return [f"{abs(dW[0, 0]):.6f}", f"{dW[1, 0]:.6f}", f"{np.var([0.0, 1.0, 1.0, 2.0], ddof=1):.4f}"]
-    if stem == "03_shared_embedding":
-        E, ids = np.zeros((6, 2)), [3, 5, 3]
-        E[3], E[5] = [1.0, 0.0], [0.0, 2.0]
-        A = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
-        slope = labcode.numerical_grad(lambda table: np.sum(A * labcode.embedding(table, ids)), E)[3, 0]
-        V = len(labcode.corpus.vocab())
-        return [
-            f"J={np.sum(A * labcode.embedding(E, ids))}",                         # the probe loss
-            f"的斜率≈{slope:.6f}",                                                # central difference on E[3][0]
-            f"g[ids]+=A给出{labcode.embedding_backward_overwrite(A, ids, 6)[3, 0]:g}",  # the overwrite bug
-            f"梯度非零的行：{V}/{V}",                                             # tied weights: every row
-        ]
-    if stem == "04_bigram":
-        words = labcode.load_words()
-        vocab = labcode.build_vocab(words)
-        xs, ys = labcode.encode_pairs(words, vocab)
-        counts = labcode.count_matrix(xs, ys, len(vocab))
-        return [
-            f"{len(xs)}",                                                     # pairs on names.txt
-            f"{len(set(words)):,}个不同的名字",                                # fewer distinct names than lines
-            f"{labcode.count_nll(counts):.6f}",                               # count NLL, alpha = 0
-            f"{labcode.count_nll(counts, alpha=1.0):.6f}",                    # count NLL, alpha = 1
-            f"{np.exp(labcode.count_nll(counts)):.3f}",                       # its perplexity
-            f"保证是{4 * len(xs) / counts.sum(axis=1).max():.1f}",            # the global learning-rate bound
-        ]
-    return []
-
-
 # --- building: the `pdf_dir` fixture in conftest.py builds every handout once per session ---
 
 def _latex_logs(pdf_dir: Path) -> list[Path]:
@@ -94,18 +35,6 @@ def _latex_logs(pdf_dir: Path) -> list[Path]:
     logs = sorted((pdf_dir / "latex-work").glob("*/_build/latex/*.log"))
     assert len(logs) == len(_all_pdfs(pdf_dir)), f"expected one xelatex log per PDF, found {logs}"
     return logs
-
-
-def _pages(pdf: Path, layout: bool = True) -> list[str]:
-    """Text of each page; layout=False gives reading order (columns one after the other)."""
-    cmd = ["pdftotext"] + (["-layout"] if layout else []) + [str(pdf), "-"]
-    text = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    return text.split("\f")[:-1] if text.endswith("\f") else text.split("\f")
-
-
-def _flat(text: str) -> str:
-    """Text without any whitespace: xeCJK's spacing around Latin and digits varies."""
-    return re.sub(r"\s+", "", text)
 
 
 def _page_count(pdf: Path) -> int:
@@ -352,11 +281,13 @@ def test_every_page_has_course_title_and_its_number_in_the_header(pdf_dir, chapt
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
 def test_handout_shows_the_numbers_the_chapter_computes(pdf_dir, chapter):
-    expected = key_figures(chapter["stem"])
-    assert expected, f"list the numbers chapter {chapter['stem']} prints in key_figures() of tests/test_pdf.py"
-    flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf")))
-    for figure in expected:
-        assert figure in flat, f"{chapter['stem']}.pdf does not show {figure}"
+    """The figures of tests/figures.py with a handout text, as the handout prints them (verbatim code prints
+    the minus sign as U+2011, maths as U+2212: both read as "-")."""
+    expected = [f.handout.format(v) for f in figures(chapter["stem"]) if f.handout for v in f.values()]
+    assert expected, f"give some figures of {chapter['stem']} a handout text in tests/figures.py"
+    flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf"))).translate({0x2011: "-", 0x2212: "-"})
+    missing = [text for text in expected if _flat(text) not in flat]
+    assert not missing, f"{chapter['stem']}.pdf does not show {missing}"
 
 
 def test_no_widget_or_figure_text_repr_is_printed(pdf_dir):
