@@ -1,6 +1,6 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
 from . import corpus, practice
-from .batch import BOS, EOS, IGNORE, UNK, collate
+from .batch import BOS, EOS, IGNORE, UNK, collate, valid_mean
 from .bigram import (
     build_vocab,
     count_matrix,
@@ -30,7 +30,7 @@ from .regression import mse, mse_grad
 __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad", "perplexity",
            "numerical_grad", "gradcheck", "GradCheck", "step_size_errors", "gradient_step", "linear", "linear_backward",
            "mse", "mse_grad",
-           "UNK", "BOS", "EOS", "IGNORE", "collate",
+           "UNK", "BOS", "EOS", "IGNORE", "collate", "valid_mean",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
            "embed_with_positions", "embed_with_positions_backward", "corpus", "practice",
            "load_words", "split_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll",

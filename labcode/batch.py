@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import _short, check_int
+from ._validate import _short, as_float_array, check_int
 
 UNK, BOS, EOS = 0, 1, 2
 IGNORE = -100
@@ -67,3 +67,34 @@ def collate(docs, vocab_size=None):
         inputs[b, :len(a) - 1] = a[:-1]
         targets[b, :len(a) - 1] = a[1:]
     return inputs, targets
+
+
+def valid_mean(losses, targets, ignore_index=IGNORE):
+    """只对有效目标取平均：有效位置的损失之和除以有效目标的个数 N（``cross_entropy`` 的 "mean" 就这样除）。
+
+    参数
+    ----
+    losses : 逐位置的损失，形状 (...)，例如 ``cross_entropy(..., reduction="none")`` 的结果
+    targets : 与 losses 同形状的整数目标；等于 ignore_index 的位置不计入分子，也不计入分母
+    ignore_index : 被忽略的目标值，默认 IGNORE = -100
+
+    返回
+    ----
+    float
+
+    >>> valid_mean([[1.0, 1.5, 2.5], [3.5, 1.5, 0.0]], [[3, 5, 2], [4, 2, IGNORE]])  # 10 / 5，不是 10 / 6
+    2.0
+    """
+    values = as_float_array(losses, "losses")
+    t = np.asarray(targets)
+    if t.dtype == bool or not np.issubdtype(t.dtype, np.integer):
+        raise TypeError(f"targets 必须是整数目标编号，收到 dtype {t.dtype}：{_short(targets)}")
+    if t.shape != values.shape:
+        raise ValueError(f"losses 与 targets 的形状必须相同，收到 {values.shape} 与 {t.shape}")
+    if not np.isfinite(values).all():
+        raise ValueError(f"losses 必须全是有限数，收到 {_short(losses)}")
+    valid = t != ignore_index
+    n = int(valid.sum())
+    if n == 0:  # 平均值没有定义：绝不悄悄除以 1 或得到 nan
+        raise ValueError(f"targets 至少要有一个有效目标，但全部 {t.size} 个都等于 ignore_index={ignore_index}")
+    return float(values[valid].sum() / n)

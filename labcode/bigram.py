@@ -231,9 +231,9 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
 def lr_limits(counts):
     """每一行在计数最优点附近的学习率稳定边界 2N / (n_i · μ_max)，形状 (V,)。
 
-    在最优点 p_i = C_i / n_i 附近，损失对 W 中编号为 i 的行的二阶导（Hessian）是 (n_i/N)·(diag(p_i) − p_i p_iᵀ)。
+    在最优点 p_i = C_i / n_i 附近，损失对 W 中编号为 i 的行的二阶导（Hessian）是 (n_i/N)·(diag(p_i) − outer(p_i, p_i))。
     梯度下降 W ← W − lr·dW 在最优点附近的这一行上稳定，当且仅当 lr·(n_i/N)·μ_max < 2，μ_max 是
-    diag(p_i) − p_i p_iᵀ 的最大特征值；整张表的边界是各行边界的最小值。这是最优点附近的局部条件。
+    diag(p_i) − outer(p_i, p_i) 的最大特征值；整张表的边界是各行边界的最小值。这是最优点附近的局部条件。
     没出现过的行（n_i = 0）和全部计数落在同一格的行（μ_max = 0）不受限制，记作 inf。带平滑训练时传入 C + α。
 
     >>> lr_limits([[1, 1], [0, 2]])    # 编号为 0 的行 p = (1/2, 1/2)，μ_max = 1/2：2·4 / (2·0.5)

@@ -40,7 +40,7 @@ def linear(X, W, b=None):
 
 
 def _linear_backward(dZ, X, W):
-    """dX = dZ Wᵀ，dW = Xᵀ dZ，db = dZ 沿所有位置之和（前导轴先压成一轴）。"""
+    """dX = dZ @ W.T，dW = X.T @ dZ，db = dZ 沿所有位置之和（前导轴先压成一轴）。"""
     d, V = W.shape
     dX = dZ @ W.T                                              # (..., d)
     dW = X.reshape(-1, d).T @ dZ.reshape(-1, V)                # (d, n) @ (n, V) -> (d, V)
@@ -59,7 +59,7 @@ def linear_backward(grad_out, X, W):
 
     返回
     ----
-    (dX, dW, db)：形状 (..., d)、(d, V)、(V,)。dX = dZ Wᵀ；dW = Xᵀ dZ，
+    (dX, dW, db)：形状 (..., d)、(d, V)、(V,)。dX = dZ @ W.T；dW = X.T @ dZ，
     先把所有前导轴压成一轴 (n, d)；db 是 dZ 沿所有前导轴之和
 
     >>> dX, dW, db = linear_backward([[1.0, -1.0]], [[2.0, 3.0]], [[1.0, 0.0], [0.0, 1.0]])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from ._validate import check_real, check_temperature
+from ._validate import check_temperature
 from .fonts import use_cjk_font
 from .probability import entropy, softmax
 
@@ -89,7 +89,7 @@ def softmax_before_after(logits_before, logits_after, labels, *, titles=("修改
 
 
 def temperature_bars(logits, temperatures, labels):
-    """每个温度一张柱状图：softmax(logits / τ)，标题给出温度 τ 和分布的熵（单位：nat）。
+    """每个温度一张柱状图：softmax(logits / τ)，标题给出温度 τ 和分布的熵（单位：奈特）。
 
     参数
     ----
@@ -129,7 +129,7 @@ def nll_curve(highlight=None, *, p_min=0.01):
     fig : matplotlib Figure
     """
     use_cjk_font()
-    if not 0 < check_real(p_min, "p_min") < 1:
+    if not (isinstance(p_min, (int, float)) and 0 < p_min < 1):
         raise ValueError(f"p_min 必须在 (0, 1) 内，收到 {p_min!r}")
     points = np.atleast_1d(np.asarray([] if highlight is None else highlight, dtype=float))
     if points.ndim != 1 or np.any(~np.isfinite(points)) or np.any(points <= 0) or np.any(points > 1):
@@ -154,39 +154,38 @@ def nll_curve(highlight=None, *, p_min=0.01):
 
 # ---- chapter 2 figures ----
 
-def step_size_error_curve(f, x, grad, deltas):
-    """中心差分的误差随差分步长 δ 的变化：float64 与 float32 两条曲线（双对数坐标）。
+def step_size_error_curve(f, x, grad, hs):
+    """中心差分的误差随步长 h 的变化：float64 与 float32 两条曲线（双对数坐标）。
 
     参数
     ----
     f : 标量函数，如 ``lambda v: cross_entropy(v, y)``
     x : 求梯度的点（float64 曲线用它本身，float32 曲线用它的单精度副本）
     grad : 与 x 同形状的解析梯度
-    deltas : 一列正的差分步长 δ
+    hs : 一列正的步长
 
     返回
     ----
-    fig : matplotlib Figure；每条曲线的最低点画空心大圈，图例写出最小误差和对应的 δ
+    fig : matplotlib Figure；每条曲线的最低点画空心大圈，图例写出最小误差和对应的 h
     """
     from .gradients import step_size_errors
 
     use_cjk_font()
-    deltas = np.asarray(deltas, dtype=float)
+    hs = np.asarray(hs, dtype=float)
     fig = Figure(figsize=(6.4, 4.6), layout="constrained")
     ax = fig.subplots()
     for dtype, name, colour, marker in ((np.float64, "float64（双精度）", PALETTE[0], "o"),
                                         (np.float32, "float32（单精度）", PALETTE[5], "s")):
-        errs = step_size_errors(f, np.asarray(x, dtype=dtype), grad, deltas)
+        errs = step_size_errors(f, np.asarray(x, dtype=dtype), grad, hs)
         shown = np.maximum(errs, 1e-18)            # 误差恰为 0 时画在底部，不让对数坐标出错
         best = int(np.argmin(errs))
-        ax.loglog(deltas, shown, marker=marker, markersize=3.5, color=colour,
-                  label=f"{name}：最小误差 {errs[best]:.1e}（δ = {deltas[best]:.0e}）")
-        ax.plot(deltas[best], shown[best], marker=marker, markersize=11, markerfacecolor="none", color=colour)
-    ax.set_xlabel("差分步长 δ（对数刻度）")
+        ax.loglog(hs, shown, marker=marker, markersize=3.5, color=colour,
+                  label=f"{name}：最小误差 {errs[best]:.1e}（h = {hs[best]:.0e}）")
+        ax.plot(hs[best], shown[best], marker=marker, markersize=11, markerfacecolor="none", color=colour)
+    ax.set_xlabel("步长 h（对数刻度）")
     ax.set_ylabel("与解析梯度的最大绝对误差")
-    ax.text(0.02, 0.97, r"← 舍入误差主导（约 $\varepsilon_{\mathrm{mach}}/\delta$）", transform=ax.transAxes,
-            va="top", fontsize=9)
-    ax.text(0.98, 0.97, "截断误差主导（约 δ²）→", transform=ax.transAxes, va="top", ha="right", fontsize=9)
+    ax.text(0.02, 0.97, "← 舍入误差主导（约 ε/h）", transform=ax.transAxes, va="top", fontsize=9)
+    ax.text(0.98, 0.97, "截断误差主导（约 h²）→", transform=ax.transAxes, va="top", ha="right", fontsize=9)
     ax.grid(alpha=0.3, which="major")
     fig.legend(loc="outside lower center")
     return fig
@@ -220,9 +219,9 @@ def embedding_rows(E, ids, grad_out):
 
     参数
     ----
-    E : 形状 (V, d) 的嵌入表（V 至多 10，d 至多 3，否则画不下）
+    E : 形状 (V, D) 的嵌入表（V 至多 10，D 至多 3，否则画不下）
     ids : 形状 (T,) 的编号，T 至多 8
-    grad_out : 形状 (T, d) 的上游梯度 dH，dH[t] 属于位置 t
+    grad_out : 形状 (T, D) 的上游梯度，第 t 行属于位置 t
 
     返回
     ----
@@ -269,11 +268,11 @@ def embedding_rows(E, ids, grad_out):
 # ---- chapter 4 figures ----
 
 def count_heatmap(counts, symbols):
-    """计数矩阵的热图：C[i, j] 是“i 后面跟着 j”的次数，格子里写出这对字和次数。
+    """计数矩阵的热图：第 i 行第 j 列是“i 后面跟着 j”的次数，格子里写出这对字和次数。
 
     参数
     ----
-    counts : 形状 (V, V) 的非负计数矩阵 C
+    counts : 形状 (V, V) 的非负计数
     symbols : 长度 V 的符号（编号 → 字符，如 ``list(vocab)``）
 
     返回
@@ -283,23 +282,23 @@ def count_heatmap(counts, symbols):
     from matplotlib.colors import PowerNorm
 
     use_cjk_font()
-    C = np.asarray(counts)
+    N = np.asarray(counts)
     V = len(symbols)
-    if C.shape != (V, V) or (C < 0).any():
-        raise ValueError(f"counts 必须是 ({V}, {V}) 的非负计数（与 symbols 的长度一致），收到形状 {C.shape}")
+    if N.shape != (V, V) or (N < 0).any():
+        raise ValueError(f"counts 必须是 ({V}, {V}) 的非负计数（与 symbols 的长度一致），收到形状 {N.shape}")
     size = max(4.0, 0.4 * V)
     fig = Figure(figsize=(size, size + 0.4), layout="constrained", dpi=150)
     ax = fig.subplots()
-    norm = PowerNorm(gamma=0.5, vmin=0, vmax=max(C.max(), 1))
-    ax.imshow(C, cmap="Blues", norm=norm)
+    norm = PowerNorm(gamma=0.5, vmin=0, vmax=max(N.max(), 1))
+    ax.imshow(N, cmap="Blues", norm=norm)
     # The cell labels lie inside the axes, so the layout need not measure them (2 × V² texts, half the time).
     cell = {"ha": "center", "va": "center", "in_layout": False}
     for i in range(V):
         for j in range(V):
-            dark = norm(C[i, j]) > 0.55
+            dark = norm(N[i, j]) > 0.55
             colour = "white" if dark else "#222222"
             ax.text(j, i - 0.2, symbols[i] + symbols[j], fontsize=8.5, color=colour, **cell)
-            ax.text(j, i + 0.22, f"{C[i, j]:g}", fontsize=8, color=colour, **cell)
+            ax.text(j, i + 0.22, f"{N[i, j]:g}", fontsize=8, color=colour, **cell)
     ax.set_xticks(range(V), symbols)
     ax.set_yticks(range(V), symbols)
     ax.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False, length=0)

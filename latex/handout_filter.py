@@ -3,7 +3,8 @@
 ``handout_mode = "student"`` drops every solution (also the ``solution-start`` /
 ``solution-end`` blocks that sphinx-exercise's ``hide_solutions`` leaves in);
 ``handout_mode = "answers"`` keeps only the chapter title, the exercises and their
-solutions, which makes the answer key (a reference to what is left out prints its number as text).
+solutions, and the answer boxes (_ext/answer_box, which print their answer in this mode),
+which makes the answer key (a reference to what is left out prints its number as text).
 In every LaTeX build: Chinese/Latin spacing that xeCJK loses at links and before maths in headings,
 glossary entries kept whole, and appendix headings without a second 附录. Any other value leaves pages untouched.
 ``handout_documents`` lists the LaTeX documents to write (one per handout).
@@ -20,6 +21,22 @@ from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solut
 import book_layout
 
 EXERCISE_NODES = (exercise_node, exercise_enumerable_node)
+ANSWER_BOX = "answer-box"  # the class of _ext/answer_box's node (a hand computation with its answer)
+
+
+def _kept_in_key(node) -> bool:
+    return isinstance(node, EXERCISE_NODES + (solution_node,)) or (
+        isinstance(node, nodes.Element) and ANSWER_BOX in node.get("classes", []))
+
+
+def _inside_kept(node) -> bool:
+    """Inside an exercise, a solution or a box that the key keeps whole (so it is kept with it)."""
+    parent = node.parent
+    while parent is not None:
+        if _kept_in_key(parent):
+            return True
+        parent = parent.parent
+    return False
 
 
 class HandoutFilter(SphinxTransform):
@@ -33,7 +50,7 @@ class HandoutFilter(SphinxTransform):
 
 
 def keep_exercises_only(app, doctree, docname) -> None:
-    """The answer key: the chapter title, the exercises and their solutions.
+    """The answer key: the chapter title, the exercises, their solutions and the answer boxes, in reading order.
 
     Done once the references are resolved, so that a reference to a figure or section left out
     still knows its number: it prints as text (“图 2.1”) instead of the raw label.
@@ -43,8 +60,7 @@ def keep_exercises_only(app, doctree, docname) -> None:
     chapter = next(iter(doctree.findall(nodes.section)), None)
     if chapter is None:
         return
-    kept = [n for n in chapter.findall(lambda n: isinstance(n, EXERCISE_NODES + (solution_node,)))
-            if not isinstance(n.parent, EXERCISE_NODES + (solution_node,))]
+    kept = [n for n in chapter.findall(_kept_in_key) if not _inside_kept(n)]
     title = chapter.next_node(nodes.title)
     for node in kept:
         node.parent.remove(node)

@@ -33,7 +33,7 @@ def chapter1():
     z = WORKED_Z
     cold_entropy = labcode.entropy(labcode.softmax([2.0, 1.0, 0.0], temperature=0.5))
     return [
-        Figure("scores from h=[1,2]", np.array([[0, 0], [1, 0], [0, 1]]) @ np.array([1.0, 2.0]), 0),
+        Figure("scores from h=[1,2]", np.array([1.0, 2.0]) @ np.array([[0, 1, 0], [0, 0, 1]]), 0),  # z = hW, W (d, V)
         Figure("softmax([0,1,2])", labcode.softmax([0.0, 1.0, 2.0]), 8),
         Figure("softmax([0,1,2]) of green", labcode.softmax([0.0, 1.0, 2.0])[2], 8, "{:.8f}"),
         Figure("softmax([0,1,3])", labcode.softmax([0.0, 1.0, 3.0]), 7),
@@ -45,6 +45,7 @@ def chapter1():
         Figure("temperature entropies", [labcode.entropy(labcode.softmax([2.0, 1.0, 0.0], temperature=t))
                                          for t in (0.5, 1.0, 2.0)], 4),
         Figure("entropy at temperature 0.5", cold_entropy, 4, "{:.4f}"),
+        Figure("the temperature, typeset as τ", 0.5, 1, "τ={:.1f}："),
         Figure("exp overflow threshold", np.log(np.finfo(np.float64).max), 2),
         Figure("float64 spacing near 2000", np.spacing(2000.0), 4),
         Figure("-ln eps", -np.log(1e-9), 6),
@@ -189,6 +190,29 @@ def chapter4():
     ]
 
 
+def square_gradients():
+    """2/n X^T r and 2/n X r on the first two rows of the printing example (n = d = 2)."""
+    X = np.array([[10.0, 2.0], [4.0, 6.0]])
+    r = (labcode.linear(X, np.array([[3.0], [5.0]]), np.array([20.0])) - np.array([[62.0], [60.0]])).ravel()
+    return X.T @ r, X @ r
+
+
+def untransposed_gap(X):
+    """Largest distance between 2/n X r (the transpose forgotten) and the central difference of the MSE."""
+    W, b, y = np.array([[3.0], [5.0]]), np.array([20.0]), np.array([[62.0], [60.0]])
+    r = (labcode.linear(X, W, b) - y).ravel()
+    return labcode.gradcheck(lambda v: labcode.mse(labcode.linear(X, v, b), y),
+                             (2 / len(r) * (X @ r)).reshape(W.shape), W).max_abs_error
+
+
+def off_by_one_losses(labels_from_file):
+    """Loss with the 1-based labels shifted to 0-based, and without (scores favour the right candidates)."""
+    labels = np.array(labels_from_file)
+    logits = 3.0 * np.eye(3)[labels - 1]
+    return [labcode.cross_entropy(logits, labels - 1), labcode.cross_entropy(logits, labels)]
+
+
+
 def appendix():
     X = np.array([[10.0, 2.0], [4.0, 6.0], [8.0, 0.0]])
     W, b, y = np.array([[3.0], [5.0]]), np.array([20.0]), np.array([[62.0], [60.0], [45.0]])
@@ -203,6 +227,9 @@ def appendix():
         Figure("dL/db", db, 6),
         Figure("population and sample variance", [np.var(sample), np.var(sample, ddof=1)], 4),
         Figure("sample variance", np.var(sample, ddof=1), 4, "{:.4f}"),
+        Figure("square X: the gradient and the one without its transpose", np.concatenate(square_gradients()), 0),
+        Figure("the untransposed gradient fails the central difference", untransposed_gap(X[:2]), 1, "{:.1e}"),
+        Figure("off-by-one labels: loss with and without the shift", off_by_one_losses([1, 2, 2]), 4),
     ]
 
 

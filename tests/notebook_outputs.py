@@ -1,4 +1,5 @@
-"""What a chapter notebook shows a reader, read from its stored outputs: printed text, numbers, glued values."""
+"""What a page of the book shows a reader: its prose and formulas, and a notebook's stored outputs (printed text,
+numbers, glued values) and answer boxes."""
 from __future__ import annotations
 
 import functools
@@ -49,3 +50,45 @@ def glued(notebook: str, name: str, mime: str = "text/plain"):
     assert len(found) == 1, f"{name!r} is glued {len(found)} times"
     value = "".join(found[0][f"application/papermill.record/{mime}"])
     return float(value) if mime == "text/plain" else value
+
+
+def markdown_text(path: Path) -> str:
+    """The prose of a page (.md) or of a notebook's Markdown cells."""
+    if path.suffix == ".md":
+        return path.read_text(encoding="utf-8")
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
+# Groups whose letters are words, not symbols: \text{mach}, \operatorname{Var}, \mathsf T (the transpose mark).
+WORD_GROUPS = re.compile(r"\\(?:text|operatorname|mathrm|mathsf)\s*(?:\{[^{}]*\}|\S)")
+
+
+def maths(text):
+    """The formulas of a page, joined: everything between $…$ or $$…$$."""
+    return "\n".join(a or b for a, b in MATH.findall(text))
+
+
+def uses_symbol(symbol, formulas):
+    r"""Does `symbol`, written as in the appendix's table ("S", "\tau", "H(p)", "e_y", "dZ"), occur in `formulas`?
+
+    Letters count only where they stand alone: not inside a command (\ln), a word (\text{mach}) or another
+    symbol (dZ, e_y), and not as a function name (H(p) is the entropy, not the matrix H).
+    """
+    if not re.fullmatch(r"[A-Za-z]{1,2}", symbol):
+        return re.search(re.escape(symbol) + r"(?![A-Za-z_])", formulas) is not None
+    letters = re.sub(r"\\[A-Za-z]+", " ", WORD_GROUPS.sub(" ", formulas))
+    return re.search(rf"(?<![A-Za-z_]){symbol}(?![A-Za-z_])(?!\s*\()", letters) is not None
+
+
+ANSWER_BOX = re.compile(r"^:::\{answer-box\} (\S+)\n((?::\w+: .*\n)+)", re.M)
+
+
+def book_boxes() -> list[tuple[str, str, dict]]:
+    """(notebook stem, kind, options) of every answer box in the book's Markdown cells."""
+    found = []
+    for path in sorted(BOOK.glob("*.ipynb")):
+        for kind, block in ANSWER_BOX.findall(markdown_text(path)):
+            found.append((path.stem, kind, dict(re.findall(r"^:(\w+): (.*)$", block, re.M))))
+    return found

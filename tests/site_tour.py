@@ -7,7 +7,8 @@ it once per test run):
 - axe-core in the light theme (every rule that can report a serious or critical problem) and, after the
   theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen;
-- at 1200 px, in each theme, the colours painted behind every widget of the family and behind each of its texts;
+- at 1200 px, in each theme, the colours painted behind every widget of the family and every answer box, and behind
+  each of their texts;
 - the formulas MathJax typeset and, on pages with widgets, the icon fonts the widget runtime loads;
 - script errors, failed requests and requests that tried to leave 127.0.0.1.
 test_accessibility.py, test_site_phone.py, test_widget_themes.py and test_site_offline.py assert on the result.
@@ -164,6 +165,8 @@ def _check(page, width: int) -> dict:
             record["phone"] = page.evaluate(PHONE_CHECKS)
         if width >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
             record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
+        if width >= 1200 and page.locator(ANSWER_BOX).count():
+            record.setdefault("answer_boxes", {})[scheme] = _measure_widgets(page, ANSWER_BOX)
     page.emulate_media(color_scheme="light")
     record["formulas"] = page.locator("mjx-container").count()
     return record
@@ -183,10 +186,15 @@ HAS_FAMILY_WIDGET = """() => [...document.querySelectorAll('script[type="applica
     .some(s => s.textContent.includes("lc-widget"))"""
 
 
-def _measure_widgets(page) -> list[dict]:
-    """WIDGET_CONTRAST for every family widget on the page; a tall widget is measured in viewport-sized slices."""
+# The answer boxes of _ext/answer_box follow the theme as the widgets do (drawn by the page's own script).
+ANSWER_BOX = ".answer-box"
+
+
+def _measure_widgets(page, selector=".lc-widget") -> list[dict]:
+    """WIDGET_CONTRAST for every family widget (or answer box) on the page; a tall one is measured in
+    viewport-sized slices."""
     found = []
-    roots = page.locator(".lc-widget")
+    roots = page.locator(selector)
     roots.first.wait_for(timeout=20000)  # the widget runtime draws them after the page has loaded
     for k in range(roots.count()):
         root = roots.nth(k)

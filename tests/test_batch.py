@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labcode import BOS, EOS, IGNORE, UNK, collate, cross_entropy, cross_entropy_grad
+from labcode import BOS, EOS, IGNORE, UNK, collate, cross_entropy, cross_entropy_grad, valid_mean
 
 
 def test_special_ids():
@@ -88,3 +88,27 @@ def test_ids_must_fit_the_vocabulary():
 def test_a_string_is_not_a_list_of_documents():
     with pytest.raises(ValueError, match="docs 必须是至少含一篇文档的序列"):
         collate("132")
+
+
+def test_valid_mean_divides_by_the_valid_targets_only():
+    losses, targets = [[1.0, 1.5, 2.5], [3.5, 1.5, 0.0]], [[3, 5, 2], [4, 2, IGNORE]]
+    assert valid_mean(losses, targets) == 2.0                   # 10 / 5, not 10 / 6
+    assert valid_mean([[4.0, 9.0]], [[1, 7]], ignore_index=7) == 4.0
+
+
+def test_valid_mean_is_the_mean_of_cross_entropy():
+    _, targets = collate([[1, 3, 5, 2], [1, 4, 2]])
+    z = np.random.default_rng(0).normal(size=targets.shape + (6,))
+    per_position = cross_entropy(z, targets, reduction="none")
+    assert valid_mean(per_position, targets) == pytest.approx(cross_entropy(z, targets), rel=1e-15)
+
+
+def test_valid_mean_rejects_bad_arguments():
+    with pytest.raises(TypeError, match=r"targets 必须是整数目标编号，收到 dtype float64"):
+        valid_mean([1.0], [0.5])
+    with pytest.raises(ValueError, match=r"losses 与 targets 的形状必须相同，收到 \(2,\) 与 \(1,\)"):
+        valid_mean([1.0, 2.0], [1])
+    with pytest.raises(ValueError, match=r"losses 必须全是有限数，收到 \[nan\]"):
+        valid_mean([np.nan], [1])
+    with pytest.raises(ValueError, match=r"至少要有一个有效目标，但全部 2 个都等于 ignore_index=-100"):
+        valid_mean([1.0, 2.0], [IGNORE, IGNORE])

@@ -206,7 +206,11 @@ def test_appendix_handouts_and_the_back_of_the_book_say_appendix_not_chapter(pdf
         for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / f"{chapter['stem']}-answers.pdf"):
             head = _flat(_pages(pdf)[0])
             assert _flat(chapter["label"]) in head, f"{pdf.name}: {head[:120]!r}"
-            assert not re.search(r"第\d+章", head), f"{pdf.name} calls the appendix a chapter: {head[:120]!r}"
+            # The heading: page header, label and title (the text below may name chapters: the symbol table does).
+            title = _flat(build_pdf.printed_title(chapter["title"]))
+            assert title in head, f"{pdf.name}: no title {title!r} in {head[:120]!r}"
+            heading = head[:head.index(title) + len(title)]
+            assert not re.search(r"第\d+章", heading), f"{pdf.name} calls the appendix a chapter: {heading!r}"
     # In book.pdf the glossary follows the appendices with the next letter, in its heading and page headers.
     glossary_label = f"附录{chr(65 + len(appendices))}"
     pages = [_flat(page) for page in _pages(pdf_dir / "book.pdf")]
@@ -264,7 +268,7 @@ def test_captions_read_figure_number_then_text(pdf_dir):
     found = 0
     for pdf in _all_pdfs(pdf_dir):
         text = "".join(_pages(pdf))
-        numbers = re.findall(r"([图表])\s*(\d+\.\d+)\s*([:：]?)", text)
+        numbers = re.findall(r"([图表])\s*((?:[A-Z]|\d+)\.\d+)\s*([:：]?)", text)   # 表 1.1, 表 A.1
         found += len(numbers)
         assert not [n for n in numbers if n[2]], f"{pdf.name}: captions with a colon {numbers}"
     assert found, "no numbered figure or table in any PDF: nothing was checked"
@@ -295,6 +299,27 @@ def test_no_widget_or_figure_text_repr_is_printed(pdf_dir):
         text = "".join(_pages(pdf))
         for needle in WIDGET_REPRS:
             assert needle not in text, f"{pdf.name} prints the text repr {needle!r}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_answer_boxes_are_blanks_for_students_and_answered_in_the_key(pdf_dir, chapter):
+    """Each answer box of the chapter (_ext/answer_box) prints its question in every handout; the answer,
+    computed from labcode at build time, only in the answer key, which also names the box's section."""
+    from answer_box.problems import answer_text, problem
+    from notebook_outputs import book_boxes
+
+    boxes = [problem(kind, {k: v for k, v in options.items() if k != "label"})
+             for stem, kind, options in book_boxes() if stem == chapter["stem"]]
+    assert boxes, f"{chapter['stem']} has no answer box"
+    student, book, answers = (_flat("".join(_body(page) for page in _pages(pdf_dir / name)))
+                              for name in (f"{chapter['stem']}.pdf", "book.pdf", f"{chapter['stem']}-answers.pdf"))
+    assert student.count("动手算") == answers.count("动手算") == len(boxes)
+    assert answers.count("动手算（见“") == len(boxes)
+    for found in boxes:
+        printed = "答案：" + _flat(answer_text(found.answer))
+        assert printed in answers, f"the answer key lacks {printed!r}"
+        assert printed not in student and printed not in book, f"a student handout prints {printed!r}"
+    assert "答案：" not in student and "动手算（见“" not in student
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])

@@ -111,6 +111,7 @@ def test_temperature_figure_shows_softmax_at_each_temperature_and_its_entropy():
         np.testing.assert_allclose([b.get_height() for b in ax.patches], probs, rtol=0, atol=1e-15)
         assert f"{float(labcode.entropy(probs)):.3f}" in ax.get_title()
         assert "温度" in ax.get_title() and "熵" in ax.get_title()
+        assert f"τ = {t:g}" in ax.get_title()    # temperature is τ in the book, never T
 
 
 def test_temperature_figure_accepts_a_single_temperature():

@@ -1,6 +1,6 @@
-"""Every widget of the family on the built site follows the page's light or dark theme.
+"""Every widget of the family and every answer box on the built site follows the page's light or dark theme.
 
-For each built page with a family widget (root class ``lc-widget``), in light and in dark mode:
+For each built page with a family widget (root class ``lc-widget``) or an answer box, in light and in dark mode:
 the widget sits on the page's own background (no light box on the dark theme), and every piece of
 text in it has WCAG AA contrast (4.5:1) against what is really painted behind it. The colours are
 measured at 1200 px during the `site_tour` visit of every page (WIDGET_CONTRAST in tests/site_tour.py).
@@ -8,17 +8,18 @@ measured at 1200 px during the `site_tour` visit of every page (WIDGET_CONTRAST 
 from __future__ import annotations
 
 
-def test_every_widget_follows_light_and_dark_with_aa_contrast(site_tour, built_site):
-    widget_pages = sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html")
-                          if "lc-widget" in p.read_text(encoding="utf-8"))
-    assert widget_pages, "no built page embeds a family widget (class lc-widget)"
+def assert_follows_the_theme(site_tour, built_site, marker: str, key: str, least: int) -> None:
+    """Every built page whose HTML has `marker` was measured under `key` in both themes, and passes."""
+    pages = sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html")
+                   if marker in p.read_text(encoding="utf-8"))
+    assert pages, f"no built page has {marker}"
     visits = site_tour["1200"]
     checked = 0
-    for path in widget_pages:
-        assert sorted(visits[path].get("widgets", {})) == ["dark", "light"], f"{path}: widgets not measured"
-        for scheme, slices in visits[path]["widgets"].items():
+    for path in pages:
+        assert sorted(visits[path].get(key, {})) == ["dark", "light"], f"{path}: {key} not measured"
+        for scheme, slices in visits[path][key].items():
             for r in slices:
-                where = f"{path} widget {r['widget']} at +{r['offset']}px ({scheme})"
+                where = f"{path} {key} {r['widget']} at +{r['offset']}px ({scheme})"
                 assert r["theme"] == scheme, where
                 assert max(abs(a - b) for a, b in zip(r["behindRoot"], r["page"], strict=True)) < 2, \
                     f"{where}: painted on {r['behindRoot']}, the page is {r['page']}"
@@ -27,4 +28,13 @@ def test_every_widget_follows_light_and_dark_with_aa_contrast(site_tour, built_s
                 if scheme == "dark":
                     assert all(sum(t["fg"]) > sum(t["bg"]) for t in r["texts"]), f"{where}: dark text on dark page"
                 checked += len(r["texts"])
-    assert checked > 20  # the texts were really found and measured
+    assert checked > least  # the texts were really found and measured
+
+
+def test_every_widget_follows_light_and_dark_with_aa_contrast(site_tour, built_site):
+    assert_follows_the_theme(site_tour, built_site, "lc-widget", "widgets", 20)
+
+
+def test_every_answer_box_follows_light_and_dark_with_aa_contrast(site_tour, built_site):
+    """The answer boxes (_ext/answer_box) too: their question, buttons, help and progress texts."""
+    assert_follows_the_theme(site_tour, built_site, 'class="answer-box"', "answer_boxes", 40)

@@ -76,6 +76,6 @@ def restore(loaded, module):
     """Put the first widget back through its own controls (the module's RESTORE_JS), and check that it shows the
     fresh load's state where the module can say what that is (`restorable_state`)."""
     state = getattr(module, "restorable_state", None)
-    loaded.locator(module.WIDGET).first.evaluate(module.RESTORE_JS, loaded.fresh and loaded.fresh["controls"])
+    loaded.locator(module.WIDGET).first.evaluate(module.RESTORE_JS, loaded.fresh and loaded.fresh.get("controls"))
     if state:
         assert state(loaded) == loaded.fresh, "the widget did not return to the state of a fresh load"

@@ -1,0 +1,276 @@
+"""Answer boxes on the built static site, in headless Chromium with the network blocked (_ext/answer_box).
+
+Chapter 2 (three boxes: the gradient, one step, the mean-loss denominator) is loaded once for the module, over
+HTTP; before each test every box is put back to the book's numbers through its own buttons (checked). The
+appendix is opened from file:// to check the solved count across a reload. What the reader types is read by
+the page; every answer the page expects is compared with labcode's, for the book's numbers and for new ones.
+"""
+from __future__ import annotations
+
+import gzip
+import html
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import answer_box
+from answer_box.problems import KINDS
+from widget_page import DESKTOP, assert_fits_its_column
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = "book/02_gradient.html"  # the `loaded` and `page` fixtures of conftest.py (tests/widget_page.py)
+WIDGET = ".answer-box .ab-controls:not([hidden])"  # a box's controls, shown once its script has run
+MARKER = 'class="answer-box"'
+GRADIENT, STEP, MEAN = "ch2-ab-gradient", "ch2-ab-step", "ch2-ab-mean-loss"
+
+# What each box shows and where its controls stand (the verdict and the solved count are left out: they say
+# what happened last, and a fresh load has none).
+STATE_JS = """() => [...document.querySelectorAll(".answer-box")].map((box) => ({
+    id: box.id, variant: box.answerBox.variant, values: box.answerBox.values,
+    set: box.querySelector(".ab-set").textContent, question: box.querySelector(".ab-question").textContent,
+    label: box.querySelector(".ab-label").textContent, input: box.querySelector(".ab-input").value,
+    invalid: box.querySelector(".ab-input").getAttribute("aria-invalid"),
+    book: box.querySelector(".ab-book").hidden,
+}))"""
+# Back to the book's numbers as a reader would: "回到书中的数" (reached through "换一组数" when a verdict is shown).
+RESTORE_JS = """() => {
+    for (const box of document.querySelectorAll(".answer-box")) {
+        const input = box.querySelector(".ab-input");
+        if (box.answerBox.variant === 0 && (input.value || input.hasAttribute("aria-invalid"))) {
+            box.querySelector(".ab-new").click();
+        }
+        if (box.answerBox.variant !== 0) box.querySelector(".ab-book").click();
+    }
+    document.activeElement.blur();
+    window.scrollTo(0, 0);
+}"""
+
+
+def restorable_state(page):
+    return {"boxes": page.evaluate(STATE_JS)}
+
+
+def answer(page, label, text):
+    """Type `text` into the box and press Enter; returns (verdict, aria-invalid)."""
+    field = page.locator(f"#{label} .ab-input")
+    field.fill(text)
+    field.press("Enter")
+    verdict = page.locator(f"#{label} .ab-verdict").inner_text().replace("\u200b", "")
+    return verdict, field.get_attribute("aria-invalid")
+
+
+def labcode_answer(kind, values):
+    """The box's answer for these numbers, computed in Python with labcode (problems.py)."""
+    return np.ravel(KINDS[kind].answer(**values))
+
+
+def as_typed(values):
+    return "[" + ", ".join(f"{v:.6f}" for v in values) + "]" if len(values) > 1 else f"{values[0]:.6f}"
+
+
+# --- the static pages -----------------------------------------------------------------------------------
+
+def test_only_pages_with_a_box_load_its_small_script(built_site):
+    pages = {p.relative_to(built_site).as_posix(): p.read_text(encoding="utf-8") for p in built_site.rglob("*.html")}
+    with_box = {path for path, text in pages.items() if 'class="answer-box"' in text}
+    assert {"book/01_probability_to_loss.html", PAGE, "book/03_shared_embedding.html", "book/04_bigram.html",
+            "book/appendix.html"} <= with_box
+    for path, text in pages.items():
+        assert (f"_static/{answer_box.SCRIPT}" in text) == (path in with_box), path
+        assert (f"_static/{answer_box.STYLE}" in text) == (path in with_box), path
+    weight = sum(len(gzip.compress((built_site / "_static" / name).read_bytes()))
+                 for name in (answer_box.SCRIPT, answer_box.STYLE))
+    assert weight < 16_000, f"the answer boxes add {weight} bytes (gzip) to a page"
+
+
+def test_the_page_shows_the_books_numbers_and_their_labcode_answer(page, built_site):
+    source = (built_site / PAGE).read_text(encoding="utf-8")
+    for box in page.fresh["boxes"]:
+        written = re.search(rf'<p class="ab-question" id="{box["id"]}-question">(.*?)</p>', source).group(1)
+        assert box["question"] == html.unescape(re.sub(r"<[^>]+>", "", written))  # the script writes the same text
+        assert box["set"] == "（书中的数）" and box["book"] and box["variant"] == 0
+        kind = page.locator(f"#{box['id']}").evaluate("b => JSON.parse(b.dataset.answerBox).kind")
+        js = np.ravel(page.locator(f"#{box['id']}").evaluate("b => b.answerBox.answer"))
+        np.testing.assert_allclose(js, labcode_answer(kind, box["values"]), rtol=1e-12, atol=1e-15)
+    field = page.locator(f"#{GRADIENT} .ab-input")
+    assert field.evaluate("e => e.labels[0].textContent") == "梯度 g"
+    assert "相差不超过 0.001 就算对" in page.locator(f"#{GRADIENT} .ab-help").inner_text()   # the tolerance, stated
+
+
+RIGHT = [
+    (GRADIENT, "[4/7, -5/7, 1/7]"), (GRADIENT, "4/7, -5/7, 1/7"), (GRADIENT, "(4/7，−5/7，1/7)"),
+    (GRADIENT, "［４／７，－５／７，１／７］"), (GRADIENT, "【4/7、-5/7、1/7】"), (GRADIENT, "[0.5714 -0.7143 0.1429]"),
+    (GRADIENT, "g = [0.5714, -0.7143, 0.1429]"), (GRADIENT, "[2/3.5, 1/3.5 - 1, 0.5/3.5]"),
+    (GRADIENT, "[exp(ln 4)/7, −5/7, 1/7]"), (GRADIENT, " [ 4 / 7 , - 5 / 7 , 1 / 7 ] "),
+    (STEP, "[ln 2 - 2/35, 1/14, -ln 2 - 1/70]"), (STEP, "[ln2−2/35，1/14，−ln2−1/70]"),
+    (STEP, "[0.636, 0.0714, -0.7074]"), (STEP, "[log(2) - 0.1*4/7, 0.1*5/7, -log(2) - 0.1/7]"),
+    (MEAN, "2"), (MEAN, "２"), (MEAN, "10/5"), (MEAN, "2.0"), (MEAN, "ln(e^2)"), (MEAN, "（1＋1）"),
+    (MEAN, "sqrt(4)"), (MEAN, "200%"), (MEAN, "平均损失 = 2"),
+]
+
+
+def test_every_documented_way_of_writing_the_right_answer_is_accepted(page):
+    for label, text in RIGHT:
+        verdict, invalid = answer(page, label, text)
+        assert verdict.startswith("正确！"), (text, verdict)
+        assert invalid == "false", text
+
+
+WRONG = [
+    (MEAN, "1.667", ["分母把被忽略的位置也算进去了"]), (MEAN, "10/6", ["分母把被忽略的位置也算进去了"]),
+    (MEAN, "10", ["这是总和"]), (MEAN, "2.0833", ["先在每篇里平均"]), (MEAN, "1.99", ["很接近"]),
+    (GRADIENT, "[4/7, 2/7, 1/7]", ["编号为 1 的分量不对", "忘了减去"]),
+    (GRADIENT, "[-4/7, 5/7, -1/7]", ["符号反了"]),
+    (GRADIENT, "[-3/7, 2/7, 1/7]", ["编号为 0、1 的分量不对", "放错了位置"]),
+    (GRADIENT, "[4/7, -5/7, 0.15]", ["编号为 2 的分量不对，其余分量都对", "很接近"]),
+    (STEP, "[ln 2 + 2/35, -1/14, -ln 2 + 1/70]", ["方向反了"]),
+    (STEP, "[-2/35, 1/14, -1/70]", ["这是改变量"]),
+    (STEP, "[ln 2 - 4/7, 5/7, -ln 2 - 1/7]", ["忘了乘学习率"]),
+    (GRADIENT, "[1, 2]", ["答案应有 3 个分量，你写了 2 个"]),
+    (MEAN, "[1, 2]", ["这里要一个数，你写了 2 个"]),
+    (GRADIENT, "[4/7, x, 1/7]", ["没读懂", "不认识“x”"]),
+    (GRADIENT, "[4/7, (1, 1/7]", ["没读懂", "括号没有配对"]),
+    (MEAN, "", ["还没有写答案"]), (MEAN, "ln 0", ["不是有限的数"]),
+]
+
+
+def test_wrong_answers_are_rejected_with_the_matching_hint(page):
+    for label, text, expected in WRONG:
+        verdict, invalid = answer(page, label, text)
+        assert invalid == "true", text
+        assert not verdict.startswith("正确"), text
+        for words in expected:
+            assert words in verdict, (text, verdict)
+    verdict, _ = answer(page, MEAN, "3")
+    assert verdict == "不对。"                                      # no slip it could match: no hint made up
+
+
+def test_enter_submits_and_the_verdict_is_announced_politely(page):
+    box = page.locator(f"#{MEAN}")
+    region = box.locator(".ab-verdict")
+    assert region.get_attribute("role") == "status" and region.get_attribute("aria-live") == "polite"
+    box.locator(".ab-input").focus()
+    page.keyboard.type("10/5")
+    page.keyboard.press("Enter")
+    assert region.inner_text().startswith("正确！") and "本章已完成" in region.inner_text()
+    assert box.locator(".ab-input").get_attribute("aria-invalid") == "false"
+    said = []
+    for _ in range(2):                                              # the same slip twice is announced twice
+        answer(page, MEAN, "10")
+        said.append(region.text_content())
+    assert said[0] != said[1] and said[0].replace("\u200b", "") == said[1].replace("\u200b", "")
+
+
+def test_new_numbers_are_drawn_from_a_seed_and_computed_by_the_widgets_maths(page):
+    for label in (GRADIENT, STEP, MEAN):
+        box = page.locator(f"#{label}")
+        kind = box.evaluate("b => JSON.parse(b.dataset.answerBox).kind")
+        questions, drawn = [box.locator(".ab-question").inner_text()], []
+        for k in (1, 2, 3):
+            box.locator(".ab-new").click()
+            assert box.locator(".ab-set").inner_text() == f"（第 {k} 组新数）"
+            questions.append(box.locator(".ab-question").inner_text())
+            values, js = box.evaluate("b => [b.answerBox.values, b.answerBox.answer]")
+            expected = labcode_answer(kind, values)
+            np.testing.assert_allclose(np.ravel(js), expected, rtol=1e-12, atol=1e-12)
+            verdict, invalid = answer(page, label, as_typed(expected))
+            assert verdict.startswith("正确！") and invalid == "false", (label, k, verdict)
+            drawn.append(values)
+        assert len(set(questions)) == 4, f"{label}: the question did not change with the numbers: {questions}"
+        box.locator(".ab-book").click()
+        assert box.locator(".ab-question").inner_text() == questions[0]
+        box.locator(".ab-new").click()                               # seeded: the same first new set again
+        assert box.evaluate("b => b.answerBox.values") == drawn[0]
+
+
+def test_every_kind_of_the_page_script_agrees_with_labcode(page):
+    """Each kind the page knows draws numbers (seeded), and solves them as labcode does: the same kinds as
+    problems.py, every placeholder of the question filled."""
+    drawn = page.evaluate("""(seeds) => Object.entries(window.labAnswerBoxes.kinds).map(([name, kind]) => [name,
+        seeds.map((seed) => { const d = kind.draw(labMaths.mulberry32(seed));
+                              return [d.values, d.texts, kind.solve(d.values)]; })])""", list(range(1, 9)))
+    assert sorted(name for name, _ in drawn) == sorted(KINDS)
+    for name, cases in drawn:
+        for values, texts, js in cases:
+            np.testing.assert_allclose(np.ravel(js), labcode_answer(name, values), rtol=1e-12, atol=1e-12,
+                                       err_msg=f"{name} {values}")
+            question = re.sub(r"\{(\w+)\}", lambda m, shown=texts: shown[m.group(1)], KINDS[name].question)
+            assert "undefined" not in question and "NaN" not in question, question
+
+
+def test_the_page_reads_numbers_as_a_person_writes_them(page):
+    read = {text: page.evaluate("t => labAnswerBoxes.read(t, 1)", text) for text in
+            ("ln(7/2)", "ln 7/2", "e^2", "exp(1)/(1+e)", "2e", "-ln 2", "1e-3", "50%", "2**3", "π/2", "0.5。")}
+    expected = {"ln(7/2)": math.log(3.5), "ln 7/2": math.log(7) / 2, "e^2": math.e ** 2,
+                "exp(1)/(1+e)": math.e / (1 + math.e), "2e": 2 * math.e, "-ln 2": -math.log(2), "1e-3": 1e-3,
+                "50%": 0.5, "2**3": 8.0, "π/2": math.pi / 2, "0.5。": 0.5}
+    for text, value in expected.items():
+        assert read[text] == [pytest.approx(value, rel=1e-15)], text
+    assert page.evaluate("labAnswerBoxes.read('[ 0.57 -0.71  0.14]', 3)") == [0.57, -0.71, 0.14]  # NumPy's print
+    assert page.evaluate("() => { try { labAnswerBoxes.read('alert(1)', 1); } catch (e) { return e.message; } }") \
+        == "不认识“alert”：可以用 ln、exp、sqrt、e、π"
+
+
+def test_keyboard_alone_answers_draws_and_goes_back(page):
+    box = page.locator(f"#{GRADIENT}")
+    box.locator(".ab-input").focus()
+    page.keyboard.type("[4/7, -5/7, 1/7]")
+    page.keyboard.press("Enter")
+    assert box.locator(".ab-verdict").inner_text().startswith("正确！")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "ab-check"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "ab-new"
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"  # focus is visible
+    page.keyboard.press("Space")
+    assert box.evaluate("b => b.answerBox.variant") == 1
+    assert page.evaluate("document.activeElement.className") == "ab-input"   # straight on to the new question
+    for _ in range(3):
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "ab-book"
+    page.keyboard.press("Enter")
+    assert box.evaluate("b => b.answerBox.variant") == 0
+
+
+def test_the_boxes_fit_a_phone(page):
+    try:
+        page.set_viewport_size({"width": 360, "height": 740})
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        for label in (GRADIENT, STEP, MEAN):
+            box = page.locator(f"#{label}")
+            box.scroll_into_view_if_needed()
+            assert_fits_its_column(box, 360)
+            assert box.locator(".ab-input").bounding_box()["width"] > 150
+            for button in box.locator("button:visible").all():
+                edge = button.bounding_box()
+                assert edge["x"] >= 0 and edge["x"] + edge["width"] <= 360, label
+    finally:
+        page.set_viewport_size(DESKTOP)
+
+
+def test_the_solved_count_survives_a_reload_from_file(chromium, built_site):
+    """From file:// with the network blocked (a learner's own copy): the appendix's one box, solved, stays
+    solved after a reload; only the list of solved boxes is stored, in the browser."""
+    context = chromium.new_context(viewport=DESKTOP)
+    tab, external = context.new_page(), []
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:", "blob:"))
+                  else (external.append(r.request.url), r.abort()))
+    try:
+        tab.goto((built_site / "book" / "appendix.html").as_uri())
+        tab.locator(WIDGET).first.wait_for()
+        progress = tab.locator(".answer-box .ab-progress")
+        assert progress.inner_text() == "本附录已完成 0/1"
+        verdict, invalid = answer(tab, "app-ab-mse-gradient", "[-40/3, 16/3]")
+        assert verdict.startswith("正确！") and "本附录已完成 1/1" in verdict and invalid == "false"
+        tab.reload()
+        tab.locator(WIDGET).first.wait_for()
+        assert progress.inner_text() == "本附录已完成 1/1"
+        ours = [[key, value] for key, value in tab.evaluate("Object.entries(localStorage)")
+                if key.startswith("lc-answer-boxes:")]            # (the theme keeps its colour mode there too)
+        assert ours == [[f"lc-answer-boxes:{tab.evaluate('location.pathname')}", '["app-ab-mse-gradient"]']]
+        assert external == []
+    finally:
+        context.close()
