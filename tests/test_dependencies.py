@@ -41,7 +41,8 @@ def third_party_imports() -> dict[str, list[str]]:
     sources += [code_cells(nb) for nb in sorted((ROOT / "book").glob("*.ipynb"))]
     modules = set().union(*map(imported_modules, sources)) - set(sys.stdlib_module_names) - OPTIONAL
     distributions = importlib.metadata.packages_distributions()
-    own = {p.stem for folder in FOLDERS for p in (ROOT / folder).rglob("*.py")} | {"labcode"}
+    own = {p.parent.name if p.name == "__init__.py" else p.stem for folder in FOLDERS
+           for p in (ROOT / folder).rglob("*.py")}
     return {m: distributions.get(m, []) for m in sorted(modules - own)}
 
 
