@@ -207,7 +207,7 @@ def test_appendix_handouts_and_the_back_of_the_book_say_appendix_not_chapter(pdf
             head = _flat(_pages(pdf)[0])
             assert _flat(chapter["label"]) in head, f"{pdf.name}: {head[:120]!r}"
             # The heading: page header, label and title (the text below may name chapters: the symbol table does).
-            title = _flat(build_pdf.printed_title(chapter["title"]))
+            title = _flat(book_layout.printed_title(chapter["title"]))
             assert title in head, f"{pdf.name}: no title {title!r} in {head[:120]!r}"
             heading = head[:head.index(title) + len(title)]
             assert not re.search(r"第\d+章", heading), f"{pdf.name} calls the appendix a chapter: {heading!r}"
