@@ -13,7 +13,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
 
-.PHONY: help build site pdf test lint execute lab bench assets lock clean
+.PHONY: help build site kit pdf test lint execute lab bench assets lock clean
 .DEFAULT_GOAL := help
 
 ## help: this list
@@ -51,13 +51,18 @@ ifneq ($(filter clean,$(MAKECMDGOALS)),)
 $(VENDOR_STAMP): clean
 endif
 
-## build: the PDF handouts in _build/pdf (when TeX is installed), then the site in _build/html, linking them
+## kit: the course package as a wheel in _build/kit (the learner's kit the site serves beside each chapter);
+## TAG=vX.Y.Z (the release workflow) stops unless the tag names the version in pyproject.toml
+kit: $(STAMP)
+	$(PY) scripts/build_kit.py $(if $(TAG),--tag $(TAG))
+
+## build: the PDF handouts in _build/pdf (when TeX is installed), then the wheel and the site in _build/html, linking them
 build: assets
 	$(PY) scripts/build_pdf.py --if-available
 	@$(MAKE) --no-print-directory site
 
-## site: the site alone in _build/html (scripts/build_site.py: jupyter-book build, warnings as errors)
-site: assets
+## site: the wheel, then the site alone in _build/html (scripts/build_site.py: jupyter-book build, warnings as errors)
+site: assets kit
 	$(PY) scripts/build_site.py
 
 ## pdf: one PDF handout per chapter, the answer key and the whole book in _build/pdf

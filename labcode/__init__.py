@@ -1,5 +1,6 @@
 """labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
-from . import corpus, practice
+from . import corpus, idioms, practice
+from ._glue import glue
 from .batch import BOS, EOS, IGNORE, UNK, collate, valid_mean
 from .bigram import (
     build_vocab,
@@ -23,7 +24,9 @@ from .embedding import (
     one_hot,
 )
 from .gradients import GradCheck, gradcheck, gradient_step, numerical_grad, step_size_errors
+from .idioms import load_idioms
 from .linear import linear, linear_backward
+from .overview import course_map, course_map_alt
 from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, perplexity, softmax
 from .regression import mse, mse_grad
 
@@ -36,8 +39,10 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "load_words", "split_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll",
            "count_weights",
            "loss_and_grad", "loss_and_grad_from_counts", "sample_names",
+           "glue",
            "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
            "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"]
+__all__ += ["idioms", "load_idioms", "course_map", "course_map_alt"]
 
 
 def __getattr__(name):

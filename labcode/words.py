@@ -148,7 +148,7 @@ def encode_word(word, vocab):
 
 
 def _encode(word, vocab):
-    unknown = sorted(set(word) - set(vocab))
+    unknown = sorted({ch for ch in word if ch not in vocab})  # dict lookups: no set of a large vocabulary per word
     if unknown:
         raise ValueError(f"word 的每个字符都必须在词表里（词表有 {len(vocab)} 个符号：{_short(''.join(vocab))}），"
                          f"{word!r} 含词表外的字符 {unknown}")

@@ -1,8 +1,12 @@
-"""Re-execute chapter notebooks and store their outputs: the reference that nbval compares against.
+"""Re-execute the book's notebooks and store their outputs: the reference that nbval compares against.
 
-Run with `make execute` (all notebooks) or `make execute NB=book/01_probability_to_loss.ipynb`.
+Run with `make execute` (the home page intro.ipynb and every book/*.ipynb) or
+`make execute NB=book/01_probability_to_loss.ipynb`.
 Outputs are made reproducible: no cell timings, widget model ids numbered in order of appearance,
-and any output on stderr is an error (warnings do not belong in the book).
+and any output on stderr is an error (warnings do not belong in the book). So is a cell whose outputs
+nbval could not compare with the stored ones (cleared, updated, or taken by an Output widget) unless
+tagged for nbval: what this script stores is what `pytest --nbval` checks. tests/test_kit.py runs the
+same `run` in the learner's environment and compares its result with the stored notebooks.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
+HOME = ROOT / "intro.ipynb"
 MODEL_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")  # also inside "IPY_MODEL_<id>"
 MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
@@ -74,27 +79,67 @@ def stderr_outputs(nb):
                 yield index, out.get("text", "")
 
 
-def execute(path: Path):
-    nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
-                            store_widget_state=True, resources={"metadata": {"path": str(path.parent)}})
+class NotebookError(Exception):
+    """A notebook whose outputs may not be stored: a cell wrote to stderr, or nbval could not compare a cell."""
+
+
+# nbval compares the outputs a cell sends, in the order it sends them; it ignores clear_output and
+# update_display_data, and it does not know that an ipywidgets Output widget takes a cell's outputs.
+NBVAL_EXEMPT = ("nbval-ignore-output", "nbval-skip")  # cell tags, or comments such as "# NBVAL_SKIP"
+
+
+def nbval_exempt(cell) -> bool:
+    tags = cell.metadata.get("tags", [])
+    return any(mark in tags or f"# {mark.upper().replace('-', '_')}" in cell.source for mark in NBVAL_EXEMPT)
+
+
+class NbvalAwareClient(NotebookClient):
+    """nbclient, noting the cells whose stored outputs nbval would not see as stored."""
+
+    def process_message(self, msg, cell, cell_index):
+        parent = msg["parent_header"].get("msg_id")
+        if msg["msg_type"] in ("clear_output", "update_display_data") or (
+                self.output_hook_stack[parent] and msg["msg_type"] in ("stream", "display_data", "execute_result")):
+            self.nbval_blind.add(cell_index)
+        return super().process_message(msg, cell, cell_index)
+
+
+def run(nb, folder: Path, kernel_manager=None):
+    """Execute `nb` in a kernel working in `folder` and return it with reproducible outputs (what `make execute`
+    stores); `kernel_manager` starts another kernel than this interpreter's "python3". Raises NotebookError."""
+    client = NbvalAwareClient(nb, km=kernel_manager, timeout=600, kernel_name="python3", record_timing=False,
+                              store_widget_state=True, resources={"metadata": {"path": str(folder)}})
+    client.nbval_blind = set()
     client.execute()
     merge_streams(nb)
     noise = list(stderr_outputs(nb))
     if noise:
         index, text = noise[0]
-        sys.exit(f"{path.name}: cell {index} wrote to stderr (fix the cause, do not store it):\n{text}")
-    nbformat.write(stable_widget_ids(nb), path)
+        raise NotebookError(f"cell {index} wrote to stderr (fix the cause, do not store it):\n{text}")
+    blind = [i for i in sorted(client.nbval_blind) if not nbval_exempt(nb.cells[i])]
+    if blind:
+        raise NotebookError(f"cells {blind} clear, update or divert their outputs (an Output widget), which nbval "
+                            "cannot compare: change the cell, or tag it nbval-ignore-output")
+    return stable_widget_ids(nb)
+
+
+def execute(path: Path):
+    nb = nbformat.read(path, as_version=4)
+    try:
+        nb = run(nb, path.parent)
+    except NotebookError as error:
+        sys.exit(f"{path.name}: {error}")
+    nbformat.write(nb, path)
     print(f"executed {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every book/*.ipynb")
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: intro.ipynb and every book/*.ipynb")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONHASHSEED", "0")
     os.environ.setdefault("MPLBACKEND", "Agg")
-    for path in args.notebooks or sorted(BOOK.glob("*.ipynb")):
+    for path in args.notebooks or [HOME, *sorted(BOOK.glob("*.ipynb"))]:
         execute(path.resolve())
 
 

@@ -30,12 +30,13 @@ settings.load_profile("book")
 # default xdist starts the files with the most tests first, and these files have few.) The PDFs and the
 # site are built by the first file that needs each, so the two builds start side by side.
 SLOW_FILES_FIRST = [
-    "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_execute_notebooks.py",
+    "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_kit.py",
     "tests/test_softmax_explorer_kernel.py", "tests/test_gradient_explorer_kernel.py",
     "tests/test_cross_references.py", "tests/test_softmax_explorer_browser.py", "tests/test_bigram_trainer_kernel.py",
     "tests/test_embedding_explorer_kernel.py", "tests/test_gradient_explorer_browser.py",
     "tests/test_bigram_trainer_browser.py", "tests/test_embedding_explorer_browser.py",
     "tests/test_answer_box_browser.py", "tests/test_handout_links.py", "tests/test_site_offline.py",
+    "tests/test_deep_boxes.py",
 ]
 
 
@@ -92,9 +93,49 @@ def _once_per_run(tmp_path_factory, name: str, build) -> list:
 
 
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory) -> SiteBuild:
-    """The site built by `scripts/build_site.py --stored-outputs` (as `make site`, but showing the outputs stored in
-    the notebooks instead of running them again) into a temporary folder, once per test run."""
+def kit_wheel(tmp_path_factory) -> Path:
+    """The course wheel, built once per run by scripts/build_kit.py where the site build looks for it: in
+    site-build/_build/kit/, beside the HTML, as `make build` puts it."""
+    out = _run_root(tmp_path_factory) / "site-build" / "_build" / "kit"
+
+    def build():
+        try:
+            import build_kit
+
+            return [str(build_kit.build_wheel(out)), ""]
+        except RuntimeError as error:
+            return ["", str(error)]
+
+    path, error = _once_per_run(tmp_path_factory, "kit-wheel", build)
+    if error:
+        pytest.fail(error)
+    return Path(path)
+
+
+@pytest.fixture(scope="session")
+def kit_env(tmp_path_factory, kit_wheel):
+    """The learner's environment (tests/kit_venv.py): a fresh venv with only the wheel and JupyterLab, once per run."""
+    import kit_venv
+    root = _run_root(tmp_path_factory) / "kit"
+
+    def build():
+        try:
+            kit_venv.create(root, kit_wheel)
+            return ""
+        except RuntimeError as error:
+            return str(error)
+
+    error = _once_per_run(tmp_path_factory, "kit-env", build)
+    if error:
+        pytest.fail(error)
+    return kit_venv.KitEnv(root / "venv", root / "work", root / "kernels")
+
+
+@pytest.fixture(scope="session")
+def site_build(tmp_path_factory, kit_wheel) -> SiteBuild:
+    """The site built by `scripts/build_site.py --stored-outputs` (as `make site`, with the wheel of `make kit` beside
+    it, but showing the outputs stored in the notebooks instead of running them again; tests/test_kit.py checks that a
+    fresh run writes exactly those) into a temporary folder, once per test run."""
     out = _run_root(tmp_path_factory) / "site-build"
 
     def build():
@@ -231,25 +272,38 @@ def jupyter_server(tmp_path_factory):
 
 
 @pytest.fixture
-def kernel_page(request, jupyter_server, chromium):
+def kernel_page(request, chromium):
     """The test module's notebook (its CELLS) in JupyterLab, or in the front end given as parameter, with cell 0
-    run and the module's WIDGET drawn (tests/kernel_server.py). Offline, at 1280 px. When the test ends: a
-    screenshot in _build/screenshots, no request may have left 127.0.0.1, no script error, the kernel shut down."""
+    run and the module's WIDGET drawn (tests/kernel_server.py), on the `jupyter_server` or on the server the module's
+    SERVERS names for that front end (`kit_jupyter_server`: the learner's kit). Offline, at 1280 px. When the test
+    ends: a screenshot in _build/screenshots, no request may have left 127.0.0.1, no script error; the kernel is
+    shut down."""
     front_end = getattr(request, "param", "jupyterlab")
+    server = request.getfixturevalue(getattr(request.module, "SERVERS", {}).get(front_end, "jupyter_server"))
     name = f"{request.module.__name__.removeprefix('test_')}_{front_end}"
     context, page = widget_page.offline_context(chromium, viewport={"width": 1280, "height": 1000})
     errors = []
     page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
-    notebook = kernel_server.write_notebook(jupyter_server, name, request.module.CELLS)
+    notebook = kernel_server.write_notebook(server, name, request.module.CELLS)
     try:
-        yield kernel_server.KernelPage(page, jupyter_server, notebook, front_end, request.module.WIDGET).open()
+        yield kernel_server.KernelPage(page, server, notebook, front_end, request.module.WIDGET).open()
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{name}.png"))
         assert page.external == [], f"requests left 127.0.0.1: {page.external}"
         assert kernel_server.widget_errors(errors) == [], f"JavaScript errors in {front_end}"
     finally:
         context.close()
-        jupyter_server.shut_down(notebook)
+        server.shut_down(notebook)
+
+
+@pytest.fixture(scope="session")
+def kit_jupyter_server(tmp_path_factory, kit_env):
+    """JupyterLab as a learner starts it from the kit's environment (its own server, extensions and kernel), for
+    the running-kernel tests of this pytest process that check the kit; see tests/kernel_server.py."""
+    server, stop = kernel_server.start(tmp_path_factory.mktemp("kit-jupyter"), jupyter=kit_env.bin / "jupyter",
+                                       environ=kit_env.environ())
+    yield server
+    stop()
 
 
 @pytest.fixture

@@ -81,12 +81,17 @@ def _stop(server: subprocess.Popen) -> None:
     server.wait(timeout=10)
 
 
-def start(tmp: Path):
-    """Start the server in the empty folder `tmp`; returns (Server, stop function)."""
-    for package in ("jupyterlab", "notebook"):
-        if importlib.util.find_spec(package) is None:
-            pytest.fail(f"the Python package {package} is not installed in {sys.prefix}; {INSTALL_HINT}")
-    jupyter_bin = Path(sys.executable).with_name("jupyter")
+def start(tmp: Path, jupyter: Path | None = None, environ: dict | None = None):
+    """Start the server in the empty folder `tmp`; returns (Server, stop function).
+
+    By default the server is this environment's; `jupyter` and `environ` start another's (the learner's kit,
+    tests/kit_venv.py, which has JupyterLab but not Notebook 7)."""
+    if jupyter is None:
+        for package in ("jupyterlab", "notebook"):
+            if importlib.util.find_spec(package) is None:
+                pytest.fail(f"the Python package {package} is not installed in {sys.prefix}; {INSTALL_HINT}")
+    jupyter_bin = jupyter or Path(sys.executable).with_name("jupyter")
+    base = os.environ if environ is None else environ
     root, config = tmp / "root", tmp / "config"
     root.mkdir()
     config.mkdir()
@@ -97,8 +102,8 @@ def start(tmp: Path):
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}', encoding="utf-8")
 
     port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ,
-               PATH=f"{jupyter_bin.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    env = dict(base,
+               PATH=f"{jupyter_bin.parent}{os.pathsep}{base.get('PATH', '')}",
                JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
                JUPYTER_DATA_DIR=str(tmp / "data"), IPYTHONDIR=str(tmp / "ipython"))
     log_path = tmp / "server.log"

@@ -26,7 +26,7 @@ def test_chapter1_shows_the_underflow_to_zero_over_zero_beside_it():
 ONE_BASED_CANDIDATES = re.compile(r"k = 1, \\dots, V|\\sum_\{k=1\}\^\{V\}|第 \$[ky]\$ (?:项|个分量)")
 
 
-@pytest.mark.parametrize("name", ["intro.md", "book/01_probability_to_loss.ipynb", "book/appendix.ipynb"])
+@pytest.mark.parametrize("name", ["intro.ipynb", "book/01_probability_to_loss.ipynb", "book/appendix.ipynb"])
 def test_candidates_are_numbered_from_zero_in_the_prose(name):
     found = ONE_BASED_CANDIDATES.findall(markdown_text(BOOK.parent / name))
     assert not found, f"{name} counts candidates from 1: {found}"

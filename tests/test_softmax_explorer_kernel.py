@@ -1,10 +1,15 @@
 """The softmax explorer in a RUNNING KERNEL, in JupyterLab and in Jupyter Notebook 7 (tests/kernel_server.py).
 
+JupyterLab is the learner's kit's: server, extensions and kernel of a fresh environment holding only the course
+wheel and JupyterLab (`kit_jupyter_server` in conftest.py, tests/kit_venv.py); Notebook 7 is this environment's.
+
 Headless Chromium opens the notebook, runs it, moves logit sliders by keyboard and mouse, and asks Python what it
 now holds; then Python sets the logits and the page must follow. Python's numbers are checked against labcode,
 the page's against Python's.
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,15 +18,17 @@ import labcode
 from kernel_server import FRONT_ENDS, SET
 
 WIDGET = ".sx-root"
+SERVERS = {"jupyterlab": "kit_jupyter_server"}
 CELLS = [
     'import json\n'
+    'import sys\n'
     'import labcode\n'
     'w = labcode.softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")\n'
     'w',
     # The execution count tells one run of this cell from the previous one.
     'print("STATE", json.dumps({"n": get_ipython().execution_count, "logits": w.logits,\n'
     '                           "probs": w.probs, "loss": w.loss, "target": w.target,\n'
-    '                           "temperature": w.temperature}))',
+    '                           "temperature": w.temperature, "python": sys.executable}))',
     'w.logits = [0, 1, 3]\n'
     'print("SET", w.logits)',
 ]
@@ -59,7 +66,7 @@ def assert_python_agrees_with_labcode(py):
 
 
 @pytest.mark.parametrize("kernel_page", list(FRONT_ENDS), indirect=True)
-def test_sliders_and_python_stay_in_sync_in_a_running_kernel(kernel_page):
+def test_sliders_and_python_stay_in_sync_in_a_running_kernel(kernel_page, request):
     page, name = kernel_page.page, kernel_page.front_end
     root = page.locator(WIDGET)
     sliders = root.locator(".sx-logit")
@@ -98,6 +105,9 @@ def test_sliders_and_python_stay_in_sync_in_a_running_kernel(kernel_page):
                                err_msg="the kernel never received the slider moves")
     assert_python_agrees_with_labcode(py)
     assert_page_shows(shown_state(page), py["logits"], py["probs"], py["loss"])
+    if name == "jupyterlab":  # the kit's own kernel, not this environment's
+        kit = request.getfixturevalue("kit_env").venv
+        assert Path(py["python"]).is_relative_to(kit), f"the kernel runs {py['python']}, not the kit's Python in {kit}"
 
     # (c) Python sets the logits: the sliders, bars and numbers on the page follow.
     kernel_page.run(SET)

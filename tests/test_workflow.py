@@ -1,4 +1,4 @@
-"""The GitHub Actions workflow: actionlint finds nothing, and it runs only what `make` runs here."""
+"""The GitHub Actions workflows: actionlint finds nothing, and they run only what `make` runs here."""
 import os
 import re
 import subprocess
@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 BIN = Path(sys.executable).parent
 BOOK = ROOT / ".github" / "workflows" / "book.yml"
+PYPI = ROOT / ".github" / "workflows" / "pypi.yml"
 APT_INSTALL = "grep -v '^#' scripts/debian_packages.txt | xargs apt-get install -y -qq --no-install-recommends"
 
 
@@ -25,8 +26,8 @@ def actionlint(*files):
                           capture_output=True, text=True, cwd=ROOT, env=env)
 
 
-def workflow():
-    data = yaml.safe_load(BOOK.read_text(encoding="utf-8"))
+def workflow(path=BOOK):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
     data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as True
     return data
 
@@ -52,21 +53,40 @@ def run_commands(data):
             for line in step.get("run", "").splitlines() if line.strip()]
 
 
+def make_targets():
+    return set(re.findall(r"^([a-z]+):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
+
+
 def test_every_command_is_one_that_runs_locally():
-    targets = set(re.findall(r"^([a-z]+):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
     for command in run_commands(workflow()):
         if command.startswith("make "):
-            assert command.split()[1] in targets, command
+            assert command.split()[1] in make_targets(), command
         else:  # the README's Debian packages, from the same list
             assert command in ("apt-get update -qq", APT_INSTALL), command
     assert {"make test", "make build"} <= set(run_commands(workflow()))
+    assert run_commands(workflow(PYPI)) == ['make kit TAG="$GITHUB_REF_NAME"'] and "kit" in make_targets()
 
 
 def test_actions_are_pinned_by_version():
-    uses = [step["uses"] for job in workflow()["jobs"].values() for step in job.get("steps", []) if "uses" in step]
-    assert uses
-    for ref in uses:
-        assert re.fullmatch(r"[\w.-]+/[\w.-]+@(v\d+(\.\d+){0,2}|[0-9a-f]{40})", ref), f"{ref} is not pinned by version"
+    for path in WORKFLOWS:
+        uses = [step["uses"] for job in workflow(path)["jobs"].values() for step in job.get("steps", [])
+                if "uses" in step]
+        assert uses, path.name
+        for ref in uses:
+            assert re.fullmatch(r"[\w.-]+/[\w.-]+@(v\d+(\.\d+){0,2}|[0-9a-f]{40})", ref), f"{ref} is not pinned"
+
+
+def test_the_published_site_carries_the_wheel_and_pypi_waits_to_be_switched_on():
+    build_prerequisites = re.search(r"^build:(.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M).group(1)
+    assert "kit" in build_prerequisites.split()  # `make build` in book.yml builds the wheel the site links
+    data = workflow(PYPI)
+    assert data["on"] == {"push": {"tags": ["v*"]}} and data["permissions"] == {"contents": "read"}
+    wheel, publish = data["jobs"]["wheel"], data["jobs"]["publish"]
+    assert wheel["if"] == "vars.PUBLISH_TO_PYPI == 'true'"  # off until the maintainers set the variable
+    assert "permissions" not in wheel and publish["needs"] == "wheel"
+    assert publish["permissions"] == {"id-token": "write"} and publish["environment"]["name"] == "pypi"
+    [upload] = [s for s in publish["steps"] if s.get("uses", "").startswith("pypa/gh-action-pypi-publish@")]
+    assert not upload.get("with"), "trusted publishing needs no password or token"
 
 
 def test_pull_requests_and_main_test_on_lowest_and_newest_python_and_main_publishes():

@@ -1,0 +1,167 @@
+"""“深入” boxes: deep material folded away on the site, a framed aside in the PDF handouts.
+
+A box may hold several notebook cells, markdown and code with their outputs and figures. Two directives in
+markdown cells mark where it starts and ends (like sphinx-exercise's ``solution-start`` / ``solution-end``)::
+
+    :::{deep-start} 浮点数的边界情况
+    :::
+    ... cells ...
+    :::{deep-end}
+    :::
+
+Start and end must sit in the same section (no heading inside a box) and boxes do not nest. A transform moves
+everything between the two markers into one ``deep_box`` node, so numbering and references work as before:
+a figure inside keeps its number, and references into and out of the box resolve.
+
+Site: ``<details>`` with a ``<summary>`` titled “深入：…”, closed by default; the browser makes it a
+keyboard-operable disclosure with no script. deep.css is added only to pages that have a box.
+PDF: ``\\begin{handoutdeep}{title}`` … ``\\end{handoutdeep}`` (latex/handout.sty), a framed aside that breaks
+across pages; figures inside stay in place instead of floating away.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+logger = logging.getLogger(__name__)
+
+LABEL = "深入："
+CSS = "deep.css"
+
+
+class deep_start(nodes.General, nodes.Element):  # noqa: N801 (docutils names nodes in lower case)
+    """Marker left by the deep-start directive (holds the title); replaced by a deep_box."""
+
+
+class deep_end(nodes.General, nodes.Element):  # noqa: N801
+    """Marker left by the deep-end directive."""
+
+
+class deep_box(nodes.container):  # noqa: N801
+    """The box: a deep_title, then the content. Other builders show it as a plain container."""
+
+
+class deep_title(nodes.paragraph):  # noqa: N801
+    """The words after “深入：”."""
+
+
+class DeepStart(SphinxDirective):
+    required_arguments = 1
+    final_argument_whitespace = True
+    option_spec = {"class": directives.class_option}
+
+    def run(self):
+        title = deep_title()
+        title += self.state.inline_text(self.arguments[0], self.lineno)[0]
+        marker = deep_start(classes=self.options.get("class", []))
+        marker += title
+        self.set_source_info(marker)
+        return [marker]
+
+
+class DeepEnd(SphinxDirective):
+    def run(self):
+        marker = deep_end()
+        self.set_source_info(marker)
+        return [marker]
+
+
+class MergeDeepBoxes(SphinxTransform):
+    """Move the nodes between each deep-start and its deep-end into one deep_box."""
+
+    # Before sphinx-exercise merges its gated solutions (10), so a solution inside a box keeps its cells.
+    default_priority = 9
+
+    def apply(self):
+        for start in list(self.document.findall(deep_start)):
+            parent = start.parent
+            siblings = parent.children[parent.index(start) + 1:]
+            end = next((n for n in siblings if isinstance(n, (deep_start, deep_end))), None)
+            if not isinstance(end, deep_end):
+                what = "another deep-start before it" if isinstance(end, deep_start) else \
+                    "no deep-end after it in the same section (a heading ends the section)"
+                logger.warning(f"deep-start “{start[0].astext()}” has {what}", location=start,
+                               type="deep", subtype="structure")
+                parent.remove(start)
+                continue
+            box = deep_box(classes=["lc-deep", *start["classes"]])
+            box.source, box.line = start.source, start.line
+            box += start.children
+            content = parent.children[parent.index(start) + 1:parent.index(end)]
+            for node in content:
+                parent.remove(node)
+            box.extend(content)
+            parent.replace(start, box)
+            parent.remove(end)
+        for end in list(self.document.findall(deep_end)):
+            logger.warning("deep-end without a deep-start before it in the same section", location=end,
+                           type="deep", subtype="structure")
+            end.parent.remove(end)
+
+
+# --- HTML -----------------------------------------------------------------------------
+
+def visit_box_html(self, node):
+    self.body.append(self.starttag(node, "details"))   # the node's classes: lc-deep and any :class:
+
+
+def depart_box_html(self, node):
+    self.body.append("</div>\n</details>\n")
+
+
+def visit_title_html(self, node):
+    self.body.append(f'<summary class="lc-deep-title"><span class="lc-deep-label">{LABEL}</span>')
+
+
+def depart_title_html(self, node):
+    self.body.append('</summary>\n<div class="lc-deep-body">\n')
+
+
+def _page_css(app, pagename, templatename, context, doctree):
+    if doctree is not None and next(iter(doctree.findall(deep_box)), None) is not None:
+        app.add_css_file(CSS)
+
+
+def _static(app):
+    folder = str(Path(__file__).with_name("static"))
+    if folder not in app.config.html_static_path:
+        app.config.html_static_path.append(folder)
+
+
+# --- LaTeX -----------------------------------------------------------------------------
+
+def visit_box_latex(self, node):
+    self.body.append("\n\\begin{handoutdeep}")
+    self.no_latex_floats += 1   # a figure inside is placed here ([H]), not floated out of the frame
+
+
+def depart_box_latex(self, node):
+    self.no_latex_floats -= 1
+    self.body.append("\\end{handoutdeep}\n")
+
+
+def visit_title_latex(self, node):
+    self.body.append("{")
+
+
+def depart_title_latex(self, node):
+    self.body.append("}\n")
+
+
+def setup(app):
+    app.add_node(deep_start)
+    app.add_node(deep_end)
+    app.add_node(deep_box, html=(visit_box_html, depart_box_html), latex=(visit_box_latex, depart_box_latex))
+    app.add_node(deep_title, html=(visit_title_html, depart_title_html),
+                 latex=(visit_title_latex, depart_title_latex))
+    app.add_directive("deep-start", DeepStart)
+    app.add_directive("deep-end", DeepEnd)
+    app.add_transform(MergeDeepBoxes)
+    app.connect("builder-inited", _static)
+    app.connect("html-page-context", _page_css)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

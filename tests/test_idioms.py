@@ -1,0 +1,162 @@
+"""labcode.idioms: the packaged idiom list, its measured figures, and the count model on a large vocabulary."""
+import hashlib
+import math
+from collections import Counter
+from importlib.resources import files
+
+import numpy as np
+import pytest
+
+from labcode import bigram, idioms, probability, words
+
+# Measured with an independent implementation (labcode/data/README.md).
+SHA256 = "5e7433805e02ca7d40f3d5caed7b96fb3da5451851a8e73d08cc32239ec63abf"
+NLL_BY_ALPHA = {0.0: 3.853447, 0.01: 4.411430, 0.1: 5.517445, 1.0: 6.932500}
+
+
+@pytest.fixture(scope="module")
+def data():
+    """The idioms, their vocabulary, pairs and counts, built once for the module."""
+    words_ = idioms.load_idioms()
+    vocab = words.build_vocab(words_)
+    xs, ys = words.encode_pairs(words_, vocab)
+    return words_, vocab, xs, ys, bigram.count_matrix(xs, ys, len(vocab))
+
+
+def test_packaged_file_is_the_documented_one():
+    raw = (files("labcode") / "data" / idioms.IDIOMS_FILE).read_bytes()
+    assert hashlib.sha256(raw).hexdigest() == SHA256
+    readme = (files("labcode") / "data" / "README.md").read_text(encoding="utf-8")
+    assert SHA256 in readme and "Copyright (c) 2018 PWXCOO" in readme and "Copyright (c) Chen Mo" in readme
+
+
+def test_the_measured_figures(data):
+    words_, vocab, xs, ys, C = data
+    assert len(words_) == 29_502 and len(set(words_)) == 29_502
+    assert {len(w) for w in words_} == {4}
+    assert len(vocab) == 4_847 and len(set("".join(words_))) == 4_846
+    assert len(xs) == 147_510 == C.sum()
+    for alpha, expected in NLL_BY_ALPHA.items():
+        assert round(idioms.pair_nll(C, xs, ys, alpha), 6) == pytest.approx(expected, abs=1e-6), alpha
+
+
+def test_uniform_model_scores_ln_v(data):
+    _, vocab, xs, ys, _ = data
+    V = len(vocab)
+    no_counts = np.zeros((V, V), dtype=np.int8)      # every candidate gets the pseudo-count only
+    assert idioms.pair_nll(no_counts, xs, ys, alpha=1.0) == pytest.approx(math.log(V), rel=1e-12)
+    assert math.log(V) == pytest.approx(8.486, abs=5e-4)
+
+
+def test_pair_nll_on_the_training_pairs_is_count_nll(data):
+    """The same number as bigram.count_nll, on a capped vocabulary small enough for its dense matrices."""
+    words_ = data[0]
+    vocab = idioms.capped_vocab(words_, 300)
+    xs, ys = idioms.encode_pairs_capped(words_, vocab)
+    C = bigram.count_matrix(xs, ys, len(vocab))
+    for alpha in (0.0, 0.5):
+        assert idioms.pair_nll(C, xs, ys, alpha) == pytest.approx(bigram.count_nll(C, alpha), rel=1e-12)
+
+
+def test_pair_nll_of_an_unseen_pair_is_infinite_without_smoothing():
+    C = np.array([[0, 2], [1, 1]])
+    with np.errstate(all="raise"):  # no warning either
+        assert idioms.pair_nll(C, [0], [0]) == math.inf
+    assert math.isfinite(idioms.pair_nll(C, [0], [0], alpha=0.5))
+
+
+def test_capped_vocab_keeps_the_most_frequent_characters(data):
+    words_ = data[0]
+    vocab = idioms.capped_vocab(words_, 50)
+    assert len(vocab) == 50 and list(vocab)[:2] == [".", idioms.UNKNOWN] and list(vocab.values()) == list(range(50))
+    kept = list(vocab)[2:]
+    assert kept == sorted(kept)
+    counts = Counter("".join(words_))
+    rarest_kept = min(counts[ch] for ch in kept)
+    assert all(counts[ch] <= rarest_kept for ch in counts if ch not in vocab)
+    assert "一" in vocab and "不" in vocab
+
+
+def test_capped_vocab_breaks_ties_by_code_point():
+    assert idioms.capped_vocab(["ba", "ab", "c"], 4) == {".": 0, idioms.UNKNOWN: 1, "a": 2, "b": 3}
+
+
+def test_encode_pairs_capped_maps_unknown_characters_to_id_1():
+    vocab = idioms.capped_vocab(["aab", "ac"], 3)
+    xs, ys = idioms.encode_pairs_capped(["abc"], vocab)
+    assert xs.tolist() == [0, 2, 1, 1] and ys.tolist() == [2, 1, 1, 0]
+    # With every character in the vocabulary it is words.encode_pairs.
+    full = {".": 0, idioms.UNKNOWN: 1, "a": 2, "b": 3}
+    assert [a.tolist() for a in idioms.encode_pairs_capped(["ab", "ba"], full)] == \
+        [a.tolist() for a in words.encode_pairs(["ab", "ba"], full)]
+
+
+def test_next_probs_is_the_smoothed_row_and_follows_the_temperature():
+    C = np.array([[0, 3, 1], [2, 0, 5], [1, 1, 0]])
+    for alpha in (0.0, 0.5):
+        np.testing.assert_allclose(idioms.next_probs(C, 1, alpha), bigram.count_probs(C, alpha)[1])
+    W = bigram.count_weights(C, 0.5)
+    np.testing.assert_allclose(idioms.next_probs(C, 2, 0.5, temperature=0.3),
+                               probability.softmax(W[2], temperature=0.3))
+
+
+def test_top_next_lists_the_largest_probabilities_in_order(data):
+    _, vocab, _, _, C = data
+    table = idioms.top_next(C, vocab, "不", k=6)
+    i = vocab["不"]
+    probs = C[i] / C[i].sum()
+    assert [p for _, _, p in table] == sorted((p for _, _, p in table), reverse=True)
+    assert table[0][2] == pytest.approx(probs.max())
+    for ch, count, p in table:
+        assert count == C[i, vocab[ch]] and p == pytest.approx(probs[vocab[ch]])
+    assert min(p for _, _, p in table) >= np.sort(probs)[-6]
+
+
+def test_samples_are_reproducible_and_use_only_seen_pairs(data):
+    words_, vocab, _, _, C = data
+    first = idioms.sample_from_counts(C, vocab, np.random.default_rng(3), n=40)
+    assert first == idioms.sample_from_counts(C, vocab, np.random.default_rng(3), n=40)
+    for word in first:
+        ids = words.encode_word(word, vocab)
+        assert all(C[a, b] > 0 for a, b in zip(ids[:-1], ids[1:], strict=False)), word
+
+
+def test_a_cold_temperature_follows_the_most_likely_path():
+    C = np.array([[0, 5, 1], [2, 0, 3], [4, 1, 0]])     # '.' → a (5 > 1), a → b (3 > 2), b → '.' (4 > 1)
+    vocab = {".": 0, "a": 1, "b": 2}
+    assert idioms.sample_from_counts(C, vocab, np.random.default_rng(0), n=5, temperature=0.01) == ["ab"] * 5
+
+
+def test_max_len_cuts_a_word():
+    C = np.array([[0, 1], [0, 1]])                       # a is always followed by a
+    assert idioms.sample_from_counts(C, {".": 0, "a": 1}, np.random.default_rng(0), max_len=3) == ["aaa"]
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: idioms.capped_vocab(["ab"], 2), ValueError, "size 必须是不小于 3 的整数"),
+    (lambda: idioms.capped_vocab(["ab"], True), ValueError, "size 必须是不小于 3 的整数"),
+    (lambda: idioms.capped_vocab(["a□"], 5), ValueError, "words 里不能有 '□'.*words\\[0\\]"),
+    (lambda: idioms.capped_vocab("ab", 5), TypeError, "words 必须是词的列表"),
+    (lambda: idioms.encode_pairs_capped(["ab"], {".": 0, "a": 1}), ValueError, "vocab 必须把 '□' 编为 1"),
+    (lambda: idioms.pair_nll([[1, 2], [3, 4]], [0, 1], [1]), ValueError, "xs 与 ys 必须是等长"),
+    (lambda: idioms.pair_nll([[1, 2], [3, 4]], [0], [2]), IndexError, "ys 的每个编号都必须 < 2"),
+    (lambda: idioms.pair_nll([[1, 2], [3, 4]], [0], [1], alpha=-1), ValueError, "alpha 必须是非负的有限实数"),
+    (lambda: idioms.pair_nll([[1, 2], [3, 4]], [0], [1], alpha=float("nan")), ValueError, "alpha 必须是非负"),
+    (lambda: idioms.pair_nll([[0, 0], [3, 4]], [0], [1]), ValueError, "编号为 0 的行全是 0"),
+    (lambda: idioms.pair_nll([[1, -2], [3, 4]], [0], [1]), ValueError, "counts 必须是有限的非负数"),
+    (lambda: idioms.pair_nll([[1, 2, 3]], [0], [1]), ValueError, "counts 必须是 \\(V, V\\) 的方阵"),
+    (lambda: idioms.pair_nll([["a", "b"], ["c", "d"]], [0], [1]), TypeError, "counts 必须是实数数组"),
+    (lambda: idioms.next_probs([[1, 2], [3, 4]], 2), IndexError, "prev 的每个编号都必须 < 2"),
+    (lambda: idioms.next_probs([[1, 2], [3, 4]], 0, temperature=0), ValueError, "temperature"),
+    (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1}, "b"), ValueError, "prev 必须是词表里的一个字"),
+    (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1}, "a", k=3), ValueError, "k 必须是 1 到 2"),
+    (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1, "b": 2}, "a"), ValueError, "vocab 的大小"),
+    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, 4), TypeError, "rng 必须是"),
+    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, np.random.default_rng(0), n=0),
+     ValueError, "n 必须是正整数"),
+    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, np.random.default_rng(0), max_len=0),
+     ValueError, "max_len 必须是正整数"),
+])
+def test_bad_arguments_get_a_chinese_error(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -1,0 +1,265 @@
+"""The learner's kit: a chapter downloaded from the site runs after one install, with nothing of the repository.
+
+- The wheel (scripts/build_kit.py) holds the package, its data files and the widgets' JS/CSS, and requires
+  what the notebooks need.
+- The built site serves it (_ext/learner_kit.py): every notebook page links its notebook and the wheel and
+  says the two commands; the home page links a zip of every notebook with the wheel.
+- In the kit's clean environment (tests/kit_venv.py: only the wheel and JupyterLab, run from an empty folder),
+  every notebook downloaded from the site runs and writes exactly the stored notebook: outputs, pictures and
+  widget state, byte for byte but for the Python patch version. This is the suite's one run of the notebooks.
+- With no font but matplotlib's own, the figures' Chinese labels use the CJK font the wheel requires.
+tests/test_softmax_explorer_kernel.py drags the softmax explorer's sliders in the kit's own JupyterLab.
+"""
+import email
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient.exceptions import CellExecutionError
+
+import execute_notebooks
+import learner_kit
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
+NOTEBOOKS = [ROOT / "intro.ipynb", *CHAPTERS]  # the home page is a notebook too (in the zip)
+
+
+# --- the wheel ----------------------------------------------------------------------------------------------
+
+def package_files() -> dict[str, bytes]:
+    """Every file of labcode/ that belongs in the wheel (no caches), by its path in the wheel."""
+    return {p.relative_to(ROOT).as_posix(): p.read_bytes() for p in sorted((ROOT / "labcode").rglob("*"))
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
+
+
+def test_wheel_holds_the_package_its_data_and_the_widgets_front_end(kit_wheel):
+    with zipfile.ZipFile(kit_wheel) as wheel:
+        names = wheel.namelist()
+        files = {name: wheel.read(name) for name in names if not name.split("/")[0].endswith(".dist-info")}
+        info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
+        metadata = email.message_from_bytes(wheel.read(f"{info}/METADATA"))
+        tags = email.message_from_bytes(wheel.read(f"{info}/WHEEL"))
+    expected = package_files()
+    assert files == expected, (f"missing: {sorted(set(expected) - set(files))}, "
+                               f"stale or extra: {sorted(n for n in files if files[n] != expected.get(n))}")
+    for kind in ("labcode/data/names.txt", "labcode/data/zh_corpus.txt", "labcode/widgets/softmax_explorer.js",
+                 "labcode/widgets/softmax_explorer.css", "labcode/widgets/maths.js", "labcode/widgets/family.css"):
+        assert kind in files
+    assert metadata["Name"] == "lm-by-hand" and kit_wheel.name.startswith("lm_by_hand-")
+    assert metadata["Requires-Python"] == ">=3.11"
+    required = {re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() for r in metadata.get_all("Requires-Dist")}
+    assert required == {"numpy", "matplotlib", "ipython", "ipywidgets", "anywidget", "pylopdf-fonts-zh-cn"}
+    assert tags["Root-Is-Purelib"] == "true" and tags.get_all("Tag") == ["py3-none-any"]
+
+
+def test_readme_leads_with_the_learners_two_commands_for_this_wheel(kit_wheel):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    learners = readme.split("## 给学习者 / For learners", 1)[1].split("\n## ", 1)[0]
+    assert readme.index("给学习者") < readme.index("make build")  # before the contributor commands
+    assert f"```bash\npip install {kit_wheel.name} jupyterlab\njupyter lab\n```" in learners
+    assert f"py -m pip install {kit_wheel.name} jupyterlab" in learners and "py -m jupyterlab" in learners
+    assert "python3 -m venv .venv" in learners and learner_kit.ZIP_NAME in learners
+
+
+def test_notebooks_import_nothing_the_kit_lacks():
+    for path in NOTEBOOKS:
+        code = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code")
+        assert not re.findall(r"^\s*(?:from|import)\s+(myst_nb|jupyter_book|sphinx)\b", code, re.M), (
+            f"{path.name} imports the site builder; `from labcode import glue` writes the same glue output")
+
+
+# --- what the site links ------------------------------------------------------------------------------------
+
+KIT_BLOCK = re.compile(r'<div class="lc-kit">(.*?)</details>\s*</div>', re.S)
+DOWNLOAD = re.compile(r'<a class="reference download" href="([^"]+)" download>')
+MENU = re.compile(r'<a href="([^"]+)" target="_blank"\s+class="btn btn-sm btn-(download-[\w-]+-button)')
+
+
+def kit_block(page: Path) -> str:
+    blocks = KIT_BLOCK.findall(page.read_text(encoding="utf-8"))
+    assert len(blocks) == 1, f"{page.name}: {len(blocks)} kit blocks"
+    return blocks[0]
+
+
+def resolve(page: Path, href: str) -> Path:
+    target = (page.parent / href).resolve()
+    assert target.is_file(), f"{page.name} links {href}, which the site does not have"
+    return target
+
+
+def notebook_pages(html: Path) -> dict[Path, Path]:
+    return {html / "book" / f"{nb.stem}.html": nb for nb in CHAPTERS}
+
+
+def test_no_wheel_no_links_and_one_wheel_only(tmp_path):
+    assert learner_kit.find_wheel(tmp_path / "absent") == ""
+    assert learner_kit.find_wheel(tmp_path) == ""
+    for name in ("lm_by_hand-0.1.0-py3-none-any.whl", "lm_by_hand-0.2.0-py3-none-any.whl"):
+        (tmp_path / name).write_bytes(b"PK")
+    with pytest.raises(Exception, match="holds 2 wheels"):
+        learner_kit.find_wheel(tmp_path)
+
+
+def test_block_goes_under_the_title_and_its_handout_links():
+    body = '<h1>标题</h1>\n<p class="lc-handouts"><a>讲义</a></p>\n<p>正文</p>'
+    out = learner_kit.insert_under_title(body, "<div>KIT</div>\n")
+    assert out.index("讲义") < out.index("KIT") < out.index("正文")
+    out = learner_kit.insert_under_title("<h1>标题</h1>\n<p>正文</p>", "<div>KIT</div>\n")
+    assert out.index("</h1>") < out.index("KIT") < out.index("正文")
+
+
+# --- the clean environment ----------------------------------------------------------------------------------
+
+def test_kit_environment_has_the_wheel_and_nothing_of_the_repository(kit_env):
+    code = ("import importlib.util, json, sys, labcode\n"
+            "print(json.dumps({'labcode': labcode.__file__, 'path': sys.path, 'absent': [m for m in "
+            "('myst_nb', 'jupyter_book', 'nbval', 'pytest', 'playwright') if importlib.util.find_spec(m)]}))")
+    proc = kit_env.run("-c", code)
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    assert Path(found["labcode"]).is_relative_to(kit_env.venv), found["labcode"]
+    assert not [p for p in found["path"] if p and Path(p).resolve().is_relative_to(ROOT)], found["path"]
+    assert found["absent"] == [], "the kit's environment has packages a learner would not install"
+
+
+FONT_CHECK = """
+import io, json, warnings
+from pathlib import Path
+warnings.simplefilter("error")  # matplotlib's "Glyph ... missing from font(s)" becomes an error
+import matplotlib
+from matplotlib import font_manager, text
+from matplotlib.ft2font import FT2Font
+
+# A machine with no font but matplotlib's own: matplotlib forgets every other font it found, and labcode's
+# fallback to Debian's fonts-noto-cjk points nowhere.
+own = Path(matplotlib.get_data_path())
+font_manager.fontManager.ttflist = [f for f in font_manager.fontManager.ttflist if own in Path(f.fname).parents]
+import labcode.fonts
+labcode.fonts.DEBIAN_NOTO_DIR = Path("/nonexistent")
+
+def covers(path, chars):
+    charmap = FT2Font(path).get_charmap()
+    return all(ord(c) in charmap for c in chars)
+
+# (matplotlib's LastResort font maps every character, to a box naming its Unicode block: not a Chinese font)
+before = [f.fname for f in font_manager.fontManager.ttflist if covers(f.fname, "概率") and "LastResort" not in f.fname]
+from matplotlib.figure import Figure
+from labcode import plots
+fig = Figure()
+plots.bar_probs(fig.add_subplot(), [0.2, 0.3, 0.5], ["红", "黄", "绿"], target=2, title="三个候选的概率")
+fig.savefig(io.BytesIO(), format="png")
+labels = {t.get_text(): font_manager.findfont(t.get_fontproperties()) for t in fig.findobj(text.Text)
+          if any(ord(c) > 0x2e80 for c in t.get_text())}
+print(json.dumps({"before": before, "labels": labels,
+                  "uncovered": [s for s, path in labels.items() if not covers(path, s)]}))
+"""
+
+
+def test_figure_labels_use_the_wheels_cjk_font_with_no_system_font(kit_env):
+    """matplotlib knows no font but its own and labcode's Debian fallback is gone: the machine has no Chinese
+    font. The labels of a chapter figure still find every glyph, in the font the wheel requires."""
+    proc = kit_env.run("-c", FONT_CHECK)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    found = json.loads(proc.stdout)
+    assert found["before"] == [], f"matplotlib still sees a Chinese system font: {found['before']}"
+    assert set(found["labels"]) >= {"红", "黄", "绿", "概率", "三个候选的概率"}
+    fonts = set(found["labels"].values())
+    assert len(fonts) == 1 and Path(fonts.pop()).is_relative_to(kit_env.venv), found["labels"]
+    assert found["uncovered"] == []
+
+
+# --- the built site -----------------------------------------------------------------------------------------
+
+def test_every_notebook_page_offers_its_notebook_the_wheel_and_the_two_commands(built_site, kit_wheel):
+    wheel = kit_wheel.name
+    for page, notebook in notebook_pages(built_site).items():
+        block = kit_block(page)
+        text = page.read_text(encoding="utf-8")
+        between = text[text.index("</h1>"):text.index('<div class="lc-kit">')]  # only the handout links
+        assert "<p" not in re.sub(r'<p class="lc-handouts">.*?</p>', "", between, flags=re.S), page.name
+        linked_notebook, linked_wheel = (resolve(page, href) for href in DOWNLOAD.findall(block))
+        assert linked_notebook.read_bytes() == notebook.read_bytes(), f"{page.name} links a stale notebook"
+        assert linked_wheel.read_bytes() == kit_wheel.read_bytes(), f"{page.name} links another wheel"
+        assert f"<pre>pip install {wheel} jupyterlab\njupyter lab</pre>" in block
+        assert f"<pre>py -m pip install {wheel} jupyterlab\npy -m jupyterlab</pre>" in block
+        assert "python3 -m venv .venv" in block and "虚拟环境" in block and '<p lang="en">' in block
+        menu = dict((label, href) for href, label in MENU.findall(text))
+        assert resolve(page, menu["download-kit-button"]) == linked_wheel
+        assert resolve(page, menu["download-source-button"]) == linked_notebook
+    glossary = (built_site / "book" / "glossary.html").read_text(encoding="utf-8")
+    assert "lc-kit" not in glossary and "download-kit-button" not in glossary
+
+
+def test_home_page_offers_every_notebook_with_the_wheel_in_one_zip(built_site, kit_wheel):
+    home = built_site / "intro.html"
+    linked_zip, linked_wheel = (resolve(home, href) for href in DOWNLOAD.findall(kit_block(home)))
+    assert linked_wheel.read_bytes() == kit_wheel.read_bytes()
+    menu = dict((label, href) for href, label in MENU.findall(home.read_text(encoding="utf-8")))
+    assert resolve(home, menu["download-kit-zip-button"]) == linked_zip
+    assert resolve(home, menu["download-kit-button"]) == linked_wheel
+    with zipfile.ZipFile(linked_zip) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    expected = {f"lm-by-hand/{nb.name}": nb.read_bytes() for nb in NOTEBOOKS}
+    expected[f"lm-by-hand/{kit_wheel.name}"] = kit_wheel.read_bytes()
+    assert files == expected
+    assert sorted(p.name for p in (built_site / "kit").iterdir()) == sorted([kit_wheel.name, learner_kit.ZIP_NAME])
+
+
+# --- the notebooks, downloaded from the site, run in the kit ------------------------------------------------
+
+def comparable(raw) -> dict:
+    """The notebook as JSON, without the one field that names the interpreter's patch version."""
+    nb = json.loads(raw)
+    nb["metadata"].get("language_info", {}).pop("version", None)
+    return nb
+
+
+def differing_cells(new: dict, old: dict) -> list[str]:
+    names = [f"cell {i}" for i, (a, b) in enumerate(zip(new["cells"], old["cells"], strict=False)) if a != b]
+    if len(new["cells"]) != len(old["cells"]):
+        names.append("the number of cells")
+    if new["metadata"] != old["metadata"]:
+        names.append("the notebook metadata (widget state)")
+    return names
+
+
+def test_notebooks_downloaded_from_the_site_run_in_the_kit_and_write_the_stored_notebooks(built_site, kit_env,
+                                                                                            tmp_path):
+    """Each chapter, as a learner downloads it, runs in the kit's kernel from an empty folder, and `make execute`'s
+    procedure (scripts/execute_notebooks.py) there writes the stored file again: no stored output is stale or
+    edited by hand, widget ids, widget code and pictures are reproducible, nothing reaches stderr, and nbval
+    can compare every cell. (nbval itself compares fewer things: not pictures nor widget state.)"""
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    downloads = {}  # name -> bytes, as a learner gets them: each chapter from its page, the home page from the zip
+    for page in notebook_pages(built_site):
+        href = DOWNLOAD.findall(kit_block(page))[0]
+        downloads[Path(href).name] = resolve(page, href).read_bytes()
+    home = built_site / "intro.html"
+    with zipfile.ZipFile(resolve(home, DOWNLOAD.findall(kit_block(home))[0])) as archive:
+        downloads["intro.ipynb"] = archive.read(f"{learner_kit.ZIP_FOLDER}/intro.ipynb")
+    problems = []
+    for name, stored in downloads.items():
+        (folder / name).write_bytes(stored)
+        try:
+            nb = execute_notebooks.run(nbformat.reads(stored.decode("utf-8"), as_version=4), folder,
+                                       kit_env.kernel_manager())
+        except (execute_notebooks.NotebookError, CellExecutionError) as error:
+            problems.append(f"{name}: {str(error)[-1500:]}")
+            continue
+        new, old = comparable(nbformat.writes(nb)), comparable(stored)
+        if new != old:
+            problems.append(f"{name}: {', '.join(differing_cells(new, old))} differ")
+    assert not problems, ("in the kit, the downloaded notebooks do not write the stored ones "
+                          "(`make execute` refreshes them):\n" + "\n".join(problems))
+
+
+def test_kit_check_can_fail_on_a_stale_output():
+    old = {"cells": [{"outputs": [{"text": "0.5"}]}], "metadata": {"language_info": {"version": "3.11.1"}}}
+    new = {"cells": [{"outputs": [{"text": "0.6"}]}], "metadata": {"language_info": {"version": "3.11.9"}}}
+    assert differing_cells(comparable(json.dumps(new)), comparable(json.dumps(old))) == ["cell 0"]
+    assert comparable(json.dumps(old)) == comparable(json.dumps({**old, "metadata": {"language_info": {}}}))
