@@ -40,7 +40,7 @@ endif
 $(NPM_STAMP): web/package.json web/package-lock.json
 	$(PYTHON) scripts/vendor_assets.py --npm-only
 
-## assets: MathJax and widget scripts served by the site itself (needs Node.js and npm)
+## assets: the npm packages (MathJax typesets formulas at build time) and the widget scripts the site serves (needs Node.js and npm)
 assets: $(VENDOR_STAMP)
 $(VENDOR_STAMP): $(STAMP) $(NPM_STAMP) scripts/vendor_assets.py
 	$(PY) scripts/vendor_assets.py

@@ -1,5 +1,6 @@
 """Print one table of the project's timings: site and PDF builds, the test suite, and every scripts/bench_*.py row
-(bench_widgets.py: the widgets in the kernel and in Chromium; bench_bigram.py: the chapter-4 maths).
+(bench_widgets.py: the widgets in the kernel and in Chromium; bench_bigram.py: the chapter-4 maths), then the tables
+of the benches that print their own, such as the page weights of scripts/bench_pages.py.
 
 Usage: `make bench` (everything) or `python scripts/benchmark.py --skip-tests` (leave out the slow test-suite rows,
 which time `make test` in a fresh clone of HEAD: commit first to measure a change).
@@ -64,9 +65,17 @@ def test_rows():
             {"what": f"{what}: total", "value": shown(done - start, set_up and tested), "goal": "< 300 s on 2 cores"}]
 
 
-def plugin_rows():
-    return [row for path in sorted((ROOT / "scripts").glob("bench_*.py"))
-            for row in importlib.import_module(path.stem).rows()]
+def plugins():
+    return [importlib.import_module(path.stem) for path in sorted((ROOT / "scripts").glob("bench_*.py"))]
+
+
+def plugin_rows(modules):
+    return [row for module in modules for row in module.rows()]
+
+
+def plugin_tables(modules):
+    """Tables of their own (a `table()` function), for measures with several columns, such as page weights."""
+    return [module.table() for module in modules if hasattr(module, "table")]
 
 
 def print_table(rows):
@@ -85,8 +94,12 @@ def main():
     args = parser.parse_args()
     rows = [] if args.skip_builds else build_rows()
     rows += [] if args.skip_tests else test_rows()
-    rows += plugin_rows()
+    modules = list(plugins())
+    rows += plugin_rows(modules)
     print_table(rows)
+    for table in plugin_tables(modules):
+        print()
+        print(table)
 
 
 if __name__ == "__main__":

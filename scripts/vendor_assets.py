@@ -1,8 +1,9 @@
-"""Copy the scripts the site serves itself (MathJax, widget runtime) into _vendor/.
+"""Install the pinned npm packages (web/) and copy the widget runtime the site serves itself into _vendor/.
 
 _vendor/ is listed in html_static_path, so everything here is published under
 _build/html/_static/. Nothing is fetched from a CDN when a reader opens a page.
-The npm packages are pinned in web/package.json and web/package-lock.json.
+The npm packages are pinned in web/package.json and web/package-lock.json; some are used at build time
+only (MathJax in Node typesets the formulas, _ext/prerendered_maths.py) and are not published.
 """
 from __future__ import annotations
 
@@ -16,9 +17,6 @@ WEB = ROOT / "web"
 MODULES = WEB / "node_modules"
 VENDOR = ROOT / "_vendor"
 
-# MathJax: the TeX→CHTML bundle plus the parts it loads lazily (extensions, fonts, menu).
-MATHJAX_KEEP = ["tex-chtml.js", "input", "output", "ui", "a11y", "adaptors"]
-
 
 def npm_install():
     if shutil.which("npm") is None:
@@ -31,19 +29,6 @@ def npm_install():
         return
     cmd = ["npm", "ci" if lock.exists() else "install", "--no-audit", "--no-fund", "--silent"]
     subprocess.run(cmd, cwd=WEB, check=True)
-
-
-def copy_tree(src: Path, dst: Path):
-    if dst.exists():
-        shutil.rmtree(dst) if dst.is_dir() else dst.unlink()
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    (shutil.copytree if src.is_dir() else shutil.copy2)(src, dst)
-
-
-def vendor_mathjax():
-    es5 = MODULES / "mathjax" / "es5"
-    for name in MATHJAX_KEEP:
-        copy_tree(es5 / name, VENDOR / "mathjax" / name)
 
 
 # Widget runtime for pages with live widgets: require.js, the ipywidgets HTML manager
@@ -92,7 +77,8 @@ def main():
     npm_install()
     if sys.argv[1:] == ["--npm-only"]:  # `make` installs the npm packages while uv installs the Python ones
         return
-    vendor_mathjax()
+    if (VENDOR / "mathjax").exists():  # served before the formulas were typeset at build time
+        shutil.rmtree(VENDOR / "mathjax")
     vendor_widgets()
     print(f"site assets ready in {VENDOR.relative_to(ROOT)}/")
 

@@ -9,9 +9,11 @@ it once per test run):
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen;
 - at 1200 px, in each theme, the colours painted behind every widget of the family and every answer box, and behind
   each of their texts;
-- the formulas MathJax typeset and, on pages with widgets, the icon fonts the widget runtime loads;
+- the typeset formulas, and on pages with widgets how many of their views were drawn;
+- every file the first visit at 360 px loaded (test_page_weight.py weighs them against the page's budget);
 - script errors, failed requests and requests that tried to leave 127.0.0.1.
-test_accessibility.py, test_site_phone.py, test_widget_themes.py and test_site_offline.py assert on the result.
+test_accessibility.py, test_site_phone.py, test_widget_themes.py, test_site_offline.py and test_page_weight.py
+assert on the result.
 """
 from __future__ import annotations
 
@@ -41,7 +43,8 @@ RUN_AXE = """async (rules) => {
     }));
 }"""
 NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
-# The theme has applied the mode, and MathJax (where the page has maths) has typeset it.
+# The theme has applied the mode, and MathJax, if a page ever loads it, has typeset it (the book's formulas are
+# typeset when the site is built: _ext/prerendered_maths.py).
 READY = """async (scheme) => {
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
     return document.documentElement.dataset.theme === scheme;
@@ -121,6 +124,7 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
     def note(key, text):
         log.setdefault(key, []).append(text)
 
+    page.on("requestfinished", lambda r: note("loaded", r.url))
     page.on("pageerror", lambda e: note("errors", str(e)))
     page.on("console", lambda m: note("errors", m.text) if m.type == "error" else None)
     page.on("response", lambda r: note("failed", f"{r.status} {r.url}") if r.status >= 400 else None)
@@ -132,6 +136,8 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
             page.set_viewport_size(WIDTHS[min(WIDTHS)])
             page.emulate_media(color_scheme="light")
             page.goto(f"{site_url}/{path}", wait_until="networkidle")
+            page.wait_for_function(ALL_VIEWS_DRAWN, timeout=20000)
+            first_visit = [url[len(site_url):] for url in log.get("loaded", []) if url.startswith(site_url + "/")]
             # The theme fades colours over a few hundred ms when the mode changes; axe must see the final
             # colours, not a frame of the fade (a busy machine would otherwise measure mid-transition).
             page.add_style_tag(content=NO_TRANSITIONS)
@@ -140,11 +146,8 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
                 page.set_viewport_size(viewport)
                 page.evaluate(NEXT_FRAMES)  # resize observers and layout have run
                 visits[str(width)][path] = _check(page, width)
-            if page.evaluate(HAS_FAMILY_WIDGET):
-                page.wait_for_function("() => window.requirejs && requirejs.defined('@jupyter-widgets/controls')",
-                                       timeout=20000)
-                visits[str(max(WIDTHS))][path]["icon_fonts"] = page.evaluate(ICON_FONTS)
-                page.wait_for_load_state("networkidle")  # a font file that fails is logged before the next page
+            page.wait_for_load_state("networkidle")  # a file that fails is logged before the next page
+            visits[str(min(WIDTHS))][path]["first_visit"] = first_visit
             log["external"] = blocked[first_blocked:]
             for width in WIDTHS:
                 visits[str(width)][path].update({key: log.get(key, []) for key in ("errors", "failed", "external")})
@@ -169,19 +172,16 @@ def _check(page, width: int) -> dict:
             record.setdefault("answer_boxes", {})[scheme] = _measure_widgets(page, ANSWER_BOX)
     page.emulate_media(color_scheme="light")
     record["formulas"] = page.locator("mjx-container").count()
+    record["views"] = page.evaluate(VIEWS)
     return record
 
 
 NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
-# The widget runtime's icon fonts (Font Awesome, in _static/widgets/): how many faces each family loads.
-ICON_FONTS = """async () => {
-    const faces = ['900 16px "Font Awesome 5 Free"', '400 16px "Font Awesome 5 Brands"'];
-    const found = [];
-    for (const face of faces) {
-        try { found.push((await document.fonts.load(face)).length); } catch (error) { found.push(String(error)); }
-    }
-    return found;
-}"""
+# Widget views embedded in the page, and those drawn (each in the .widget-subarea the loader or the manager makes).
+VIEWS = """() => [document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
+                document.querySelectorAll('.widget-subarea').length]"""
+# The page draws the widgets below the first screen when the browser is idle: wait for all of them.
+ALL_VIEWS_DRAWN = f"() => {{ const [views, drawn] = ({VIEWS})(); return drawn >= views; }}"
 HAS_FAMILY_WIDGET = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')]
     .some(s => s.textContent.includes("lc-widget"))"""
 

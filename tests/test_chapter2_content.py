@@ -170,3 +170,17 @@ def test_chapter2_scopes_the_direct_update_of_the_scores():
         start = text.index(claim)
         around = text[max(0, start - 120):start + 200]
         assert "参数" in around, f"{claim!r} must say that training updates parameters, not the scores"
+
+
+def test_chapter2_you_write_solutions_reproduce_labcode():
+    """The reference central difference agrees with p - e_y, and the reference mean loss gives the batch's ln 6."""
+    z, y = np.log([2.0, 1.0, 0.5]), 1
+    numeric = labcode.numerical_grad(lambda v: labcode.cross_entropy(v, y), z, 1e-5)
+    gap = np.abs(numeric - labcode.cross_entropy_grad(z, y)).max()
+    assert gap < 1e-7
+    text = printed_text()
+    assert f"中心差分与 p - e_y 的最大差距 {gap:.1e}" in text
+    docs = [[labcode.BOS, 3, 5, labcode.EOS], [labcode.BOS, 4, labcode.EOS]]
+    _, targets = labcode.collate(docs)
+    ln6 = labcode.cross_entropy(np.zeros(targets.shape + (6,)), targets)
+    assert f"{ln6:.6f}，labcode：{ln6:.6f}" in text

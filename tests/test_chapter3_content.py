@@ -11,6 +11,8 @@ from notebook_outputs import BOOK
 
 NOTEBOOK = "03_shared_embedding.ipynb"
 BATCH = ["谢谢", "天天向上", "我爱我家"]   # the chapter's batch of sentences
+IDS = np.array([3, 5, 3])                # the worked example: ids and the probe's coefficients A
+A = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
 
 
 def stored(notebook=NOTEBOOK):
@@ -108,3 +110,13 @@ def test_chapter3_opening_places_the_embedding_before_h():
     opening = "".join(nb["cells"][0]["source"])
     assert "<ch2-shapes>" in opening and "<ch3-tying>" in opening and "{term}`权重共享`" in opening
     assert "前两章的模型从一个" not in opening
+
+
+def test_chapter3_you_write_solution_gives_the_summed_row():
+    """The reference backward, run on the chapter's example, prints row 3 = [1, 2] + [3, -1]."""
+    nb, _ = stored()
+    cell = next(c for c in nb["cells"] if c.get("id") == "yw-embback-solution-use-code")
+    with np.printoptions(precision=4, suppress=True):
+        row = str(labcode.embedding_backward(A, IDS, 6)[3])
+    assert np.array_equal(labcode.embedding_backward(A, IDS, 6)[3], A[0] + A[2])
+    assert "".join(cell["outputs"][0]["text"]) == f"{row}\n"

@@ -3,6 +3,7 @@ import ast
 import json
 import re
 import timeit
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -36,6 +37,7 @@ def glued(notebook):
 WORDS, VOCAB, XS, YS, C = names_data()
 N, V = len(XS), len(VOCAB)
 W_NET, LOSSES = trained_network(LR)
+NLL_0 = bigram.count_nll(C)
 
 
 def printed(notebook):
@@ -176,3 +178,62 @@ def test_chapter4_states_where_the_data_comes_from_and_its_licences(notebook):
     prose = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
     for fact in ["社会保障署", "公有领域", "makemore", "MIT", "Andrej Karpathy", "labcode/data"]:
         assert fact in prose, fact
+
+
+def test_the_readers_training_loop_reaches_the_chapters_numbers(notebook):
+    """The reference loop, per example for three steps and from the counts for 12,000, prints bigram.train's losses."""
+    _, first = bigram.train(np.zeros(C.shape), C, lr=LR, steps=3)
+    text = printed(notebook)
+    assert "逐条写法，前三步： " + " ".join(f"{v:.6f}" for v in first[:3]) in text
+    assert f"计数写法，12,000 步之后：{LOSSES[-1]:.6f}" in text
+
+
+def trigrams(words):
+    """(a, b, c) for every trigram of the names padded as “..emma.”, as three arrays."""
+    triples = [t for w in words for t in (lambda s: zip(s[:-2], s[1:-1], s[2:], strict=True))(
+        [0, 0] + [VOCAB[ch] for ch in w] + [0])]
+    return tuple(np.array(column) for column in zip(*triples, strict=True))
+
+
+def trigram_counts(abc):
+    """C3[a, b, c] counted with a Counter (another route than the chapter's np.add.at)."""
+    C3 = np.zeros((V, V, V))
+    for (a, b, c), k in Counter(zip(*abc, strict=True)).items():
+        C3[a, b, c] = k
+    return C3
+
+
+def trigram_nll(C3, alpha, abc):
+    """Mean -ln p over the trigrams abc, one term per occurrence."""
+    a, b, c = abc
+    rows = C3[a, b] + alpha                                           # (n, V): the context of each trigram
+    return -float(np.mean(np.log(rows[np.arange(len(c)), c] / rows.sum(axis=1))))
+
+
+def test_the_trigram_exercise_computes_its_numbers(notebook, glued):
+    train, dev, _ = bigram.split_words(WORDS, np.random.default_rng(2026))
+    every, in_train, in_dev = trigrams(WORDS), trigrams(train), trigrams(dev)
+    C3 = trigram_counts(every)
+    assert np.array_equal(C3.sum(axis=0), C)                      # the last two letters of a trigram are a pair
+    tri_0, tri_1 = trigram_nll(C3, 0.0, every), trigram_nll(C3, 1.0, every)
+    text = printed(notebook)
+    assert f"alpha = 0：trigram {tri_0:.6f}（困惑度 {np.exp(tri_0):.2f}），bigram {NLL_0:.6f}" in text
+    assert f"alpha = 1：trigram {tri_1:.6f}" in text
+    assert glued["tri_nll_0"] == pytest.approx(tri_0, rel=1e-12)
+    assert glued["tri_gain"] == pytest.approx(NLL_0 - tri_0, rel=1e-9) and NLL_0 - tri_0 > 0.2
+    assert glued["tri_ppl_drop"] == pytest.approx(np.exp(NLL_0) - np.exp(tri_0), rel=1e-9)
+    assert glued["tri_cells"] == f"{V ** 3:,}" and glued["bi_cells"] == f"{V ** 2:,}"
+    assert glued["tri_zero_share"] == pytest.approx(np.mean(C3 == 0), rel=1e-12)
+    C3_train, C_train = trigram_counts(in_train), bigram.count_matrix(*bigram.encode_pairs(train, VOCAB), V)
+    tri_dev = {a: trigram_nll(C3_train, a, in_dev) for a in (0.1, 1.0, 10.0)}
+    a_tri = min(tri_dev, key=tri_dev.get)
+    dev_xs, dev_ys = bigram.encode_pairs(dev, VOCAB)
+    bi_dev = {a: labcode.cross_entropy(bigram.count_weights(C_train, a)[dev_xs], dev_ys) for a in (0.1, 1.0, 10.0)}
+    a_bi = min(bi_dev, key=bi_dev.get)
+    gain_dev = bi_dev[a_bi] - tri_dev[a_tri]
+    assert glued["tri_dev_gain"] == pytest.approx(gain_dev, rel=1e-9)
+    assert 0 < gain_dev < NLL_0 - tri_0                             # still better on held-out names, by less
+    tri_gap = tri_dev[a_tri] - trigram_nll(C3_train, a_tri, in_train)
+    bi_gap = bi_dev[a_bi] - bigram.count_nll(C_train, a_bi)
+    assert glued["tri_gap"] == pytest.approx(tri_gap, rel=1e-9) and glued["bi_gap"] == pytest.approx(bi_gap, rel=1e-9)
+    assert tri_gap > 5 * bi_gap                                      # more cells, fewer data per cell

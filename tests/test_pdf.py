@@ -112,13 +112,30 @@ def _body(page: str) -> str:
 
 
 def _exercise_snippets(docname: str) -> list[str]:
+    """A run of Chinese text from each exercise, in order: fenced ones and gated ones (exercise-start … -end)."""
     fence = re.compile(r"^(`{3,}|:{3,})\{exercise\}.*?$(.*?)^\1\s*$", re.M | re.S)
+    gated = re.compile(r"^(`{3,})\{exercise-start\}.*?^\1\s*$(.*)", re.M | re.S)
     snippets = []
     for kind, source in _markdown(docname):
-        for m in fence.finditer(source) if kind == "markdown" else ():
+        for m in [*fence.finditer(source), *gated.finditer(source)] if kind == "markdown" else ():
             runs = sorted(re.findall(r"[\u4e00-\u9fff]{6,}", m.group(2)), key=len, reverse=True)
             snippets += runs[:1]
     return snippets
+
+
+def _you_write(docname: str) -> tuple[list[str], list[str]]:
+    """The skeletons a chapter asks the reader to fill in (``def my_…``), and the checks that report 还没写."""
+    cells = json.loads((ROOT / f"{docname}.ipynb").read_text(encoding="utf-8"))["cells"]
+    skeletons, checks = [], []
+    for cell in cells:
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        if "raise NotImplementedError" in source:
+            skeletons += re.findall(r"^def (my_\w+)\(", source, flags=re.M)
+        text = "".join("".join(o.get("data", {}).get("text/plain", "")) for o in cell.get("outputs", []))
+        checks += re.findall(r"^(check_\w+)：还没写", text, flags=re.M)
+    return skeletons, checks
 
 
 # --- tests ------------------------------------------------------------------
@@ -340,6 +357,28 @@ def test_solutions_are_in_the_answer_key_only(pdf_dir, chapter):
     for snippet in exercises:
         assert snippet in student, f"student handout lacks exercise text {snippet!r}"
         assert snippet in answers, f"answer key lacks exercise text {snippet!r}"
+
+
+YOU_WRITE = [c for c in CHAPTERS if _you_write(c["docname"])[0]]
+
+
+def test_some_chapters_ask_the_reader_to_write_code():
+    assert {c["stem"] for c in YOU_WRITE} >= {"02_gradient", "03_shared_embedding", "04_bigram"}
+
+
+@pytest.mark.parametrize("chapter", YOU_WRITE, ids=lambda c: c["stem"])
+def test_you_write_prints_the_skeleton_in_both_pdfs_and_the_passing_check_in_the_key_only(pdf_dir, chapter):
+    """The handout is where a reader on paper writes the function: skeleton and 还没写 report there, no solution."""
+    student, answers = (_flat("".join(_body(page) for page in _pages(pdf_dir / f"{chapter['stem']}{suffix}.pdf")))
+                        for suffix in ("", "-answers"))
+    skeletons, checks = _you_write(chapter["docname"])
+    assert checks, f"{chapter['docname']} has skeletons but no check cell reporting 还没写"
+    for name in skeletons:
+        assert f"def{name}(" in student and f"def{name}(" in answers, f"{name} is missing from a PDF"
+    for check in checks:
+        assert f"{check}：还没写" in student, f"the student handout lacks the not-written report of {check}"
+        assert f"{check}：通过（全部" in answers, f"the answer key lacks the passing report of {check}"
+        assert f"{check}：通过（全部" not in student, f"the student handout shows the passing report of {check}"
 
 
 def test_fonts_are_embedded(pdf_dir):

@@ -1,6 +1,7 @@
 """labcode.plots: Chinese labels render, the figures show labcode's numbers, bad input is refused (chapters 1, 3, 4)."""
 import io
 import logging
+import re
 import warnings
 
 import matplotlib
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
+from PIL import Image
 
 import labcode
 from labcode import bigram, fonts, plots
@@ -235,6 +237,24 @@ def test_heat_map_writes_every_bigram_and_its_count():
             assert texts[k] == a + b and texts[k + 1] == str(COUNTS[i, j])
     np.testing.assert_array_equal(fig.axes[0].images[0].get_array(), COUNTS)
     assert "前一个字" in all_text(fig) and "后一个字" in all_text(fig)
+
+
+def test_heat_map_gives_the_site_the_same_picture_as_svg():
+    """The site shows the SVG (text as text, a twentieth of the PNG's weight), the PDF the PNG: same labels, same
+    displayed size, and the same SVG text on every run (the notebook stores it and nbval compares it)."""
+    fig = plots.count_heatmap(COUNTS, SYMBOLS)
+    svg = fig._repr_mimebundle_()["image/svg+xml"]
+    assert svg == plots.figure_svg(plots.count_heatmap(COUNTS, SYMBOLS))
+    texts = re.findall(r">([^<>]+)</text>", svg)
+    for i, a in enumerate(SYMBOLS):
+        for j, b in enumerate(SYMBOLS):
+            assert a + b in texts and str(COUNTS[i, j]) in texts
+    assert "前一个字 i" in texts and "后一个字 j" in texts
+    png = io.BytesIO()
+    fig.savefig(png, format="png", bbox_inches="tight")
+    width, height = Image.open(png).size
+    shown = re.search(r'<svg [^>]*width="(\d+)px" height="(\d+)px"', svg)
+    assert abs(int(shown.group(1)) - width) <= 2 and abs(int(shown.group(2)) - height) <= 2
 
 
 def test_loss_curve_draws_the_losses_against_the_count_optimum(caplog):

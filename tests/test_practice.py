@@ -19,14 +19,16 @@ from labcode.practice import (
     check_embedding_backward,
     check_logsumexp,
     check_mean_loss,
+    check_numerical_grad,
     check_softmax,
+    check_training_loop,
 )
 from labcode.practice import hints as hint_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 HAVE_SCIPY = importlib.util.find_spec("scipy") is not None
-CHECKERS = [check_softmax, check_logsumexp, check_cross_entropy, check_cross_entropy_grad, check_mean_loss,
-            check_embedding_backward, check_bigram_loss_and_grad]
+CHECKERS = [check_softmax, check_logsumexp, check_cross_entropy, check_cross_entropy_grad, check_numerical_grad,
+            check_mean_loss, check_embedding_backward, check_bigram_loss_and_grad, check_training_loop]
 
 
 def skeleton(*args):
@@ -150,15 +152,75 @@ def bigram_float32(W, xs, ys):
     return -logp[np.arange(B), ys].mean(), np.eye(V, dtype=np.float32)[xs].T @ dlogits / B
 
 
+def numerical_grad_steps(f, x, delta):
+    grad = np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[k] = delta
+        grad[k] = (f(x + step) - f(x - step)) / (2 * delta)
+    return grad
+
+
+def numerical_grad_in_place(f, x, delta):
+    x, grad = x.copy(), np.zeros_like(x)
+    flat, out = x.reshape(-1), grad.reshape(-1)          # views: changing flat changes x
+    for i in range(flat.size):
+        old = flat[i]
+        flat[i] = old + delta
+        plus = f(x)
+        flat[i] = old - delta
+        minus = f(x)
+        flat[i] = old
+        out[i] = (plus - minus) / delta / 2
+    return grad
+
+
+def numerical_grad_list(f, x, delta):
+    rows = []
+    for e in np.eye(x.size):
+        e = delta * e.reshape(x.shape)
+        rows.append((f(x + e) - f(x - e)) / (2 * delta))
+    return np.array(rows).reshape(x.shape)
+
+
+def train_append_after(loss_and_grad, W, lr, steps):
+    losses = []
+    for _ in range(steps):
+        loss, dW = loss_and_grad(W)
+        losses.append(loss)
+        W = W - lr * dW
+    losses.append(loss_and_grad(W)[0])
+    return W, losses
+
+
+def train_in_place(loss_and_grad, W, lr, steps):
+    losses = np.zeros(steps + 1)
+    for step in range(steps + 1):
+        losses[step], dW = loss_and_grad(W)
+        if step < steps:
+            W -= lr * dW
+    return W, losses
+
+
+def train_like_bigram(loss_and_grad, W, lr, steps):
+    W, losses = W.astype(np.float32), [float(loss_and_grad(W)[0])]
+    for _ in range(steps):
+        W = W - np.float32(lr) * loss_and_grad(W)[1].astype(np.float32)
+        losses.append(float(loss_and_grad(W)[0]))
+    return W, tuple(losses)
+
+
 RIGHT = {
     check_softmax: [labcode.softmax, softmax_loops, softmax_float32, softmax_via_logsumexp],
     check_logsumexp: [labcode.logsumexp, logsumexp_loops, logsumexp_float32_0d],
     check_cross_entropy: [labcode.cross_entropy, cross_entropy_loops, cross_entropy_float32, cross_entropy_log_softmax],
     check_cross_entropy_grad: [labcode.cross_entropy_grad, grad_loops, grad_float32],
+    check_numerical_grad: [labcode.numerical_grad, numerical_grad_steps, numerical_grad_in_place, numerical_grad_list],
     check_mean_loss: [labcode.cross_entropy, mean_loss_loops, mean_loss_masked, mean_loss_float32],
     check_embedding_backward: [lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), embedding_loops,
                                embedding_add_at, embedding_one_hot],
     check_bigram_loss_and_grad: [bigram.loss_and_grad, bigram_loops, bigram_counts, bigram_float32],
+    check_training_loop: [train_append_after, train_in_place, train_like_bigram],
 }
 
 if HAVE_SCIPY:  # scipy is not a dependency: these cases exist only where it is installed
@@ -177,7 +239,7 @@ if HAVE_SCIPY:  # scipy is not a dependency: these cases exist only where it is 
 def test_right_implementations_in_any_style_pass(check, fn):
     result = check(fn)
     assert result.passed, str(result)
-    assert all(case.passed for case in result.cases) and len(result.cases) >= 7
+    assert all(case.passed for case in result.cases) and len(result.cases) >= (5 if check is check_training_loop else 7)
     assert str(result).startswith(f"{check.__name__}：通过")
 
 
@@ -258,6 +320,65 @@ def no_shift_rows(W, xs):
     return e / e.sum(axis=1, keepdims=True)
 
 
+def numerical_grad_with(*, side=0, denominator=2.0, together=False, restore=True, copy=True, delta=None,
+                        flatten=False, rows=False):
+    """A central difference with one chosen mistake (side = +1 / -1: one-sided)."""
+    def fn(f, x, d):
+        d = d if delta is None else delta
+        if flatten:
+            x = x.reshape(-1)
+        if together:
+            return np.full(x.shape, (f(x + d) - f(x - d)) / (denominator * d))
+        if rows:                                         # range(len(x)): x[k] is a whole row of a matrix
+            grad = np.zeros_like(x)
+            for k in range(len(x)):
+                step = np.zeros_like(x)
+                step[k] = d
+                grad[k] = (f(x + step) - f(x - step)) / (2 * d)
+            return grad
+        x = x.copy() if restore else x
+        grad = np.zeros_like(x)
+        for k in np.ndindex(x.shape):
+            if side:
+                step = np.zeros_like(x)
+                step[k] = d
+                grad[k] = side * (f(x + side * step) - f(x)) / d
+            elif not copy:
+                xp = x                                   # the same array, not a copy
+                xp[k] += d
+                xm = x
+                xm[k] -= d
+                grad[k] = (f(xp) - f(xm)) / (2 * d)
+            elif not restore:
+                x[k] += d
+                plus = f(x)
+                x[k] -= 2 * d
+                grad[k] = (plus - f(x)) / (2 * d)
+            else:
+                step = np.zeros_like(x)
+                step[k] = d
+                grad[k] = (f(x + step) - f(x - step)) / (denominator * d)
+        return grad
+    return fn
+
+
+def train_with(*, sign=-1.0, use_lr=True, fresh=True, assign=True, give_back_start=False):
+    """A training loop with one chosen mistake."""
+    def fn(loss_and_grad, W, lr, steps):
+        start, losses = W, []
+        _, first = loss_and_grad(W)
+        for _ in range(steps):
+            loss, dW = loss_and_grad(W)
+            losses.append(loss)
+            dW = dW if fresh else first
+            moved = W + sign * (lr if use_lr else 1.0) * dW
+            if assign:
+                W = moved
+        losses.append(loss_and_grad(W)[0])
+        return (start if give_back_start else W), losses
+    return fn
+
+
 WRONG = [
     (check_softmax, no_shift_softmax, "no_max_shift", ["最大值", "上溢", "ch1-overflow"]),
     (check_softmax, lambda z: z / z.sum(), "divide_by_sum", ["总和", "ch1-divide-by-sum"]),
@@ -275,6 +396,15 @@ WRONG = [
     (check_cross_entropy_grad, lambda z, y: -right_grad(z, y), "gradient_sign", ["符号", "e_y - p"]),
     (check_cross_entropy_grad, lambda z, y: stable_softmax(z) - y, "label_subtracted", ["独热"]),
     (check_cross_entropy_grad, lambda z, y: no_shift_softmax(z) - np.eye(len(z))[y], "no_max_shift", ["最大值"]),
+    (check_numerical_grad, numerical_grad_with(side=+1), "one_sided_difference", ["一侧", "δ²", "ch2-finite-diff"]),
+    (check_numerical_grad, numerical_grad_with(side=-1), "one_sided_difference", ["一侧"]),
+    (check_numerical_grad, numerical_grad_with(denominator=1.0), "denominator_delta", ["2δ"]),
+    (check_numerical_grad, numerical_grad_with(together=True), "all_components_at_once", ["全 1 方向"]),
+    (check_numerical_grad, numerical_grad_with(restore=False), "perturbation_not_restored", ["复原"]),
+    (check_numerical_grad, numerical_grad_with(copy=False), "perturbed_array_shared", ["copy"]),
+    (check_numerical_grad, numerical_grad_with(delta=1e-5), "delta_ignored", ["delta", "ch2-step-size"]),
+    (check_numerical_grad, numerical_grad_with(flatten=True), "wrong_shape_to_f", ["形状", "np.ndindex"]),
+    (check_numerical_grad, numerical_grad_with(rows=True), "whole_rows_at_once", ["range(len(x))", "np.ndindex"]),
     (check_mean_loss, lambda z, t: per_target(z, t).sum() / len(t), "denominator_counts_ignored",
      ["分母", "1.667", "ch2-denominator"]),
     (check_mean_loss, lambda z, t: per_target(z, t).sum(), "sum_not_mean", ["平均"]),
@@ -289,6 +419,8 @@ WRONG = [
     (check_embedding_backward, overwrite_backward, "repeated_ids_overwrite",
      ["只留下了一份", "np.add.at", "ch3-overwrite-bug"]),
     (check_embedding_backward, assign_backward, "repeated_ids_overwrite", ["只留下了一份"]),
+    (check_embedding_backward, lambda ids, dH, V: np.eye(V)[ids] @ dH, "missing_transpose",
+     ["X.T @ dH", "ch3-gradient"]),
     (check_bigram_loss_and_grad, bigram_with(columns_softmax), "wrong_axis", ["axis", "ch4-network"]),
     (check_bigram_loss_and_grad, bigram_with(batch_axis_softmax), "wrong_axis", ["轴"]),
     (check_bigram_loss_and_grad, bigram_with(no_shift_rows), "no_max_shift", ["最大值"]),
@@ -297,7 +429,12 @@ WRONG = [
     (check_bigram_loss_and_grad, bigram_with(keep_e=False), "missing_minus_e_y", ["e_y"]),
     (check_bigram_loss_and_grad, bigram_with(sign=-1.0), "gradient_sign", ["符号"]),
     (check_bigram_loss_and_grad, bigram_with(scatter="index"), "repeated_ids_overwrite", ["只留下了一份"]),
-    (check_bigram_loss_and_grad, bigram_with(divide=False), "gradient_not_divided", ["除以 B"]),
+    (check_bigram_loss_and_grad, bigram_with(divide=False), "gradient_not_divided", ["除以 N"]),
+    (check_training_loop, train_with(sign=+1.0), "descent_sign", ["W - lr * dW", "ch4-training"]),
+    (check_training_loop, train_with(use_lr=False), "learning_rate_ignored", ["学习率"]),
+    (check_training_loop, train_with(fresh=False), "stale_gradient", ["循环里面"]),
+    (check_training_loop, train_with(assign=False), "weights_not_updated", ["赋回"]),
+    (check_training_loop, train_with(give_back_start=True), "start_weights_returned", ["return W, losses"]),
 ]
 
 
@@ -366,11 +503,32 @@ def test_odd_results_are_failed_cases_not_crashes(fn, words):
     (check_bigram_loss_and_grad, lambda W, xs, ys: bigram.loss_and_grad(W, xs, ys)[0], ["应返回两个值 (loss, dW)"]),
     (check_bigram_loss_and_grad, lambda W, xs, ys: (1.0, [[0.0]]), ["dW：返回的是 list"]),
     (check_embedding_backward, lambda ids, dH, V: dH, ["形状应为 (6, 2)", "(3, 2)"]),
+    (check_numerical_grad, lambda f, x, d: np.zeros(x.size + 1), ["形状应为 (3,)", "(4,)"]),
+    (check_training_loop, lambda lg, W, lr, steps: W, ["应返回两个值 (W, losses)，收到 ndarray"]),
+    (check_training_loop, lambda lg, W, lr, steps: (W, "losses"), ["losses：应是一串数（列表或数组），收到 str"]),
+    (check_training_loop, lambda lg, W, lr, steps: (W, [[1.0]]), ["losses：应是一维的一串数"]),
+    (check_training_loop, lambda lg, W, lr, steps: (W.tolist(), []), ["W：返回的是 list"]),
+    (check_training_loop, lambda lg, W, lr, steps: (lambda W, L: (W, L[:-1]))(*train_append_after(lg, W, lr, steps)),
+     ["应有 steps + 1 = 5 个数", "收到 4 个：少了最后一次更新之后的损失"]),
+    (check_training_loop, lambda lg, W, lr, steps: (lambda W, L: (W, L[1:]))(*train_append_after(lg, W, lr, steps)),
+     ["收到 4 个：少了出发点（更新之前）的损失"]),
 ])
 def test_scalars_pairs_and_shapes_are_checked(check, value, words):
     text = str(check(value))
     for word in words:
         assert word in text, text
+
+
+def test_the_training_loop_is_checked_against_the_numbers_chapter_4_prints():
+    """The names.txt case is bigram.train from W = 0 at lr 70: the chapter's 3.295837, 2.973528, 2.825444."""
+    from labcode.practice.training import _names_counts, descend
+    C = _names_counts()
+    start = np.zeros(C.shape)
+    W_ref, losses = descend(lambda W: bigram.loss_and_grad_from_counts(W, C), start, 70.0, 3)
+    W_book, book = bigram.train(start, C, lr=70.0, steps=3)
+    assert np.allclose(losses, book, rtol=1e-12) and np.allclose(W_ref, W_book, rtol=1e-12)
+    assert [f"{v:.6f}" for v in losses[:3]] == ["3.295837", "2.973528", "2.825444"]
+    assert "names.txt，计数写法，lr = 70，3 步" in str(check_training_loop(train_append_after))
 
 
 def test_the_readers_arrays_are_copies_and_a_function_that_mutates_them_changes_nothing():
@@ -390,7 +548,7 @@ def test_warnings_of_the_readers_code_do_not_escape(recwarn):
 # ---- the skeleton: a deterministic "not written yet" report ----
 
 NOT_WRITTEN_TEXT = ("{name}：还没写\n  函数抛出了 NotImplementedError，书里给的骨架就是这样。"
-                    "把 raise 那一行换成你的代码，再运行这一格。")
+                    "把 raise 那一行换成你的代码，先运行定义函数的那一格，再运行这一格。")
 
 
 @pytest.mark.parametrize("check", CHECKERS, ids=lambda c: c.__name__)
@@ -453,6 +611,14 @@ def test_a_passing_report_lists_every_case_and_the_tolerance():
     assert repr(result) == f"<CheckResult check_mean_loss: 通过 {len(result.cases)}/{len(result.cases)}>"
 
 
+def test_the_central_difference_report_does_not_promise_that_float32_passes():
+    """A difference in float32 is off by ~1e-3 (chapter 2): its report says what it compares with, and no more."""
+    def in_float32(f, x, delta):
+        return labcode.numerical_grad(f, np.asarray(x, dtype=np.float32), delta)
+    assert "float32" not in str(check_numerical_grad(labcode.numerical_grad))
+    assert not check_numerical_grad(in_float32).passed
+
+
 def test_reports_are_the_same_on_every_run_and_hold_no_addresses():
     class Odd:
         pass
@@ -510,6 +676,16 @@ def test_every_hint_points_at_a_label_of_its_chapter():
     for hint in catalogue:
         assert hint.label in _labels(hint.chapter), f"{hint.key}: no ({hint.label})= in chapter {hint.chapter}"
         assert hint.fix and hint.section and (hint.why or not hint.title)
+
+
+def test_an_untransposed_one_hot_product_that_happens_to_fit_is_named_too():
+    """With T = V, X @ dH runs and has the right shape: the values give the mistake away."""
+    def square_only(ids, dH, V):
+        if len(ids) != V:
+            return labcode.embedding_backward(dH, ids, V)
+        return np.eye(V)[ids] @ dH
+    result = check_embedding_backward(square_only)
+    assert not result.passed and result.mistakes[0].key == "missing_transpose"
 
 
 def test_results_expose_cases_with_name_passed_and_message():

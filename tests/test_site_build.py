@@ -68,8 +68,7 @@ def test_pages_load_no_script_style_or_font_from_outside(built_site):
     for css in built_site.rglob("*.css"):
         outside += [f"{css.name}: {u}" for u in CSS_URL.findall(css.read_text(encoding="utf-8", errors="replace"))]
     assert not outside
-    mathjax = any(u.split("?")[0].endswith("_static/mathjax/tex-chtml.js") for u in local_scripts)
-    assert mathjax, "MathJax is not served by the site"
+    assert local_scripts, "no page loads anything: the collector is broken"
 
 
 def search_terms(built_site):

@@ -6,9 +6,11 @@
 """
 from .bigram import check_bigram_loss_and_grad
 from .embedding import check_embedding_backward
-from .gradient import check_cross_entropy_grad, check_mean_loss
+from .gradient import check_cross_entropy_grad, check_mean_loss, check_numerical_grad
 from .probability import check_cross_entropy, check_logsumexp, check_softmax
 from .report import Case, CheckResult, Hint
+from .training import check_training_loop
 
-__all__ = ["check_softmax", "check_logsumexp", "check_cross_entropy", "check_cross_entropy_grad", "check_mean_loss",
-           "check_embedding_backward", "check_bigram_loss_and_grad", "CheckResult", "Case", "Hint"]
+__all__ = ["check_softmax", "check_logsumexp", "check_cross_entropy", "check_cross_entropy_grad",
+           "check_numerical_grad", "check_mean_loss", "check_embedding_backward", "check_bigram_loss_and_grad",
+           "check_training_loop", "CheckResult", "Case", "Hint"]

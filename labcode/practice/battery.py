@@ -28,6 +28,19 @@ class Probe:
     shown: str
 
 
+class Returned(tuple):
+    """几个返回值，带着报告里用的名字，如 ``Returned(("W", "losses"), (W, losses))``；普通的 tuple 是 (loss, dW)。"""
+
+    def __new__(cls, names, values):
+        self = super().__new__(cls, values)
+        self.names = tuple(names)
+        return self
+
+
+def _names(value):
+    return getattr(value, "names", ("loss", "dW"))
+
+
 @dataclass(frozen=True)
 class Raised:
     """读者的函数抛出的异常（与它“返回”一个异常对象区分开）。"""
@@ -35,17 +48,20 @@ class Raised:
     error: Exception
 
 
-def run(check, fn, probes, *, coerce, diagnose, advice):
-    """逐项调用 ``fn``，返回 :class:`CheckResult`；第一项就抛出 NotImplementedError 时报告“还没写”。"""
+def run(check, fn, probes, *, coerce, diagnose, advice, tolerance=TOLERANCE):
+    """逐项调用 ``fn``，返回 :class:`CheckResult`；第一项就抛出 NotImplementedError 时报告“还没写”。
+
+    ``tolerance`` 是报告里“比较标准”一行的文字。
+    """
     require_callable(fn, check)
     cases = []
     for probe in probes:
         outcome = call(fn, probe.args)
         if not cases and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
             case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown)
-            return CheckResult(check, [case], advice=advice, tolerance=TOLERANCE, not_written=True)
+            return CheckResult(check, [case], advice=advice, tolerance=tolerance, not_written=True)
         cases.append(judge(probe, outcome, coerce, diagnose))
-    return CheckResult(check, cases, advice=advice, tolerance=TOLERANCE)
+    return CheckResult(check, cases, advice=advice, tolerance=tolerance)
 
 
 def require_callable(fn, check):
@@ -174,7 +190,7 @@ def finite(actual):
 def describe(actual, expected):
     """没通过时的一句话：哪里含 nan/inf，或哪个下标差得最多。"""
     if isinstance(expected, tuple):
-        parts = [f"{name}：{describe(a, e)}" for name, a, e in zip(("loss", "dW"), actual, expected, strict=True)
+        parts = [f"{name}：{describe(a, e)}" for name, a, e in zip(_names(expected), actual, expected, strict=True)
                  if not close(a, e)]
         return "；".join(parts)
     a = np.asarray(actual, dtype=np.float64)
@@ -192,7 +208,7 @@ def describe(actual, expected):
 
 def show(value):
     if isinstance(value, tuple):
-        return f"loss = {show(value[0])}，dW = {show(value[1])}"
+        return "，".join(f"{name} = {show(v)}" for name, v in zip(_names(value), value, strict=True))
     if isinstance(value, np.ndarray) and value.ndim > 0:
         text = np.array2string(value, precision=6, separator=", ", threshold=24, edgeitems=3, max_line_width=76,
                                floatmode="maxprec", suppress_small=False, sign="-")

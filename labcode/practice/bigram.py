@@ -17,8 +17,8 @@ SEED = 4
 def _bigram_cases():
     rng = np.random.default_rng(SEED)
 
-    def random_case(V, B, scale=1.0):
-        return rng.normal(0.0, scale, (V, V)), rng.integers(V, size=B), rng.integers(V, size=B)
+    def random_case(V, N, scale=1.0):
+        return rng.normal(0.0, scale, (V, V)), rng.integers(V, size=N), rng.integers(V, size=N)
 
     big, under = random_case(4, 10), random_case(4, 10)
     big[0][2] = 1000.0 + np.round(4 * big[0][2]) / 4     # 编号为 2 的一行分数都很大（float32 也能精确表示）
@@ -40,20 +40,20 @@ def _bigram_cases():
 def check_bigram_loss_and_grad(fn):
     """检查读者写的 bigram 损失与梯度 ``fn(W, xs, ys)``，它返回 (平均负对数似然, dW)。
 
-    W 形状 (V, V)，训练对 xs、ys 形状 (B,)。
-    分数是 W[xs]（编号为 i 的行是“前一个字是 i”时的分数），损失是 B 个训练对上 -ln p 的平均，dW 与 W 同形状。
+    W 形状 (V, V)，训练对 xs、ys 形状 (N,)。
+    分数是 W[xs]（编号为 i 的行是“前一个字是 i”时的分数），损失是 N 个训练对上 -ln p 的平均，dW 与 W 同形状。
     返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
     >>> def my_bigram(W, xs, ys):
-    ...     B = len(xs)
-    ...     logits = W[xs]                                   # (B, V)
+    ...     N = len(xs)
+    ...     logits = W[xs]                                   # (N, V)
     ...     s = logits - logits.max(axis=1, keepdims=True)
     ...     logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
-    ...     loss = -logp[np.arange(B), ys].mean()
+    ...     loss = -logp[np.arange(N), ys].mean()
     ...     dlogits = np.exp(logp)
-    ...     dlogits[np.arange(B), ys] -= 1
+    ...     dlogits[np.arange(N), ys] -= 1
     ...     dW = np.zeros_like(W, dtype=float)
-    ...     np.add.at(dW, xs, dlogits / B)
+    ...     np.add.at(dW, xs, dlogits / N)
     ...     return loss, dW
     >>> check_bigram_loss_and_grad(my_bigram).passed
     True
@@ -76,29 +76,29 @@ def _diagnose_bigram(probe, actual):
     W, xs, ys = probe.args
     W = W.astype(np.float64)
     (loss, dW), (loss_ref, dW_ref) = actual, probe.expected
-    B, V = len(xs), W.shape[0]
-    onehot = np.eye(V)[ys]                                                   # (B, V)
+    N, V = len(xs), W.shape[0]
+    onehot = np.eye(V)[ys]                                                   # (N, V)
     columns = softmax(W, axis=0)[xs]                                         # 每一列归一化的 W
     across = softmax(W[xs], axis=0)                                          # 沿这一批归一化
     if not close(loss, loss_ref):
         per_pair = cross_entropy(W[xs], ys, reduction="none")
         if not finite(loss):  # inf 或 nan：先认数值错误（错误的轴在极端行上也可能给出 inf）
             return loss_mistake(loss, loss_ref, extreme=np.abs(W).max() > EXTREME, worst=per_pair.max())
-        wrong = [(hints.WRONG_AXIS, -np.log(columns[np.arange(B), ys]).mean()),
-                 (hints.WRONG_AXIS, -np.log(across[np.arange(B), ys]).mean()),
-                 (hints.SUM_NOT_MEAN, loss_ref * B), (hints.LOSS_SIGN, -loss_ref)]
+        wrong = [(hints.WRONG_AXIS, -np.log(columns[np.arange(N), ys]).mean()),
+                 (hints.WRONG_AXIS, -np.log(across[np.arange(N), ys]).mean()),
+                 (hints.SUM_NOT_MEAN, loss_ref * N), (hints.LOSS_SIGN, -loss_ref)]
         for hint, value in wrong:
             if similar(loss, value):
                 return hint
         return loss_mistake(loss, loss_ref, extreme=np.abs(W).max() > EXTREME, worst=per_pair.max())
-    probs = softmax(W[xs])                                                   # (B, V)
-    wrong = [(hints.MISSING_EY, embedding_backward(probs / B, xs, V)), (hints.GRAD_SIGN, -dW_ref),
-             (hints.NOT_DIVIDED_BY_B, dW_ref * B),
-             (hints.WRONG_AXIS, embedding_backward((columns - onehot) / B, xs, V)),
-             (hints.WRONG_AXIS, embedding_backward((across - onehot) / B, xs, V))]
+    probs = softmax(W[xs])                                                   # (N, V)
+    wrong = [(hints.MISSING_EY, embedding_backward(probs / N, xs, V)), (hints.GRAD_SIGN, -dW_ref),
+             (hints.NOT_DIVIDED_BY_N, dW_ref * N),
+             (hints.WRONG_AXIS, embedding_backward((columns - onehot) / N, xs, V)),
+             (hints.WRONG_AXIS, embedding_backward((across - onehot) / N, xs, V))]
     for hint, value in wrong:
         if similar(dW, value):
             return hint
-    if kept_one_copy(dW, xs, (probs - onehot) / B):
+    if kept_one_copy(dW, xs, (probs - onehot) / N):
         return hints.BIGRAM_OVERWRITE
     return hints.NO_MAX_SHIFT if not finite(dW) and np.abs(W).max() > EXTREME else None

@@ -56,9 +56,13 @@ def check_embedding_backward(fn):
 
 
 def _diagnose_embedding(probe, actual):
+    ids, dH, V = probe.args
     if isinstance(actual, Raised):
-        return None
-    ids, dH, _ = probe.args
+        # X @ dH 没有转置：X 是 (T, V)，只有 V = T 时才乘得起来
+        matmul = isinstance(actual.error, ValueError) and "matmul" in str(actual.error)
+        return hints.MISSING_TRANSPOSE if matmul and len(ids) != V else None
+    if len(ids) == V and similar(actual, np.eye(V)[ids] @ dH):
+        return hints.MISSING_TRANSPOSE
     return hints.OVERWRITE if kept_one_copy(actual, ids, dH) else None
 
 

@@ -1,15 +1,19 @@
-"""第 2 章的“你来写”：检查读者写的交叉熵梯度 p - e_y，和一批里只对有效目标取平均的损失。"""
+"""第 2 章的“你来写”：检查读者写的交叉熵梯度 p - e_y、中心差分，和一批里只对有效目标取平均的损失。"""
 from __future__ import annotations
 
 import numpy as np
 
+from ..gradients import numerical_grad
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from . import hints
-from .battery import Probe, Raised, as_array, as_number, finite, run, show, similar
+from .battery import ATOL, RTOL, Probe, Raised, as_array, as_number, finite, run, show, similar
 from .probability import EXTREME, loss_mistake
 
 SEED = 2
 IGNORE = -100
+# 差分在 float32 里误差大得多（第 2 章“差分步长 δ 该取多大”），这里不像其他检查那样放过 float32。
+DIFFERENCE_TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:g})，期望值由 labcode.numerical_grad "
+                        "用同一个 delta 在 float64 里算出")
 
 
 # ---- 一个位置的梯度 ----
@@ -162,3 +166,127 @@ def _diagnose_mean_loss(probe, actual):
             return hint
     return loss_mistake(actual, probe.expected, extreme=np.abs(logits).max() > EXTREME,
                         worst=per_target.max())
+
+
+# ---- 中心差分 ----
+
+def _sum_of_cubes(v):
+    return float(np.sum(v ** 3))
+
+
+def _coupled(v):
+    return float((v[0] * v[1] + v[2]) ** 2)
+
+
+def _numerical_grad_cases():
+    """(名字, f, x, delta, 报告里 f 的写法)：书里的例子、矩阵输入，和让常见错误显出差别的大 delta。"""
+    h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
+    rng = np.random.default_rng(SEED + 2)
+    a, A = rng.normal(0.0, 1.0, 10), rng.normal(0.0, 1.0, (2, 2, 2))
+
+    def book_loss(v):
+        return cross_entropy(v, 1)
+
+    def layer_loss(M):
+        return cross_entropy(h @ M, 1)
+
+    def first_only(v):
+        return float(v[0] ** 2)
+
+    return [
+        ("书里的例子：交叉熵，z = [ln 2, 0, -ln 2]，y = 1", book_loss, np.log([2.0, 1.0, 0.5]), 1e-5,
+         "f(v) = 交叉熵(v, y = 1)"),
+        ("delta 取 0.1：f(v) = Σ v³", _sum_of_cubes, np.array([1.0, 2.0, -1.0]), 0.1, "f(v) = Σ v³"),
+        ("f 只看编号为 0 的分量：f(v) = v[0]²", first_only, np.array([1.5, -2.0, 0.5]), 1e-3, "f(v) = v[0]²"),
+        ("分量互相牵连：f(v) = (v[0]·v[1] + v[2])²", _coupled, np.array([1.0, 2.0, -0.5]), 1e-2,
+         "f(v) = (v[0]·v[1] + v[2])²"),
+        ("矩阵输入：第 2 章线性层的 W（形状 (2, 3)）", layer_loss, W, 1e-3, "f(W) = 交叉熵(h W, y = 1)，h = [1, 2]"),
+        ("只有一个分量", lambda v: float(np.exp(v[0])), np.array([0.5]), 1e-4, "f(v) = exp(v[0])"),
+        ("随机的 x（10 个分量）", lambda v: float(a @ np.sin(v)), rng.normal(0.0, 2.0, 10), 1e-4,
+         "f(v) = Σ a_k sin(v_k)"),
+        ("三维数组输入（形状 (2, 2, 2)）", lambda v: float(np.sum(A * v ** 2)), rng.normal(0.0, 1.0, (2, 2, 2)), 1e-3,
+         "f(v) = Σ A ⊙ v²"),
+    ]
+
+
+def check_numerical_grad(fn):
+    """检查读者写的中心差分 ``fn(f, x, delta)``，它返回与 x 同形状的数组。
+
+    编号为 k 的分量是 (f(x + δ e_k) - f(x - δ e_k)) / (2δ)，δ 就是传入的 delta；
+    x 是任意形状的浮点数组，f 接收与 x 同形状的数组、返回一个数。
+    期望值由 :func:`labcode.numerical_grad` 用同一个 delta 算出。
+    返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
+
+    >>> def my_numerical_grad(f, x, delta=1e-5):
+    ...     grad = np.zeros_like(x)
+    ...     for k in np.ndindex(x.shape):
+    ...         step = np.zeros_like(x)
+    ...         step[k] = delta
+    ...         grad[k] = (f(x + step) - f(x - step)) / (2 * delta)
+    ...     return grad
+    >>> check_numerical_grad(my_numerical_grad).passed
+    True
+    >>> def forward(f, x, delta=1e-5):                   # 只往一侧走
+    ...     return np.array([(f(x + delta * e) - f(x)) / delta for e in np.eye(x.size)])
+    >>> check_numerical_grad(forward).mistakes[0].key
+    'one_sided_difference'
+    """
+    probes = [Probe(name, (f, x, delta), numerical_grad(f, x, delta), f"{formula}，x = {show(x)}，delta = {delta:g}")
+              for name, f, x, delta, formula in _numerical_grad_cases()]
+    return run("check_numerical_grad", fn, probes, coerce=as_array, diagnose=_diagnose_numerical_grad,
+               advice=hints.ADVICE_NUMERICAL_GRAD, tolerance=DIFFERENCE_TOLERANCE)
+
+
+
+def _diagnose_numerical_grad(probe, actual):
+    f, x, delta = probe.args
+    if isinstance(actual, Raised):
+        return hints.FLATTENED_INPUT if x.ndim > 1 else None
+    wrong = [(hints.ONE_SIDED, _one_sided(f, x, delta, +1)), (hints.ONE_SIDED, _one_sided(f, x, delta, -1)),
+             (hints.HALF_DENOMINATOR, 2 * probe.expected), (hints.ALL_AT_ONCE, _all_at_once(f, x, delta)),
+             (hints.ROWS_AT_ONCE, _by_rows(f, x, delta)), (hints.NOT_RESTORED, _not_restored(f, x, delta)),
+             (hints.SHARED_ARRAY, _one_sided(f, x, delta, +1) / 2),
+             (hints.SHARED_ARRAY, _one_sided(f, x, delta, -1) / 2),
+             (hints.SHARED_ARRAY, np.zeros_like(probe.expected))]    # x ± δ 落在同一个数组上：两次函数值相同
+    wrong += [(hints.DELTA_IGNORED, numerical_grad(f, x, other)) for other in (1e-4, 1e-5, 1e-6) if other != delta]
+    found = {hint.key: hint for hint, value in wrong if not similar(value, probe.expected) and similar(actual, value)}
+    # 几种错误在这一项上给出同样的数（例如 f 对整体平移不变时都是 0）：分不清，留给别的检查项去认
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _unit(x, k, delta):
+    step = np.zeros_like(x)
+    step[k] = delta
+    return step
+
+
+def _one_sided(f, x, delta, side):
+    """只往一侧走：side = +1 是 (f(x + δe_k) - f(x))/δ，side = -1 是 (f(x) - f(x - δe_k))/δ。"""
+    return np.array([side * (f(x + side * _unit(x, k, delta)) - f(x)) / delta
+                     for k in np.ndindex(x.shape)]).reshape(x.shape)
+
+
+def _all_at_once(f, x, delta):
+    """所有分量一起扰动：每个分量都得到同一个数（沿全 1 方向的变化率）。"""
+    return np.full(x.shape, (f(x + delta) - f(x - delta)) / (2 * delta))
+
+
+def _by_rows(f, x, delta):
+    """只沿第一个轴循环：x[k] 是一整行（或一整块），一次扰动整块，差商填满这一块。"""
+    grad = np.zeros_like(x)
+    for k in range(len(x)):
+        step = np.zeros_like(x)
+        step[k] = delta
+        grad[k] = (f(x + step) - f(x - step)) / (2 * delta)
+    return grad
+
+
+def _not_restored(f, x, delta):
+    """x_k 先加 δ、再减 2δ，算完不复原：后面的分量都在挪过的点上求差分。"""
+    x, grad = x.copy(), np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        x[k] += delta
+        plus = f(x.copy())
+        x[k] -= 2 * delta
+        grad[k] = (plus - f(x.copy())) / (2 * delta)
+    return grad

@@ -138,6 +138,59 @@ IGNORED_COUNTED = Hint(
     "per = logsumexp(z) - z[y]（y 里的 -100 先换成 0），再 per = np.where(valid, per, 0)，总和除以 valid.sum()。",
     "ch2-batch", "拼成一批：填充与忽略标记")
 
+ONE_SIDED = Hint(
+    "one_sided_difference", "只往一侧走了一步（前向或后向差分）",
+    "(f(x + δe_k) - f(x)) / δ 的误差约与 δ 成正比，中心差分两侧相减时二次项抵消，误差约与 δ² 成正比；"
+    "δ 取 0.1 这样的大值时，两者差得很明显。",
+    "两侧各走一步：(f(x + δe_k) - f(x - δe_k)) / (2δ)。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
+HALF_DENOMINATOR = Hint(
+    "denominator_delta", "分母写成了 δ，应为 2δ",
+    "x + δe_k 与 x - δe_k 相距 2δ，两次函数值之差要除以这段距离；只除以 δ，每个分量都大了一倍。",
+    "grad[k] = (f(x + δe_k) - f(x - δe_k)) / (2 * delta)。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
+ALL_AT_ONCE = Hint(
+    "all_components_at_once", "所有分量一起扰动了",
+    "x + delta 给每个分量都加了 δ，算出的是沿全 1 方向的变化率（各个偏导数之和），每个分量都得到同一个数。"
+    "偏导数只让编号为 k 的分量动，其余分量不动。",
+    "对每个编号 k 单独扰动：step = np.zeros_like(x)；step[k] = delta；用 x + step 和 x - step。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
+ROWS_AT_ONCE = Hint(
+    "whole_rows_at_once", "只沿第一个轴循环，一次扰动了一整行",
+    "x 是矩阵（或更高维的数组）时，range(len(x)) 只数到行数，x[k] 是一整行：一次扰动了整行，"
+    "算出的是这一行各分量偏导数之和，又被填进整行。",
+    "遍历每一个下标：for k in np.ndindex(x.shape)，step[k] = delta 只动一个分量；或者在 x.reshape(-1) 上逐个改。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
+NOT_RESTORED = Hint(
+    "perturbation_not_restored", "扰动完没有把 x 复原",
+    "在 x 上原地加减 δ 以后没有改回原值，算后面的分量时 x 已经被挪动过，求的是另一个点上的差分。",
+    "每个分量算完就复原：old = x[k]，……，x[k] = old；或者每次在 x 的副本上扰动（x.copy()）。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
+SHARED_ARRAY = Hint(
+    "perturbed_array_shared", "扰动用的数组就是 x 本身（没有 copy）",
+    "xp = x 不会复制数组，xp 和 x 是同一块内存：改 xp[k] 也改了 x，x + δe_k 和 x - δe_k 落到了同一个数组上，"
+    "两次函数值不是在两个点上算的（常见结果是 0，或者只有一半）。",
+    "用 xp = x.copy()、xm = x.copy() 各自扰动；或者 x + step、x - step，它们本来就是新数组。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
+DELTA_IGNORED = Hint(
+    "delta_ignored", "没有用传入的 delta",
+    "差分步长是参数 delta；函数里写死了另一个数（比如 1e-5），传入 0.1 时结果对不上。",
+    "扰动和分母都用参数 delta：x + delta * e_k，除以 2 * delta。",
+    "ch2-step-size", "差分步长 δ 该取多大")
+
+FLATTENED_INPUT = Hint(
+    "wrong_shape_to_f", "传给 f 的数组形状不对",
+    "f 接收与 x 同形状的数组。把矩阵 x 压平（或只传一行）再交给 f，f 里的矩阵乘法就对不上形状了。",
+    "在与 x 同形状的副本上扰动：step = np.zeros_like(x)；step[k] = delta，k 用 np.ndindex(x.shape) 遍历；"
+    "或者在 x.copy() 的 reshape(-1) 视图上改，把原形状的副本交给 f。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
 # ---- 第 3 章：嵌入的反向 ----
 
 OVERWRITE = Hint(
@@ -146,6 +199,13 @@ OVERWRITE = Hint(
     "（NumPy 不保证留下的是哪一份）。逐个赋值 dE[ids[t]] = dH[t] 也一样。",
     "np.add.at(dE, ids, dH)，或者逐个位置累加：for t in range(T): dE[ids[t]] += dH[t]。",
     "ch3-overwrite-bug", "一个不报错的错误")
+
+MISSING_TRANSPOSE = Hint(
+    "missing_transpose", "独热矩阵忘了转置",
+    "X 的形状是 (T, V)，dE 的形状是 (V, d)：要的是 X 的转置乘 dH，(V, T) @ (T, d) = (V, d)。X @ dH 只在 V = T 时"
+    "乘得起来，那时形状也对，数值却错了。",
+    "dE = X.T @ dH。",
+    "ch3-gradient", "梯度是 X^T A")
 
 # ---- 第 4 章：bigram 的损失与梯度 ----
 
@@ -158,16 +218,48 @@ WRONG_AXIS = Hint(
 
 BIGRAM_OVERWRITE = Hint(
     "repeated_ids_overwrite", "重复的前一个字只留下了一份梯度",
-    "同一个前一个字在 xs 里出现多次时，dW 的那一行要把每一次的 (p - e_y)/B 都加上；dW[xs] += dlogits "
+    "同一个前一个字在 xs 里出现多次时，dW 的那一行要把每一次的 (p - e_y)/N 都加上；dW[xs] += dlogits "
     "只留下了一份，其余的丢了（NumPy 不保证留下的是哪一份）。",
-    "np.add.at(dW, xs, dlogits)，或者逐条累加：for r in range(B): dW[xs[r]] += dlogits[r]。",
+    "np.add.at(dW, xs, dlogits)，或者逐条累加：for r in range(N): dW[xs[r]] += dlogits[r]。",
     "ch3-overwrite-bug", "一个不报错的错误")
 
-NOT_DIVIDED_BY_B = Hint(
-    "gradient_not_divided", "梯度没有除以 B",
-    "损失是 B 个训练对的平均，所以每一项梯度 p - e_y 都要再除以 B。",
-    "dlogits = (probs - onehot) / B。",
+NOT_DIVIDED_BY_N = Hint(
+    "gradient_not_divided", "梯度没有除以 N",
+    "损失是 N 个训练对的平均，所以每一项梯度 p - e_y 都要再除以 N。",
+    "dlogits = (probs - onehot) / N。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
+
+# ---- 第 4 章：训练循环 ----
+
+DESCENT_SIGN = Hint(
+    "descent_sign", "更新的方向反了",
+    "梯度指向损失上升最快的方向；W + lr·dW 顺着它走，损失一步比一步大。梯度下降要逆着梯度走。",
+    "W = W - lr * dW。",
+    "ch4-training", "训练循环")
+
+LR_IGNORED = Hint(
+    "learning_rate_ignored", "更新时没有乘学习率",
+    "一步更新是 W ← W - lr·dW；写成 W - dW，等于不管传进来的 lr 是多少，都按 1 来走。",
+    "W = W - lr * dW。",
+    "ch4-training", "训练循环")
+
+STALE_GRADIENT = Hint(
+    "stale_gradient", "梯度只在循环外算了一次",
+    "W 一变，梯度就跟着变；一直用出发点的 dW，走的是一条直线，不是梯度下降。",
+    "每一步都在当前的 W 上重新算：loss, dW = loss_and_grad(W)，放在循环里面。",
+    "ch4-training", "训练循环")
+
+W_NOT_UPDATED = Hint(
+    "weights_not_updated", "W 没有更新",
+    "每一步的损失都一样：W - lr * dW 算出来以后没有赋回给 W（或者每一步都从出发时的 W 重新算）。",
+    "W = W - lr * dW（或 W -= lr * dW），下一步在新的 W 上算损失和梯度。",
+    "ch4-training", "训练循环")
+
+START_W_RETURNED = Hint(
+    "start_weights_returned", "返回的是出发时的 W",
+    "损失都对，返回的 W 却还是出发点：更新落在了另一个变量上，返回时用错了名字。",
+    "循环里更新的是哪个变量，最后就返回哪个：return W, losses。",
+    "ch4-training", "训练循环")
 
 # ---- 没认出具体错误时的一般提示 ----
 
@@ -191,6 +283,12 @@ ADVICE_GRAD = Hint(
     "g = softmax(z)（先减最大值），再 g[y] -= 1，返回与 z 同形状的数组。",
     "ch2-derivation", "逐个坐标求导")
 
+ADVICE_NUMERICAL_GRAD = Hint(
+    "advice_numerical_grad", "", "",
+    "grad = np.zeros_like(x)；对每个 k in np.ndindex(x.shape)：step = np.zeros_like(x)，step[k] = delta，"
+    "grad[k] = (f(x + step) - f(x - step)) / (2 * delta)；返回 grad。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
 ADVICE_MEAN_LOSS = Hint(
     "advice_mean_loss", "", "",
     "valid = targets != -100；对有效的每一行算 logsumexp(z) - z[y]，加起来再除以 valid.sum()。",
@@ -204,5 +302,11 @@ ADVICE_EMBEDDING = Hint(
 ADVICE_BIGRAM = Hint(
     "advice_bigram", "", "",
     "logits = W[xs]；每行减最大值后做 softmax；loss = 每行 logsumexp - 目标分数 的平均；"
-    "dlogits = (probs - onehot) / B；np.add.at(dW, xs, dlogits)。返回 (loss, dW)。",
+    "dlogits = (probs - onehot) / N；np.add.at(dW, xs, dlogits)。返回 (loss, dW)。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
+
+ADVICE_TRAINING = Hint(
+    "advice_training", "", "",
+    "losses = []；循环 steps 次：loss, dW = loss_and_grad(W)，losses.append(loss)，W = W - lr * dW；"
+    "循环结束后再记一次 loss_and_grad(W)[0]；返回 (W, losses)，losses 共 steps + 1 个数。",
+    "ch4-training", "训练循环")

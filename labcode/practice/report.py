@@ -10,7 +10,8 @@ from dataclasses import dataclass
 # 每章的网页文件名（不带 .html）：提示里的链接指向本书网站上的小节锚点。
 PAGES = {1: "01_probability_to_loss", 2: "02_gradient", 3: "03_shared_embedding", 4: "04_bigram"}
 
-NOT_WRITTEN = "函数抛出了 NotImplementedError，书里给的骨架就是这样。把 raise 那一行换成你的代码，再运行这一格。"
+NOT_WRITTEN = ("函数抛出了 NotImplementedError，书里给的骨架就是这样。"
+               "把 raise 那一行换成你的代码，先运行定义函数的那一格，再运行这一格。")
 
 
 @dataclass(frozen=True)

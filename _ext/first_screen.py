@@ -1,0 +1,72 @@
+"""What the first screen of a page does not need is not loaded with it.
+
+- The search index. pydata-sphinx-theme loads Sphinx's search scripts and the whole index (searchindex.js,
+  25 KB gzip and growing with the book) on every page, for its search-as-you-type box. This book leaves that
+  off (`search_as_you_type` is False): the search box opens search.html, which loads them itself. So only
+  search.html keeps them.
+- Figures. Every image of the text (`_images/`) gets `loading="lazy"` (fetched when the reader comes near it)
+  and `decoding="async"`, and its own width and height, so that the page keeps its layout while it loads
+  (the style below keeps the width and height in proportion when the column is narrower).
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools|_static/language_data|searchindex)\.js">'
+                            r"</script>")
+IMAGE = re.compile(r'<img\b(?![^>]*\bloading=)([^>]*\bsrc="([^"]*_images/[^"]+)"[^>]*?)\s*/?>')
+SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"')
+STYLE = '<style id="first-screen">.bd-article img[loading=lazy]{height:auto}</style>'
+
+
+def image_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) in CSS pixels of a raster image or an SVG with an absolute size, else None."""
+    if path.suffix == ".svg":
+        found = SVG_SIZE.search(path.read_text(encoding="utf-8", errors="replace")[:4000])
+        if not found:
+            return None
+        scale = 4 / 3 if found.group(2) == "pt" else 1  # 1 pt = 4/3 CSS px
+        return round(float(found.group(1)) * scale), round(float(found.group(3)) * scale)
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            return image.size
+    except OSError:
+        return None
+
+
+def defer(page: str, page_path: Path, is_search: bool) -> str:
+    if not is_search:
+        page = SEARCH_SCRIPTS.sub("", page)
+
+    def lazy(match):
+        attributes, src = match.group(1), match.group(2)
+        size = image_size((page_path.parent / src.split("?")[0]).resolve())
+        dims = f' width="{size[0]}" height="{size[1]}"' if size and " width=" not in attributes else ""
+        return f'<img{attributes} loading="lazy" decoding="async"{dims} />'
+
+    page = IMAGE.sub(lazy, page)
+    if STYLE not in page:
+        page = page.replace("</head>", STYLE + "</head>", 1)
+    return page
+
+
+def _finished(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    for path in outdir.rglob("*.html"):
+        if path.relative_to(outdir).parts[0] == "_static":  # theme fragments, not pages
+            continue
+        text = path.read_text(encoding="utf-8")
+        new = defer(text, path, os.path.relpath(path, outdir) == "search.html")
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+
+
+def setup(app):
+    app.connect("build-finished", _finished)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,187 @@
+"""Page weight and time to usable of every page, on a throttled phone, next to the build before the light pages.
+
+`table()` is printed by scripts/benchmark.py (`make bench`); `python scripts/bench_pages.py [--before REF]` prints
+the table alone. Both sites are built from the notebooks' stored outputs: this one, and the commit BEFORE (the
+last one before the pages were made light), taken with `git archive` into a temporary folder.
+
+Each page is opened once in a fresh browser context (empty cache) at 360 × 740 px, with Chromium's network
+emulation set to slow 4G (1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip), from a local server that gzips
+text as a static host does. For every page:
+- files, raw bytes (decoded) and gzip bytes (on the wire) of everything it loads on a first visit without
+  scrolling, and the gzip bytes once scrolled to the end (lazy images);
+- usable: the time from navigation until the text is painted, the formulas are typeset and the first widget
+  has answered an input (its DOM changed after a control was moved).
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import CHROMIUM_ARGS  # noqa: E402
+from browser_bench import ROOT, gzip_server, stored_output_site  # noqa: E402
+
+BEFORE = "95e835c"  # the last commit before the light pages
+GOAL_KB, GOAL_S = 600, 4.0
+SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
+PHONE = {"width": 360, "height": 740}
+
+# Runs in the page from its first script on: once the first widget is drawn, move its first control and
+# note when its DOM answers; note when the formulas are typeset (at once when they were rendered at build time).
+WATCH_JS = """(() => {
+  const t = window.__bench = {widget: null, maths: null};
+  const maths = () => {
+    if (!window.MathJax) return Promise.resolve();
+    return new Promise(function wait(done) {
+      if (MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(done);
+      else setTimeout(() => wait(done), 20);
+    });
+  };
+  const poke = (root) => {
+    const control = root.querySelector('input[type=range], select, input[type=text], input:not([type]), button');
+    if (!control) return false;
+    new MutationObserver((_, obs) => { obs.disconnect(); t.widget = performance.now(); })
+      .observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+    if (control.type === 'range') {
+      control.value = String(Number(control.value) === Number(control.max) ? control.min : control.max);
+      control.dispatchEvent(new Event('input', {bubbles: true}));
+    } else if (control.tagName === 'SELECT') {
+      control.selectedIndex = (control.selectedIndex + 1) % control.options.length;
+      control.dispatchEvent(new Event('change', {bubbles: true}));
+    } else if (control.tagName === 'INPUT') {
+      control.value += 'a';
+      control.dispatchEvent(new Event('input', {bubbles: true}));
+    } else control.click();
+    return true;
+  };
+  document.addEventListener('DOMContentLoaded', () => {
+    maths().then(() => { t.maths = performance.now(); });
+    (function look() {
+      const root = document.querySelector('.lc-widget');
+      if (!(root && poke(root))) setTimeout(look, 20);
+    })();
+  });
+})();"""
+USABLE_JS = """() => {
+  const paint = performance.getEntriesByName('first-contentful-paint')[0];
+  const widgets = document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]') !== null;
+  const t = window.__bench;
+  if (!paint || t.maths === null || (widgets && t.widget === null)) return null;
+  return Math.max(paint.startTime, t.maths, widgets ? t.widget : 0) / 1000;
+}"""
+
+
+def site_pages(html: Path) -> list[str]:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from site_tour import site_pages as pages
+    return pages(html)
+
+
+def measure(html: Path, pages: list[str]) -> dict:
+    """{page: {files, raw, gzip, scrolled, usable}} for every page, each in a fresh context."""
+    from playwright.sync_api import sync_playwright
+
+    results = {}
+    with gzip_server(html) as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+        for path in pages:
+            context = browser.new_context(viewport=PHONE)
+            context.add_init_script(WATCH_JS)
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+            cdp.send("Network.emulateNetworkConditions", SLOW_4G)
+            loads = {}  # request id -> [decoded bytes, bytes on the wire]
+
+            def received(event, loads=loads):
+                loads.setdefault(event["requestId"], [0, 0])[0] += event["dataLength"]
+
+            def finished(event, loads=loads):
+                loads.setdefault(event["requestId"], [0, 0])[1] = event["encodedDataLength"]
+
+            cdp.on("Network.dataReceived", received)
+            cdp.on("Network.loadingFinished", finished)
+            page.goto(f"{base}/{path}", wait_until="load", timeout=120_000)
+            usable = None
+            try:
+                page.wait_for_function(USABLE_JS, timeout=60_000, polling=50)
+                usable = page.evaluate(USABLE_JS)
+            except Exception as error:  # noqa: BLE001 - reported in the table, not fatal to the run
+                print(f"{path}: not usable within 60 s ({error.__class__.__name__})", file=sys.stderr)
+            page.wait_for_load_state("networkidle", timeout=120_000)
+            first = [v for v in loads.values() if v[1]]
+            record = {"files": len(first), "raw": sum(v[0] for v in first), "gzip": sum(v[1] for v in first),
+                      "usable": usable}
+            page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+            page.evaluate("""async () => { for (let y = 0; y < document.body.scrollHeight; y += 600) {
+                window.scrollTo(0, y); await new Promise(r => setTimeout(r, 30)); } }""")
+            page.wait_for_load_state("networkidle", timeout=120_000)
+            record["scrolled"] = sum(v[1] for v in loads.values() if v[1])
+            results[path] = record
+            context.close()
+        browser.close()
+    return results
+
+
+def site_before(ref: str, work: Path) -> Path:
+    """The site as commit `ref` built it: its files from `git archive`, its own assets and config."""
+    src = work / "src"
+    src.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    (src / "web" / "node_modules").symlink_to(ROOT / "web" / "node_modules")
+    subprocess.run([sys.executable, "scripts/vendor_assets.py"], cwd=src, check=True, stdout=subprocess.DEVNULL)
+    return stored_output_site(src, work / "out")
+
+
+def kb(n: float) -> str:
+    return f"{n / 1024:,.0f} KB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.2f} MB"
+
+
+def format_table(now: dict, before: dict | None) -> str:
+    head = ["page", "files", "raw", "gzip", "scrolled", "usable"]
+    lines = []
+    for path, r in now.items():
+        usable = f"{r['usable']:.1f} s" if r["usable"] is not None else "n/a"
+        row = [path, str(r["files"]), kb(r["raw"]), kb(r["gzip"]), kb(r["scrolled"]), usable]
+        b = (before or {}).get(path)
+        if before is not None:
+            row += [str(b["files"]), kb(b["raw"]), kb(b["gzip"]), kb(b["scrolled"]),
+                    f"{b['usable']:.1f} s" if b and b["usable"] is not None else "n/a"] if b else ["-"] * 5
+        lines.append(row)
+    if before is not None:
+        head += [f"{h} before" for h in head[1:]]
+    widths = [max(len(x) for x in col) for col in zip(head, *lines, strict=True)]
+    fmt = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)  # noqa: E731
+                                  for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+    title = (f"Page weight, first visit at 360 px on slow 4G (goal: <= {GOAL_KB} KB gzip, usable <= {GOAL_S:.0f} s;"
+             f" 'before' = {BEFORE})" if before is not None else "Page weight, first visit at 360 px on slow 4G")
+    return "\n".join([title, fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in lines])
+
+
+def table(before_ref: str | None = BEFORE) -> str:
+    if shutil.which("chromium") is None:
+        return "Page weight: not measured (no chromium)"
+    with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
+        html = stored_output_site(ROOT, Path(tmp) / "now")
+        now = measure(html, site_pages(html))
+        before = None
+        if before_ref:
+            old = site_before(before_ref, Path(tmp) / "before")
+            before = measure(old, site_pages(old))
+    return format_table(now, before)
+
+
+def rows():
+    return []  # this bench prints its own table (`table()`)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", default=BEFORE, help="git commit to compare with ('' for none)")
+    print(table(parser.parse_args().before or None))

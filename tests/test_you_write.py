@@ -1,0 +1,95 @@
+"""The “你来写” exercises: where a chapter teaches a function, the reader writes it.
+
+Each is a gated exercise (label ``chN-ex-write-…``) holding a skeleton that raises NotImplementedError and a check
+cell whose stored output is the checker's deterministic “还没写” report; its solution (folded on the site, hidden in
+JupyterLab, left out of the student handout) defines other names, so it never overwrites the reader's function,
+and its check passes. The expected reports are recomputed here from ``labcode.practice``, not copied.
+"""
+import json
+import re
+
+import pytest
+
+import labcode.practice
+from notebook_outputs import BOOK
+
+# The chapters that teach a function the reader writes, and how many they ask for (issue #17: two or three).
+CHAPTERS = {"02_gradient.ipynb": 3, "03_shared_embedding.ipynb": 2, "04_bigram.ipynb": 2}
+SKELETON = re.compile(r'^def (my_\w+)\(.*\):\n    """.+?"""\n    raise NotImplementedError\("在这里写你的代码"\)$',
+                      re.M | re.S)
+CHECK_CALL = re.compile(r"labcode\.practice\.(check_\w+)\(")
+START = re.compile(r"^```\{exercise-start\} (.+)\n:label: (ch\d-ex-write-[\w-]+)\n```", re.M)
+
+
+def skeleton(*args):
+    raise NotImplementedError("在这里写你的代码")
+
+
+def _source(cell):
+    return "".join(cell["source"])
+
+
+def _plain(cell):
+    return "".join("".join(out.get("data", {}).get("text/plain", "")) for out in cell.get("outputs", []))
+
+
+def exercises(name):
+    """(title, label, exercise cells, solution cells) of every “你来写” in a notebook, in order."""
+    cells = json.loads((BOOK / name).read_text(encoding="utf-8"))["cells"]
+    found = []
+    for i, cell in enumerate(cells):
+        match = START.match(_source(cell)) if cell["cell_type"] == "markdown" else None
+        if not match:
+            continue
+        end = next(j for j in range(i, len(cells)) if _source(cells[j]).startswith("```{exercise-end}"))
+        start = next(j for j in range(end, len(cells))
+                     if _source(cells[j]).startswith(f"```{{solution-start}} {match.group(2)}\n"))
+        stop = next(j for j in range(start, len(cells)) if "```{solution-end}" in _source(cells[j]))
+        found.append((match.group(1), match.group(2), cells[i:end + 1], cells[start:stop + 1]))
+    return found
+
+
+def everything():
+    """Every “你来写” of every chapter (not only those of CHAPTERS: a chapter that adds one is checked too)."""
+    names = sorted(path.name for path in BOOK.glob("*.ipynb"))
+    return [pytest.param(name, *exercise, id=exercise[1]) for name in names for exercise in exercises(name)]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_each_chapter_asks_the_reader_to_write_its_functions_and_says_so_at_the_top(name):
+    found = exercises(name)
+    assert len(found) == CHAPTERS[name], [label for _, label, _, _ in found]
+    opening = _source(json.loads((BOOK / name).read_text(encoding="utf-8"))["cells"][0])
+    for title, label, _, _ in found:
+        assert title.startswith("你来写："), title
+        assert f"{{numref}}`{label}`" in opening, f"the chapter's opening does not point at {label}"
+
+
+@pytest.mark.parametrize("name, title, label, task, solution", everything())
+def test_the_stored_check_is_the_not_written_report_of_the_skeleton(name, title, label, task, solution):
+    code = [cell for cell in task if cell["cell_type"] == "code"]
+    skeletons = [m.group(1) for cell in code for m in SKELETON.finditer(_source(cell))]
+    assert skeletons, f"{label}: no skeleton `def my_…` that raises NotImplementedError"
+    checks = [(cell, CHECK_CALL.findall(_source(cell))) for cell in code if CHECK_CALL.search(_source(cell))]
+    assert len(checks) == len(skeletons), f"{label}: one check cell per skeleton"
+    for cell, (check,) in checks:
+        expected = str(getattr(labcode.practice, check)(skeleton))
+        assert expected.startswith(f"{check}：还没写")
+        assert _plain(cell) == expected, f"{label}: the stored output of {check} is not its not-written report"
+        assert any(re.search(rf"\b{s}\b", _source(cell)) for s in skeletons), f"{label}: {check} checks no skeleton"
+
+
+@pytest.mark.parametrize("name, title, label, task, solution", everything())
+def test_the_solution_passes_is_hidden_in_jupyter_and_keeps_the_readers_names(name, title, label, task, solution):
+    code = [cell for cell in solution if cell["cell_type"] == "code"]
+    assert code, f"{label}: the solution has no code"
+    checks = [(cell, check) for cell in code for check in CHECK_CALL.findall(_source(cell))]
+    task_checks = [check for cell in task if cell["cell_type"] == "code" for check in CHECK_CALL.findall(_source(cell))]
+    assert sorted(check for _, check in checks) == sorted(task_checks), f"{label}: the solution checks another thing"
+    for cell, check in checks:
+        assert _plain(cell).startswith(f"{check}：通过（全部"), f"{label}: the solution's {check} does not pass"
+    for cell in code:
+        shown = "remove-cell" in cell["metadata"].get("tags", [])
+        assert shown or cell["metadata"].get("jupyter", {}).get("source_hidden") is True, \
+            f"{label}: a solution cell is open in JupyterLab: {_source(cell)[:60]!r}"
+        assert not re.search(r"^def my_\w+", _source(cell), re.M), f"{label}: the solution redefines the reader's my_…"
