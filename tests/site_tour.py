@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import browser
+
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = {360: {"width": 360, "height": 740}, 1200: {"width": 1200, "height": 900}}
@@ -116,19 +118,12 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
     """
     context = chromium.new_context(viewport=WIDTHS[min(WIDTHS)])
     page = context.new_page()
+    blocked = browser.offline(context)
     log = {}
 
     def note(key, text):
         log.setdefault(key, []).append(text)
 
-    def route(r):
-        if r.request.url.startswith(site_url):
-            r.continue_()
-        else:
-            note("external", r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
     page.on("requestfinished", lambda r: note("loaded", r.url))
     page.on("pageerror", lambda e: note("errors", str(e)))
     page.on("console", lambda m: note("errors", m.text) if m.type == "error" else None)
@@ -137,6 +132,7 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
     try:
         for path in pages:
             log = {}
+            first_blocked = len(blocked)
             page.set_viewport_size(WIDTHS[min(WIDTHS)])
             page.emulate_media(color_scheme="light")
             page.goto(f"{site_url}/{path}", wait_until="networkidle")
@@ -152,6 +148,7 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
                 visits[str(width)][path] = _check(page, width)
             page.wait_for_load_state("networkidle")  # a file that fails is logged before the next page
             visits[str(min(WIDTHS))][path]["first_visit"] = first_visit
+            log["external"] = blocked[first_blocked:]
             for width in WIDTHS:
                 visits[str(width)][path].update({key: log.get(key, []) for key in ("errors", "failed", "external")})
     finally:

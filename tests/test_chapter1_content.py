@@ -1,71 +1,12 @@
-"""Every worked figure the chapter must show is in its stored outputs, computed by labcode."""
+"""Chapter 1 and the book-wide rules of its prose: what the stored outputs print, indices from 0, the symbols
+(the worked figures are in tests/figures.py)."""
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-import labcode
-
-BOOK = Path(__file__).resolve().parents[1] / "book"
-NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+(?:e[-+]?\d+)?")
-
-
-def output_numbers(notebook):
-    """All numbers printed or glued in a notebook's stored outputs, with the decimals they were shown with."""
-    nb = json.loads((BOOK / notebook).read_text(encoding="utf-8"))
-    texts = []
-    for cell in nb["cells"]:
-        for out in cell.get("outputs", []):
-            texts.append("".join(out.get("text", "")))
-            for mime, value in out.get("data", {}).items():
-                if mime.endswith("text/plain"):
-                    texts.append("".join(value))
-    found = []
-    for token in NUMBER.findall("\n".join(texts)):
-        decimals = len(token.split(".")[1].split("e")[0]) if "." in token else 0
-        found.append((float(token), decimals))
-    return found
-
-
-def shown(numbers, value, decimals):
-    """Is `value` shown with at least `decimals` decimals (rounded) somewhere?"""
-    return any(d >= decimals and abs(x - value) <= 0.5 * 10 ** -d + 1e-15 for x, d in numbers
-               if not (d == 0 and decimals > 0))
-
-
-def chapter1_figures():
-    z = np.log([2.0, 1.0, 0.5])
-    figures = {
-        "scores from h=[1,2]": (np.array([1.0, 2.0]) @ np.array([[0, 1, 0], [0, 0, 1]]), 0),   # z = hW, W (d, V)
-        "softmax([0,1,2])": (labcode.softmax([0.0, 1.0, 2.0]), 8),
-        "softmax([0,1,3])": (labcode.softmax([0.0, 1.0, 3.0]), 7),
-        "shared denominator": (np.exp([0.0, 1.0, 3.0]).sum(), 5),
-        "worked example p*7": (labcode.softmax(z) * 7, 0),
-        "worked example loss": (labcode.cross_entropy(z, 1), 6),
-        "extreme loss": (labcode.cross_entropy([1000.0, -1000.0], 1), 1),
-        "uniform loss ln V": (labcode.cross_entropy(np.zeros(27), 0), 6),
-        "temperature entropies": ([labcode.entropy(labcode.softmax([2.0, 1.0, 0.0], temperature=t))
-                                   for t in (0.5, 1.0, 2.0)], 4),
-        "exp overflow threshold": (np.log(np.finfo(np.float64).max), 2),
-        "float64 spacing near 2000": (np.spacing(2000.0), 4),
-        "e^-2000 as a power of ten": (-2000 / np.log(10), 1),
-        "-ln eps": (-np.log(1e-9), 6),
-        "perplexity: uniform V, worked example": ([labcode.perplexity(np.zeros(27), 0),
-                                                   labcode.perplexity(z, 1)], 6),
-        "two candidates: sigmoid of the score difference": (
-            [1 / (1 + np.exp(-(a - b))) for a, b in ((2.0, 0.5), (0.0, 3.0), (-4.0, -4.0))], 6),
-    }
-    return figures
-
-
-@pytest.mark.parametrize("name", list(chapter1_figures()))
-def test_chapter1_shows_every_required_figure(name):
-    numbers = output_numbers("01_probability_to_loss.ipynb")
-    values, decimals = chapter1_figures()[name]
-    missing = [float(v) for v in np.atleast_1d(values) if not shown(numbers, float(v), decimals)]
-    assert not missing, f"{name}: not in the stored outputs: {missing}"
+from notebook_outputs import BOOK, markdown_text, maths, uses_symbol
 
 
 def test_chapter1_shows_the_overflow_it_explains():
@@ -81,21 +22,9 @@ def test_chapter1_shows_the_underflow_to_zero_over_zero_beside_it():
     assert "1 + e^-40 == 1： True" in printed
 
 
-def test_a_figure_that_is_not_shown_is_reported():
-    numbers = output_numbers("01_probability_to_loss.ipynb")
-    assert not shown(numbers, 0.12345678, 8)
-
-
 # Candidates are numbered from 0, as in the code (appendix, "数学从 1 数，Python 从 0 数"): prose that counts
 # them from 1, or calls the entry numbered y "the y-th", contradicts that.
 ONE_BASED_CANDIDATES = re.compile(r"k = 1, \\dots, V|\\sum_\{k=1\}\^\{V\}|第 \$[ky]\$ (?:项|个分量)")
-
-
-def markdown_text(path):
-    if path.suffix == ".md":
-        return path.read_text(encoding="utf-8")
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
 
 
 @pytest.mark.parametrize("name", ["intro.ipynb", "book/01_probability_to_loss.ipynb", "book/appendix.ipynb"])
@@ -133,28 +62,6 @@ def test_the_index_rule_check_can_fail():
 
 
 # --- symbols: what a page writes in its formulas ----------------------------------------
-
-MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
-# Groups whose letters are words, not symbols: \text{mach}, \operatorname{Var}, \mathsf T (the transpose mark).
-WORD_GROUPS = re.compile(r"\\(?:text|operatorname|mathrm|mathsf)\s*(?:\{[^{}]*\}|\S)")
-
-
-def maths(text):
-    """The formulas of a page, joined: everything between $…$ or $$…$$."""
-    return "\n".join(a or b for a, b in MATH.findall(text))
-
-
-def uses_symbol(symbol, formulas):
-    r"""Does `symbol`, written as in the appendix's table ("S", "\tau", "H(p)", "e_y", "dZ"), occur in `formulas`?
-
-    Letters count only where they stand alone: not inside a command (\ln), a word (\text{mach}) or another
-    symbol (dZ, e_y), and not as a function name (H(p) is the entropy, not the matrix H).
-    """
-    if not re.fullmatch(r"[A-Za-z]{1,2}", symbol):
-        return re.search(re.escape(symbol) + r"(?![A-Za-z_])", formulas) is not None
-    letters = re.sub(r"\\[A-Za-z]+", " ", WORD_GROUPS.sub(" ", formulas))
-    return re.search(rf"(?<![A-Za-z_]){symbol}(?![A-Za-z_])(?!\s*\()", letters) is not None
-
 
 def test_symbol_detection_can_fail():
     f = maths(r"$\ln S$, $H(p)$, $e_y$, $dZ = X^{\mathsf T}$, $\varepsilon_{\text{mach}}$, $\tau$")
