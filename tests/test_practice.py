@@ -457,7 +457,10 @@ def test_each_named_mistake_is_recognised_with_its_hint(check, fn, key, words):
     text = str(result)
     assert "认出的错误：" + result.mistakes[0].title in text
     for word in words:
-        assert word in text, f"{word!r} missing from:\n{text}"
+        if re.fullmatch(r"ch\d-[\w-]+", word):            # the section the hint points to
+            assert result.mistakes[0].label == word, result.mistakes[0].label
+        else:
+            assert word in text, f"{word!r} missing from:\n{text}"
     assert f'href="{result.mistakes[0].href}"' in result._repr_html_()
 
 
@@ -472,7 +475,8 @@ def test_an_unrecognised_mistake_still_fails_with_the_general_advice():
     result = check_softmax(lambda z: stable_softmax(z)[::-1].copy())
     assert not result.passed and result.mistakes == ()
     text = str(result)
-    assert "认出的错误" not in text and "怎么改：三步" in text and "ch1-softmax" in text
+    assert "认出的错误" not in text and "怎么改：三步" in text
+    assert "参见：第 1 章“softmax：先取指数，再归一化”一节" in text
 
 
 # ---- odd return values and calls that fail: reported, never a crash ----
@@ -579,7 +583,7 @@ def test_a_failing_report_shows_the_first_failure_with_input_expected_actual_and
     assert text.startswith("check_softmax：没通过（12 项里有 3 项没过）")
     for line in ("第一项没过：分数都很大 [1000, 1001, 1002]", "输入：z = [1000., 1001., 1002.]",
                  "期望：[0.090031, 0.244728, 0.665241]", "实际：[nan, nan, nan]", "问题：结果含 nan",
-                 "参见：第 1 章“先减最大值”一节（01_probability_to_loss.html#ch1-overflow）",
+                 "参见：第 1 章“先减最大值”一节（01_probability_to_loss.ipynb）",
                  "其余没过：分数都很负 [-1000, -1001, -1002]；跨度很大 [-1000, 0, 1000]",
                  "rtol=1e-05, atol=1e-08"):
         assert line in text
@@ -596,7 +600,8 @@ def test_the_html_report_escapes_and_links():
     assert html.startswith('<div class="lc-practice" lang="zh-CN">')
     assert "<b>&" not in html and "&lt;b&gt;&amp;" in html
     html = check_softmax(no_shift_softmax)._repr_html_()
-    assert '<a href="01_probability_to_loss.html#ch1-overflow">第 1 章“先减最大值”一节</a>' in html
+    assert ('<a href="01_probability_to_loss.ipynb#cell-id=58b5d69f">第 1 章“先减最大值”一节</a>'
+            "（01_probability_to_loss.ipynb）") in html
     for label in ("输入", "期望", "实际", "认出的错误", "怎么改"):
         assert f">{label}</dt><dd" in html
     assert "color" not in html and "<code" not in html      # inherited colours only: readable in light and dark
@@ -661,20 +666,28 @@ def test_passing_something_that_is_not_callable_is_a_type_error(check, not_a_fun
         check(not_a_function)
 
 
-# ---- the pointers lead to real sections ----
+# ---- the pointers lead to real sections, in the notebook beside the reader's ----
 
-def _labels(chapter):
-    page = hint_catalogue.Hint("", "", "", "", f"ch{chapter}-x", "").href.split(".")[0]
-    cells = json.loads((ROOT / "book" / f"{page}.ipynb").read_text(encoding="utf-8"))["cells"]
-    return {m for cell in cells if cell["cell_type"] == "markdown"
-            for m in re.findall(r"^\((ch\d-[\w-]+)\)=", "".join(cell["source"]), flags=re.M)}
+def _sections(notebook):
+    """{label: (id of the cell that holds the label, the heading right after it)} of a chapter notebook."""
+    cells = json.loads((ROOT / "book" / notebook).read_text(encoding="utf-8"))["cells"]
+    return {m.group(1): (cell["id"], m.group(2)) for cell in cells if cell["cell_type"] == "markdown"
+            for m in re.finditer(r"^\((ch\d-[\w-]+)\)=\n#+ (.*)$", "".join(cell["source"]), flags=re.M)}
 
 
-def test_every_hint_points_at_a_label_of_its_chapter():
+def test_every_hint_points_at_the_cell_of_its_section_in_its_chapters_notebook():
+    """The link opens the chapter's notebook at the cell holding the section's label (JupyterLab: #cell-id=…),
+    and the section named in words is the one that heading starts: each run of its Chinese is in the heading."""
     catalogue = [v for v in vars(hint_catalogue).values() if isinstance(v, hint_catalogue.Hint)]
     assert len(catalogue) >= 20
     for hint in catalogue:
-        assert hint.label in _labels(hint.chapter), f"{hint.key}: no ({hint.label})= in chapter {hint.chapter}"
+        sections = _sections(hint.notebook)
+        assert hint.label in sections, f"{hint.key}: no ({hint.label})= before a heading in {hint.notebook}"
+        cell, heading = sections[hint.label]
+        assert hint.href == f"{hint.notebook}#cell-id={cell}", \
+            f"{hint.key}: the cell holding ({hint.label})= has the id {cell!r}: update SECTION_CELLS in report.py"
+        for run in re.findall(r"[\u4e00-\u9fff]+", hint.section):
+            assert run in heading, f"{hint.key}: {hint.section!r} is not the section {heading!r}"
         assert hint.fix and hint.section and (hint.why or not hint.title)
 
 
