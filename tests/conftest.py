@@ -28,6 +28,7 @@ SLOW_FILES_FIRST = [
     "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_kit.py",
     "tests/test_kernel_widgets.py", "tests/test_kernel_gradient.py", "tests/test_cross_references.py",
     "tests/test_browser.py", "tests/test_kernel_bigram_trainer.py", "tests/test_kernel_embedding.py",
+    "tests/test_kernel_practice.py",
     "tests/test_browser_gradient.py", "tests/test_bigram_trainer_browser.py", "tests/test_browser_embedding.py",
     "tests/test_answer_box_browser.py",
     "tests/test_handout_links.py", "tests/test_site_offline.py", "tests/test_deep_boxes.py",
