@@ -635,6 +635,44 @@ def test_reports_are_the_same_on_every_run_and_hold_no_addresses():
         str(check_bigram_loss_and_grad(bigram_with(no_shift_rows)))
 
 
+def _lines_of(text, label):
+    """The lines of one labelled part of a text report (a multi-line array continues on indented lines)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"  {label}："))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("    ")), len(lines))
+    return lines[start:end]
+
+
+def test_small_inputs_are_printed_in_full_and_large_ones_as_shape_and_excerpt():
+    def wrong_on_large(W, xs, ys):            # right, except one entry of dW when V = 27
+        loss, dW = bigram.loss_and_grad(W, xs, ys)
+        if W.shape[0] == 27:
+            dW = dW.copy()
+            dW[5, 3] += 1.0
+        return loss, dW
+    result = check_bigram_loss_and_grad(wrong_on_large)
+    first, text = result.failures[0], str(result)
+    assert first.name == "随机 W（V = 27），60 个训练对"
+    assert "W = 形状 (27, 27) 的数组，前两行：[[" in first.inputs and "（共 60 个数）" in first.inputs
+    # expected and actual show the same few numbers around the entry that is off, in its row
+    for label, entry in (("期望", "8.363085e-05"), ("实际", "1.000084e+00")):
+        shown = "\n".join(_lines_of(text, label))
+        assert "dW = 形状 (27, 27) 的数组，编号为 5 的行里编号为 0 到 6 的数：" in shown and entry in shown, shown
+    for label in ("输入", "期望", "实际"):
+        assert len(_lines_of(text, label)) <= 3, _lines_of(text, label)
+    # ... and the full input is one attribute away, to replay the case
+    assert "完整输入：把结果存下来：r = check_bigram_loss_and_grad(你的函数)；r.failures[0].args" in text
+    W, xs, ys = first.args
+    assert W.shape == (27, 27) and xs.shape == (60,)
+    assert not np.allclose(wrong_on_large(*first.args)[1], bigram.loss_and_grad(*first.args)[1])
+
+    small = check_softmax(no_shift_softmax)            # three numbers: printed in full, no pointer to the rest
+    assert small.failures[0].inputs == "z = [1000., 1001., 1002.]" and "完整输入" not in str(small)
+    zeros = check_mean_loss(lambda z, t: labcode.cross_entropy(z, t) * 1.01)
+    assert zeros.failures[0].inputs == "logits = np.zeros((6, 6))，targets = [   3,    5,    2,    4,    2, -100]"
+    assert "完整输入" not in str(zeros)                   # np.zeros((6, 6)) is the whole input
+
+
 def test_the_report_ignores_global_print_options():
     expected = str(check_softmax(no_shift_softmax))
     with np.printoptions(precision=2, linewidth=20, threshold=3):

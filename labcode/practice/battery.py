@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+import functools
 import numbers
 import re
 import warnings
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .report import Case, CheckResult
+from .report import FULL_ARRAY_ND, Case, CheckResult, big_array, constant, long_array
 
 RTOL, ATOL = 1e-5, 1e-8
 TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:g})，期望值由 labcode 算出；"
@@ -58,7 +59,7 @@ def run(check, fn, probes, *, coerce, diagnose, advice, tolerance=TOLERANCE):
     for probe in probes:
         outcome = call(fn, probe.args)
         if not cases and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
-            case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown)
+            case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown, args=probe.args)
             return CheckResult(check, [case], advice=advice, tolerance=tolerance, not_written=True)
         cases.append(judge(probe, outcome, coerce, diagnose))
     return CheckResult(check, cases, advice=advice, tolerance=tolerance)
@@ -82,22 +83,24 @@ def call(fn, args):
 
 
 def judge(probe, outcome, coerce, diagnose):
-    expected = show(probe.expected)
+    failed = functools.partial(Case, probe.name, False, inputs=probe.shown, args=probe.args)
     if isinstance(outcome, Raised):
         err = outcome.error
         message = f"调用时抛出了 {type(err).__name__}：{first_line(err)}"
         mistake = safely(diagnose, probe, outcome)
-        return Case(probe.name, False, message, probe.shown, expected, "（没有返回值）", mistake)
+        return failed(message, expected=show(probe.expected), actual="（没有返回值）", mistake=mistake)
     try:
         value, problem = coerce(outcome, probe.expected)
     except Exception as err:  # 返回值古怪到连读都读不了（例如元素的 __float__ 出错）
         value, problem = None, f"返回值无法读取：{type(err).__name__}"
     if problem:
-        return Case(probe.name, False, problem, probe.shown, expected, raw(outcome))
+        return failed(problem, expected=show(probe.expected), actual=raw(outcome))
     if close(value, probe.expected):
         return Case(probe.name, True, "通过")
     mistake = safely(diagnose, probe, value)
-    return Case(probe.name, False, describe(value, probe.expected), probe.shown, expected, show(value), mistake)
+    rows = focus(value, probe.expected)
+    return failed(describe(value, probe.expected), expected=show(probe.expected, rows), actual=show(value, rows),
+                  mistake=mistake)
 
 
 def safely(diagnose, probe, value):
@@ -200,20 +203,69 @@ def describe(actual, expected):
             return f"结果含 {word}{where}"
     if a.ndim == 0:
         return f"与期望差 {_num(abs(float(a) - float(expected)))}"
-    k = np.unravel_index(np.argmax(np.abs(a - expected)), a.shape)
+    k = worst(a, expected)
     return f"下标 {_index(k)} 处差得最多：期望 {_num(expected[k])}，实际 {_num(a[k])}"
+
+
+def worst(actual, expected):
+    """actual 与 expected（同形状）差得最多的下标；有 nan 或 inf 时是第一个这样的下标。"""
+    a = np.asarray(actual, dtype=np.float64)
+    bad = ~np.isfinite(a)
+    if bad.any():
+        return tuple(np.argwhere(bad)[0])
+    return np.unravel_index(np.argmax(np.abs(a - expected)), a.shape)
+
+
+def focus(actual, expected):
+    """报告里期望和实际要看的同一处：大的多维数组里差得最多的下标（对 (loss, dW) 这样的一组值逐个取）。"""
+    if isinstance(expected, tuple):
+        return tuple(focus(a, e) for a, e in zip(actual, expected, strict=True))
+    if isinstance(expected, np.ndarray) and expected.ndim > 1 and np.shape(actual) == expected.shape \
+            and (long_array(expected) or long_array(np.asarray(actual))):
+        return tuple(int(i) for i in worst(actual, expected))
+    return None
 
 
 # ---- 把值写成报告里的文字（与全局 printoptions 无关，逐字确定） ----
 
-def show(value):
+def show(value, row=None):
+    """值的报告文字。小数组完整列出；每个数都相同的写成 np.zeros/np.full；其余的大数组给出形状和一小段：
+    一维的列出头尾各三个，多维的列出前两行，或者（给了 row 时）编号为 row 的那一行里它差得最多的几个数。"""
     if isinstance(value, tuple):
-        return "，".join(f"{name} = {show(v)}" for name, v in zip(_names(value), value, strict=True))
-    if isinstance(value, np.ndarray) and value.ndim > 0:
-        text = np.array2string(value, precision=6, separator=", ", threshold=24, edgeitems=3, max_line_width=76,
-                               floatmode="maxprec", suppress_small=False, sign="-")
-        return text + ("（float32）" if value.dtype == np.float32 else "")
-    return _num(value)
+        rows = row if isinstance(row, tuple) else (None,) * len(value)
+        return "，".join(f"{name} = {show(v, r)}" for name, v, r in zip(_names(value), value, rows, strict=True))
+    if not (isinstance(value, np.ndarray) and value.ndim > 0):
+        return _num(value)
+    tag = "（float32）" if value.dtype == np.float32 else ""
+    if not big_array(value):
+        return _array(value) + tag
+    if constant(value):
+        dtype = ", dtype=np.float32" if value.dtype == np.float32 else ""
+        first = value.flat[0]
+        return f"np.zeros({value.shape}{dtype})" if first == 0 else f"np.full({value.shape}, {_num(first)}{dtype})"
+    if value.ndim == 1:
+        return f"{_array(value, summary=True)}{tag}（共 {value.size} 个数）"
+    head = f"形状 {value.shape} 的数组{tag}"
+    if row is not None:
+        return f"{head}，编号为 {row[0]} 的{'行' if value.ndim == 2 else '一块'}{_window(value[row[0]], row[1:])}"
+    if value.ndim == 2:
+        return f"{head}，前两行：[" + ",\n ".join(_array(r, summary=True) for r in value[:2]) + ",\n ...]"
+    return f"{head}：{_array(value, summary=True, edgeitems=1)}"
+
+
+def _window(part, where, width=3):
+    """一行（或一块）里下标 where 附近的几个数；短的一行整行列出。"""
+    if not long_array(part) or part.ndim > 1:
+        return f"：{show(part)}"
+    k = where[0]
+    lo, hi = max(0, k - width), min(part.size, k + width + 1)
+    return f"里编号为 {lo} 到 {hi - 1} 的数：{_array(part[lo:hi])}"
+
+
+def _array(value, summary=False, edgeitems=3):
+    return np.array2string(value, precision=6, separator=", ", threshold=0 if summary else FULL_ARRAY_ND ** 3,
+                           edgeitems=edgeitems, max_line_width=76, floatmode="maxprec", suppress_small=False,
+                           sign="-")
 
 
 def raw(value):

@@ -87,9 +87,8 @@ def check_training_loop(fn):
     """
     probes = []
     for name, step_fn, W, lr, steps, formula in _training_cases():
-        shown_W = f"np.zeros({W.shape})" if not np.any(W) else show(W)
         probes.append(Probe(name, (step_fn, W, lr, steps), Returned(("W", "losses"), descend(step_fn, W, lr, steps)),
-                            f"loss_and_grad：{formula}；W = {shown_W}，lr = {lr:g}，steps = {steps}"))
+                            f"loss_and_grad：{formula}；W = {show(W)}，lr = {lr:g}，steps = {steps}"))
     return run("check_training_loop", fn, probes, coerce=_as_weights_and_losses, diagnose=_diagnose_training,
                advice=hints.ADVICE_TRAINING)
 
