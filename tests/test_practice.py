@@ -379,6 +379,134 @@ def train_with(*, sign=-1.0, use_lr=True, fresh=True, assign=True, give_back_sta
     return fn
 
 
+# ---- more wrong implementations a learner writes: each is named, or at least never misnamed ----
+
+def softmax_mean_shift(z):
+    e = np.exp(z - z.mean())                      # shift by the mean: fine until the scores span > ~1420
+    return e / e.sum()
+
+
+def softmax_returns_log(z):
+    return np.log(stable_softmax(z))
+
+
+def logsumexp_min_shift(z):
+    m = z.min()
+    return m + np.log(np.sum(np.exp(z - m)))
+
+
+def logsumexp_mean_shift(z):
+    m = z.mean()
+    return m + np.log(np.sum(np.exp(z - m)))
+
+
+def logsumexp_math(z):
+    return math.log(sum(math.exp(v) for v in z))  # no shift, one number at a time: OverflowError
+
+
+def cross_entropy_minus_max(z, y):
+    m = z.max()
+    return m + np.log(np.sum(np.exp(z - m))) - m  # the max where z[y] belongs
+
+
+def cross_entropy_math(z, y):
+    return -math.log(math.exp(z[y]) / sum(math.exp(v) for v in z))
+
+
+def grad_minus_one(z, y):
+    return stable_softmax(z) - 1
+
+
+def grad_wrt_p(z, y):
+    g = np.zeros_like(z)
+    g[y] = -1 / stable_softmax(z)[y]              # d(-ln p_y)/dp_y, not d/dz
+    return g
+
+
+def mean_loss_batch_max(logits, targets):
+    valid = targets != -100
+    s = logits - logits.max()                     # one max for the whole batch
+    logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    return -logp[valid][np.arange(valid.sum()), targets[valid]].mean()
+
+
+def mean_loss_no_keepdims(logits, targets):
+    valid = targets != -100
+    s = logits - logits.max(axis=1)               # (N, V) - (N,)
+    logp = s - np.log(np.exp(s).sum(axis=1))
+    return -logp[valid][np.arange(valid.sum()), targets[valid]].mean()
+
+
+def softmax_rows(scores):
+    return stable_softmax_rows(scores - scores.max(axis=1, keepdims=True))
+
+
+def mean_loss_batch_normalised(logits, targets):
+    valid = targets != -100
+    s = logits - logits.max(axis=1, keepdims=True)
+    logp = s - np.log(np.exp(s).sum())            # no axis: normalised over the whole batch
+    return -logp[valid][np.arange(valid.sum()), targets[valid]].mean()
+
+
+def embedding_zeros_like(ids, dH, vocab_size):
+    dE = np.zeros_like(dH)                        # (T, d) instead of (vocab_size, d)
+    np.add.at(dE, ids, dH)
+    return dE
+
+
+def bigram_batch_max(W, xs, ys):
+    return bigram_with(lambda W, xs: stable_softmax_rows(W[xs] - W[xs].max()))(W, xs, ys)
+
+
+def stable_softmax_rows(s):
+    e = np.exp(s)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def bigram_no_keepdims(W, xs, ys):
+    def probs(W, xs):
+        s = W[xs] - W[xs].max(axis=1)
+        return np.exp(s) / np.exp(s).sum(axis=1)
+    return bigram_with(probs)(W, xs, ys)
+
+
+def bigram_swapped(W, xs, ys):
+    return bigram_loops(W, ys, xs)
+
+
+def bigram_columns(W, xs, ys):
+    loss, dW = bigram_loops(W.T, xs, ys)          # logits = W[:, xs].T
+    return loss, dW.T
+
+
+def numerical_grad_precedence(f, x, delta):
+    grad = np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[k] = delta
+        grad[k] = (f(x + step) - f(x - step)) / 2 * delta
+    return grad
+
+
+def numerical_grad_back_to_x(f, x, delta):
+    x, grad = x.copy(), np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        x[k] += delta
+        plus = f(x)
+        x[k] -= delta                             # back at x, not at x - delta
+        grad[k] = (plus - f(x)) / (2 * delta)
+    return grad
+
+
+def numerical_grad_never_stored(f, x, delta):
+    grad = np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[k] = delta
+        (f(x + step) - f(x - step)) / (2 * delta)  # computed, never stored in grad[k]
+    return grad
+
+
 WRONG = [
     (check_softmax, no_shift_softmax, "no_max_shift", ["最大值", "上溢", "ch1-overflow"]),
     (check_softmax, lambda z: z / z.sum(), "divide_by_sum", ["总和", "ch1-divide-by-sum"]),
@@ -435,6 +563,25 @@ WRONG = [
     (check_training_loop, train_with(fresh=False), "stale_gradient", ["循环里面"]),
     (check_training_loop, train_with(assign=False), "weights_not_updated", ["赋回"]),
     (check_training_loop, train_with(give_back_start=True), "start_weights_returned", ["return W, losses"]),
+    (check_softmax, softmax_mean_shift, "mean_shift", ["平均值", "ch1-overflow"]),
+    (check_softmax, softmax_returns_log, "log_probabilities", ["对数概率", "ch1-softmax"]),
+    (check_logsumexp, logsumexp_min_shift, "min_shift", ["最小值"]),
+    (check_logsumexp, logsumexp_mean_shift, "mean_shift", ["平均值"]),
+    (check_logsumexp, logsumexp_math, "no_max_shift", ["OverflowError", "最大值"]),
+    (check_cross_entropy, cross_entropy_minus_max, "max_score_not_target", ["z[y]", "ch1-logsumexp"]),
+    (check_cross_entropy, cross_entropy_math, "no_max_shift", ["最大值"]),
+    (check_cross_entropy_grad, grad_minus_one, "every_component_minus_one", ["每一项都减了 1", "g[y] -= 1"]),
+    (check_cross_entropy_grad, grad_wrt_p, "derivative_wrt_probability", ["-1/p_y", "链式法则"]),
+    (check_mean_loss, mean_loss_batch_max, "max_of_whole_batch", ["整批的最大值", "keepdims=True", "ch1-overflow"]),
+    (check_mean_loss, mean_loss_no_keepdims, "keepdims_missing", ["broadcast", "keepdims=True", "ch4-mistakes"]),
+    (check_embedding_backward, embedding_zeros_like, "gradient_shape_of_dH", ["IndexError", "(vocab_size, d)"]),
+    (check_bigram_loss_and_grad, bigram_batch_max, "max_of_whole_batch", ["整批的最大值"]),
+    (check_bigram_loss_and_grad, bigram_no_keepdims, "keepdims_missing", ["keepdims=True"]),
+    (check_bigram_loss_and_grad, bigram_swapped, "xs_ys_swapped", ["W[xs]", "ch4-network"]),
+    (check_bigram_loss_and_grad, bigram_columns, "columns_of_W", ["W[:, xs]"]),
+    (check_numerical_grad, numerical_grad_precedence, "division_precedence", ["/ (2 * delta)", "δ²"]),
+    (check_numerical_grad, numerical_grad_back_to_x, "one_point_at_x", ["2δ", "old"]),
+    (check_numerical_grad, numerical_grad_never_stored, "perturbed_array_shared", ["grad[k]"]),
 ]
 
 
@@ -464,11 +611,91 @@ def test_each_named_mistake_is_recognised_with_its_hint(check, fn, key, words):
     assert f'href="{result.mistakes[0].href}"' in result._repr_html_()
 
 
+def test_a_mistake_is_told_apart_by_the_cases_that_separate_it_from_look_alikes():
+    """With y = 1 (the book's example), p - 1 and p - y are the same numbers, and with y = 0 p - y is p: the other
+    cases decide, and the first failing case already names the mistake that explains them all."""
+    for fn, key in ((grad_minus_one, "every_component_minus_one"), (lambda z, y: stable_softmax(z) - y,
+                                                                    "label_subtracted"),
+                    (lambda z, y: stable_softmax(z), "missing_minus_e_y")):
+        result = check_cross_entropy_grad(fn)
+        assert {case.mistake.key for case in result.failures} == {key}, str(result)
+    # a mistake that the reader's passing cases contradict is not named: the mean shift passes [1000, 1001, 1002],
+    # where an unshifted softmax gives nan, so it is not “没有先减最大值”
+    assert [h.key for h in check_softmax(softmax_mean_shift).mistakes] == ["mean_shift"]
+    assert [h.key for h in check_cross_entropy(log_of_softmax).mistakes] == ["log_of_underflow"]
+
+
+def test_each_mistake_the_checkers_predict_is_named_when_a_reader_makes_exactly_it(monkeypatch):
+    """For every named mistake of every battery: a function that returns, on each case, what that mistake returns
+    there is told that mistake (the battery tells every named mistake apart from the others)."""
+    from labcode.practice import battery
+    from labcode.practice import bigram as b
+    from labcode.practice import embedding as e
+    from labcode.practice import gradient as g
+    from labcode.practice import probability as p
+    from labcode.practice import training as t
+    seen = {}
+
+    def spy(check, fn, probes, **options):
+        seen[check] = probes, options["predict"]
+        return battery.run(check, fn, probes, **options)
+
+    for module in (p, g, e, b, t):
+        monkeypatch.setattr(module, "run", spy)
+    named = 0
+    for check, fns in RIGHT.items():
+        check(fns[0])
+        probes, predict = seen[check.__name__]
+        with np.errstate(all="ignore"):
+            predictions = [predict(probe) for probe in probes]
+        for key in dict.fromkeys(hint.key for found in predictions for hint, _ in found):
+            answers = [next((v for hint, v in found if hint.key == key), probe.expected)
+                       for probe, found in zip(probes, predictions, strict=True)]
+            answers = [tuple(probe.expected[i] if part is battery.ANY else part for i, part in enumerate(answer))
+                       if type(answer) is tuple else answer for probe, answer in zip(probes, answers, strict=True)]
+
+            def exactly(*args, answers=answers, probes=probes):
+                k = next(k for k, probe in enumerate(probes) if _same_args(args, probe.args))
+                return answers[k]
+            result = check(exactly)
+            assert result.mistakes and result.mistakes[0].key == key, f"{check.__name__}: {key}\n{result}"
+            named += 1
+    assert named >= 50
+
+
+def _same_args(args, probe_args):
+    """The arguments of one case (copies of its arrays; functions compared by their code: the battery makes its
+    functions afresh on every check)."""
+    from labcode.practice.battery import similar
+
+    def same(a, b):
+        if isinstance(b, np.ndarray):
+            return similar(a, b)
+        return getattr(a, "__code__", a) == getattr(b, "__code__", b)
+    return all(same(a, b) for a, b in zip(args, probe_args, strict=True))
+
+
 def test_bigram_sum_instead_of_mean_is_named_from_the_loss():
     def summed(W, xs, ys):
         loss, dW = bigram.loss_and_grad(W, xs, ys)
         return loss * len(xs), dW * len(xs)
     assert check_bigram_loss_and_grad(summed).mistakes[0].key == "sum_not_mean"
+
+
+@pytest.mark.parametrize("check, fn", [
+    # shifted the numerator only: zeros on big scores, not the nan of an unshifted softmax
+    (check_softmax, lambda z: np.exp(z - z.max()) / np.exp(z).sum()),
+    (check_logsumexp, lambda z: z.max()),                                  # the max alone
+    (check_cross_entropy, lambda z, y: labcode.logsumexp(z) + z[y]),         # + z[y]: not eps, not a sign of ℓ
+    (check_cross_entropy_grad, lambda z, y: right_grad(z, y) / len(z)),      # divided by V
+    # masked the logits but not the targets: an IndexError that has nothing to do with -100
+    (check_mean_loss, lambda z, t: -labcode.log_softmax(z[t != -100], axis=1)[np.arange(len(t)), t].mean()),
+    (check_mean_loss, mean_loss_batch_normalised),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_mistakes_the_book_does_not_name_get_the_general_advice_and_no_wrong_name(check, fn):
+    result = check(fn)
+    assert not result.passed and result.mistakes == (), str(result)
+    assert "认出的错误" not in str(result) and f"怎么改：{result.advice.fix}" in str(result)
 
 
 def test_an_unrecognised_mistake_still_fails_with_the_general_advice():
@@ -507,13 +734,19 @@ def test_odd_results_are_failed_cases_not_crashes(fn, words):
     (check_bigram_loss_and_grad, lambda W, xs, ys: bigram.loss_and_grad(W, xs, ys)[0], ["应返回两个值 (loss, dW)"]),
     (check_bigram_loss_and_grad, lambda W, xs, ys: (1.0, [[0.0]]), ["dW：返回的是 list"]),
     (check_embedding_backward, lambda ids, dH, V: dH, ["形状应为 (6, 2)", "(3, 2)"]),
+    (check_embedding_backward, lambda ids, dH, V: labcode.embedding_backward(dH, ids, V).T,
+     ["形状应为 (6, 2)，收到 (2, 6)，正好是转置的形状", "(vocab_size, d)"]),
+    (check_embedding_backward, lambda ids, dH, V: labcode.embedding_backward(dH, ids, ids.max() + 1),
+     ["形状应为 (4, 3)，收到 (3, 3)", "没被读到的行是 0"]),
+    (check_bigram_loss_and_grad, lambda W, xs, ys: (bigram.loss_and_grad(W, xs, ys)[0], softmax_rows(W[xs])),
+     ["dW：形状应为 (3, 3)，收到 (4, 3)"]),
     (check_numerical_grad, lambda f, x, d: np.zeros(x.size + 1), ["形状应为 (3,)", "(4,)"]),
     (check_training_loop, lambda lg, W, lr, steps: W, ["应返回两个值 (W, losses)，收到 ndarray"]),
     (check_training_loop, lambda lg, W, lr, steps: (W, "losses"), ["losses：应是一串数（列表或数组），收到 str"]),
     (check_training_loop, lambda lg, W, lr, steps: (W, [[1.0]]), ["losses：应是一维的一串数"]),
     (check_training_loop, lambda lg, W, lr, steps: (W.tolist(), []), ["W：返回的是 list"]),
     (check_training_loop, lambda lg, W, lr, steps: (lambda W, L: (W, L[:-1]))(*train_append_after(lg, W, lr, steps)),
-     ["应有 steps + 1 = 5 个数", "收到 4 个：少了最后一次更新之后的损失"]),
+     ["应有 steps + 1 = 5 个数", "收到 4 个：前几个都对，少了最后一次更新之后的损失"]),
     (check_training_loop, lambda lg, W, lr, steps: (lambda W, L: (W, L[1:]))(*train_append_after(lg, W, lr, steps)),
      ["收到 4 个：少了出发点（更新之前）的损失"]),
 ])

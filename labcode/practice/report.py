@@ -23,7 +23,7 @@ SECTION_CELLS = {
     "ch2-step-size": "c543de7f", "ch2-soft-targets": "2b5c3818", "ch2-batch": "5cc1e614",
     "ch2-denominator": "9e13be81",
     "ch3-gradient": "5ac7e418", "ch3-overwrite-bug": "96981852",
-    "ch4-network": "network", "ch4-gradient": "gradient", "ch4-training": "training",
+    "ch4-network": "network", "ch4-gradient": "gradient", "ch4-training": "training", "ch4-mistakes": "mistakes",
 }
 
 FULL_INPUTS = ("把结果存下来：r = {check}(你的函数)；r.failures[0].args 就是这一项传给你的函数的参数，"
