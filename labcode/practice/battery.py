@@ -8,13 +8,13 @@ import collections
 import dataclasses
 import functools
 import numbers
-import re
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from .report import FULL_ARRAY_ND, Case, CheckResult, big_array, constant, long_array
+from .report import Case, CheckResult
+from .text import first_line, index_text, long_array, names, number, raw, show, worst
 
 RTOL, ATOL = 1e-5, 1e-8
 TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:g})，期望值由 labcode 算出；"
@@ -38,10 +38,6 @@ class Returned(tuple):
         self = super().__new__(cls, values)
         self.names = tuple(names)
         return self
-
-
-def _names(value):
-    return getattr(value, "names", ("loss", "dW"))
 
 
 @dataclass(frozen=True)
@@ -115,31 +111,31 @@ def judge(probe, outcome, coerce, predict, explain_error):
     if isinstance(outcome, Raised):
         err = outcome.error
         message = f"调用时抛出了 {type(err).__name__}：{first_line(err)}"
-        found = safely(lambda: [explain_error(probe, outcome)] if explain_error else [])
+        found = safely(lambda: explain_error(probe, outcome) if explain_error else None, None)
         case = failed(message, expected=show(probe.expected), actual="（没有返回值）")
-        return case, tuple(hint for hint in found if hint is not None), set()
+        return case, (found,) if found is not None else (), set()
     try:
         value, problem = coerce(outcome, probe.expected)
     except Exception as err:  # 返回值古怪到连读都读不了（例如元素的 __float__ 出错）
         value, problem = None, f"返回值无法读取：{type(err).__name__}"
     if problem:
         return failed(problem, expected=show(probe.expected), actual=raw(outcome)), (), set()
-    wrong = safely(lambda: predict(probe))
+    wrong = safely(lambda: predict(probe), [])
     if close(value, probe.expected):
-        return Case(probe.name, True, "通过"), (), ruled_out(value, wrong)
-    rows = focus(value, probe.expected)
-    case = failed(describe(value, probe.expected), expected=show(probe.expected, rows), actual=show(value, rows))
-    return case, matching(value, wrong), set()
+        return Case(probe.name, True, "通过"), (), safely(lambda: ruled_out(value, wrong), set())
+    at = focus(value, probe.expected)
+    case = failed(describe(value, probe.expected), expected=show(probe.expected, at), actual=show(value, at))
+    return case, safely(lambda: matching(value, wrong), ()), set()
 
 
-def safely(compute):
-    """认错误只是锦上添花：读者的返回值再古怪，也不能让检查崩溃（出错时当作什么也没认出）。"""
+def safely(compute, otherwise):
+    """认错误只是锦上添花：读者的返回值再古怪，也不能让检查崩溃（出错时得到 otherwise：什么也没认出）。"""
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return compute()
     except Exception:
-        return []
+        return otherwise
 
 
 def ruled_out(passed, wrong):
@@ -233,34 +229,21 @@ def matching(actual, wrong):
     return tuple({hint.key: hint for hint, value in wrong if similar(actual, value)}.values())
 
 
-def finite(actual):
-    return bool(np.isfinite(np.asarray(actual, dtype=np.float64)).all())
-
-
 def describe(actual, expected):
     """没通过时的一句话：哪里含 nan/inf，或哪个下标差得最多。"""
     if isinstance(expected, tuple):
-        parts = [f"{name}：{describe(a, e)}" for name, a, e in zip(_names(expected), actual, expected, strict=True)
+        parts = [f"{name}：{describe(a, e)}" for name, a, e in zip(names(expected), actual, expected, strict=True)
                  if not close(a, e)]
         return "；".join(parts)
     a = np.asarray(actual, dtype=np.float64)
     for bad, word in ((np.isnan(a), "nan"), (np.isinf(a), "inf")):
         if bad.any():
-            where = "" if a.ndim == 0 else f"（下标 {_index(np.argwhere(bad)[0])} 处）"
+            where = "" if a.ndim == 0 else f"（下标 {index_text(np.argwhere(bad)[0])} 处）"
             return f"结果含 {word}{where}"
     if a.ndim == 0:
-        return f"与期望差 {_num(abs(float(a) - float(expected)))}"
+        return f"与期望差 {number(abs(float(a) - float(expected)))}"
     k = worst(a, expected)
-    return f"下标 {_index(k)} 处差得最多：期望 {_num(expected[k])}，实际 {_num(a[k])}"
-
-
-def worst(actual, expected):
-    """actual 与 expected（同形状）差得最多的下标；有 nan 或 inf 时是第一个这样的下标。"""
-    a = np.asarray(actual, dtype=np.float64)
-    bad = ~np.isfinite(a)
-    if bad.any():
-        return tuple(np.argwhere(bad)[0])
-    return np.unravel_index(np.argmax(np.abs(a - expected)), a.shape)
+    return f"下标 {index_text(k)} 处差得最多：期望 {number(expected[k])}，实际 {number(a[k])}"
 
 
 def focus(actual, expected):
@@ -273,74 +256,3 @@ def focus(actual, expected):
     return None
 
 
-# ---- 把值写成报告里的文字（与全局 printoptions 无关，逐字确定） ----
-
-def show(value, row=None):
-    """值的报告文字。小数组完整列出；每个数都相同的写成 np.zeros/np.full；其余的大数组给出形状和一小段：
-    一维的列出头尾各三个，多维的列出前两行，或者（给了 row 时）编号为 row 的那一行里它差得最多的几个数。"""
-    if isinstance(value, tuple):
-        rows = row if isinstance(row, tuple) else (None,) * len(value)
-        return "，".join(f"{name} = {show(v, r)}" for name, v, r in zip(_names(value), value, rows, strict=True))
-    if not (isinstance(value, np.ndarray) and value.ndim > 0):
-        return _num(value)
-    tag = "（float32）" if value.dtype == np.float32 else ""
-    if not big_array(value):
-        return _array(value) + tag
-    if constant(value):
-        dtype = ", dtype=np.float32" if value.dtype == np.float32 else ""
-        first = value.flat[0]
-        return f"np.zeros({value.shape}{dtype})" if first == 0 else f"np.full({value.shape}, {_num(first)}{dtype})"
-    if value.ndim == 1:
-        return f"{_array(value, summary=True)}{tag}（共 {value.size} 个数）"
-    head = f"形状 {value.shape} 的数组{tag}"
-    if row is not None:
-        return f"{head}，编号为 {row[0]} 的{'行' if value.ndim == 2 else '一块'}{_window(value[row[0]], row[1:])}"
-    if value.ndim == 2:
-        return f"{head}，前两行：[" + ",\n ".join(_array(r, summary=True) for r in value[:2]) + ",\n ...]"
-    return f"{head}：{_array(value, summary=True, edgeitems=1)}"
-
-
-def _window(part, where, width=3):
-    """一行（或一块）里下标 where 附近的几个数；短的一行整行列出。"""
-    if not long_array(part) or part.ndim > 1:
-        return f"：{show(part)}"
-    k = where[0]
-    lo, hi = max(0, k - width), min(part.size, k + width + 1)
-    return f"里编号为 {lo} 到 {hi - 1} 的数：{_array(part[lo:hi])}"
-
-
-def _array(value, summary=False, edgeitems=3):
-    return np.array2string(value, precision=6, separator=", ", threshold=0 if summary else FULL_ARRAY_ND ** 3,
-                           edgeitems=edgeitems, max_line_width=76, floatmode="maxprec", suppress_small=False,
-                           sign="-")
-
-
-def raw(value):
-    """任意返回值的短文字：数值数组照常显示，其余用 repr（去掉内存地址，最多 120 个字符）。"""
-    if isinstance(value, (list, tuple)):
-        try:
-            arr = np.asarray(value, dtype=np.float64)
-        except Exception:
-            arr = None
-        if arr is not None and arr.ndim > 0:
-            return f"{type(value).__name__} {show(arr)}"
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    text = re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
-def first_line(err):
-    lines = str(err).strip().splitlines()
-    text = lines[0] if lines else "（没有说明）"
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
-def _num(x):
-    return f"{float(x):.10g}"
-
-
-def _index(k):
-    return "[" + ", ".join(str(int(i)) for i in k) + "]"

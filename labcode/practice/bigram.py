@@ -7,10 +7,11 @@ from ..bigram import loss_and_grad
 from ..embedding import embedding_backward
 from ..probability import softmax
 from . import hints
-from .battery import ANY, Probe, as_loss_and_grad, run, show
+from .battery import ANY, Probe, as_loss_and_grad, run
 from .embedding import kept_one_copy
 from .gradient import raised_in_batch
 from .probability import loss_mistakes
+from .text import show
 
 SEED = 4
 

@@ -5,7 +5,8 @@ import numpy as np
 
 from ..embedding import embedding_backward
 from . import hints
-from .battery import Probe, as_array, run, show
+from .battery import Probe, as_array, run
+from .text import show
 
 SEED = 3
 

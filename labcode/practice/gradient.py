@@ -8,8 +8,9 @@ import numpy as np
 from ..gradients import numerical_grad
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from . import hints
-from .battery import ATOL, RTOL, Probe, as_array, as_number, run, show
+from .battery import ATOL, RTOL, Probe, as_array, as_number, run
 from .probability import loss_mistakes, overflow_error, overflowed
+from .text import show
 
 SEED = 2
 IGNORE = -100

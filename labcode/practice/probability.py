@@ -5,7 +5,8 @@ import numpy as np
 
 from ..probability import cross_entropy, log_softmax, logsumexp, softmax
 from . import hints
-from .battery import Probe, as_array, as_number, run, show
+from .battery import Probe, as_array, as_number, run
+from .text import show
 
 SEED = 1  # 随机分数的种子：每次检查都是同样几组数，报告逐字相同
 # |z| 超过它时，没减最大值的 exp 在 float32 里就会上溢（float64 里是约 709.78）。

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
-import numpy as np
+from .text import long_array
 
 # 每章的笔记本。没通过的报告只出现在读者运行笔记本的地方（JupyterLab、Notebook、VS Code），网站上只存着
 # “还没写”和“通过”；学习包把各章笔记本放在同一个文件夹里，所以提示链接到读者身边的笔记本，而不是网页。
@@ -31,28 +31,6 @@ FULL_INPUTS = ("把结果存下来：r = {check}(你的函数)；r.failures[0].a
 
 NOT_WRITTEN = ("函数抛出了 NotImplementedError，书里给的骨架就是这样。"
                "把 raise 那一行换成你的代码，先运行定义函数的那一格，再运行这一格。")
-
-
-# 报告里完整列出的数组最多有几个数：一维的一两行放得下，多维的像 4×4；更长的只给形状和一小段（battery.show），
-# 每个数都相同的浮点数组写成 np.zeros(…) 或 np.full(…)，不算省略。
-FULL_ARRAY_1D, FULL_ARRAY_ND = 24, 16
-
-
-def big_array(value) -> bool:
-    """value 是报告里不完整列出的数组吗？"""
-    if not isinstance(value, np.ndarray) or value.ndim == 0:
-        return False
-    return value.size > (FULL_ARRAY_1D if value.ndim == 1 else FULL_ARRAY_ND)
-
-
-def constant(value) -> bool:
-    """每个数都相同的浮点数组（大的在报告里写成 np.zeros 或 np.full）。"""
-    return value.dtype.kind == "f" and value.size > 0 and bool((value == value.flat[0]).all())
-
-
-def long_array(value) -> bool:
-    """value 是报告里只列出一小段的数组吗（大，而且不是每个数都相同）？"""
-    return big_array(value) and not constant(value)
 
 
 @dataclass(frozen=True)

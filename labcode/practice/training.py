@@ -12,7 +12,8 @@ import numpy as np
 from ..bigram import count_matrix, loss_and_grad, loss_and_grad_from_counts
 from ..words import build_vocab, encode_pairs, load_words
 from . import hints
-from .battery import Probe, Returned, as_array, run, show, similar
+from .battery import Probe, Returned, as_array, run, similar
+from .text import show
 
 
 def descend(loss_and_grad, W, lr, steps, *, sign=-1.0, fresh=True, move=True):
