@@ -199,7 +199,7 @@ class CheckResult:
         return f'<div class="lc-practice" lang="zh-CN">{head}{"".join(notes)}{table}</div>'
 
 
-_MONO = "font-family: var(--pst-font-family-monospace, monospace); white-space: pre-wrap; overflow-wrap: anywhere"
+_MONO = "font-family: var(--pst-font-family-monospace, monospace); white-space: pre-wrap; overflow-wrap: break-word"
 _GRID = "display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.25em 0.8em; margin: 0"
 
 

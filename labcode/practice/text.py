@@ -47,7 +47,8 @@ def worst(actual, expected):
 
 def show(value, at=None):
     """值的报告文字。小数组完整列出；每个数都相同的写成 np.zeros/np.full；其余的大数组给出形状和一小段：
-    一维的列出头尾各三个，多维的列出前两行，或者（给了下标 at 时）at 所在的那一行里 at 附近的几个数。
+    一维的列出头尾各三个，多维的列出前两行，或者（给了下标 at 时）at 所在的那一行里 at 附近的几个数；
+    多维的那一小段另起一行。
     value 是一组值（如 (loss, dW)）时，at 是每个值各自的下标（或 None）。"""
     if isinstance(value, tuple):
         where = at if at is not None else (None,) * len(value)
@@ -67,17 +68,17 @@ def show(value, at=None):
     if at is not None:
         return f"{head}，编号为 {at[0]} 的{'行' if value.ndim == 2 else '一块'}{_window(value[at[0]], at[1:])}"
     if value.ndim == 2:
-        return f"{head}，前两行：[" + ",\n ".join(_array(r, summary=True) for r in value[:2]) + ",\n ...]"
-    return f"{head}：{_array(value, summary=True, edgeitems=1)}"
+        return f"{head}，前两行：\n[" + ",\n ".join(_array(r, summary=True) for r in value[:2]) + ",\n ...]"
+    return f"{head}：\n{_array(value, summary=True, edgeitems=1)}"
 
 
 def _window(part, where, width=3):
     """一行（或一块）里下标 where 附近的几个数；短的一行整行列出。"""
     if not long_array(part) or part.ndim > 1:
-        return f"：{show(part)}"
+        return f"：\n{show(part)}"
     k = where[0]
     lo, hi = max(0, k - width), min(part.size, k + width + 1)
-    return f"里编号为 {lo} 到 {hi - 1} 的数：{_array(part[lo:hi])}"
+    return f"里编号为 {lo} 到 {hi - 1} 的数：\n{_array(part[lo:hi])}"
 
 
 def _array(value, summary=False, edgeitems=3):
