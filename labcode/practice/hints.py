@@ -138,7 +138,7 @@ ALL_MINUS_ONE = Hint(
 WRT_PROBABILITY = Hint(
     "derivative_wrt_probability", "求的是对概率 p_y 的导数，不是对分数 z 的导数",
     "-ln p_y 对 p_y 的导数是 -1/p_y，但我们要的是损失对分数 z_k 的导数：p_y 通过 softmax 依赖每一个分数，"
-    "按链式法则整理下来是 p_k - 1[k = y]，每个分量都不为 0。",
+    "按链式法则整理下来是 p_k - 1[k = y]：不只目标那一项，其余分量（p_k）也不为 0。",
     "g = softmax(z)；g[y] -= 1（也就是 p - e_y）。",
     "ch2-derivation", "逐个坐标求导")
 
@@ -292,7 +292,7 @@ SWAPPED_PAIRS = Hint(
     "xs_ys_swapped", "xs 和 ys 用反了",
     "xs 是每个训练对的前一个字，用来取分数的行：logits = W[xs]；ys 是后一个字，是要预测的目标。"
     "反过来就成了“由后一个字预测前一个字”。",
-    "logits = W[xs]，目标是 ys：loss = -log p[r, ys[r]] 的平均。",
+    "logits = W[xs]，目标是 ys：对每个训练对 r 取 -log probs[r, ys[r]]，再求平均。",
     "ch4-network", "同一个模型，写成一层网络")
 
 W_COLUMNS = Hint(
