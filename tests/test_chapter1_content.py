@@ -22,7 +22,7 @@ def test_chapter1_shows_the_underflow_to_zero_over_zero_beside_it():
     assert "1 + e^-40 == 1： True" in printed
 
 
-# Candidates are numbered from 0, as in the code (appendix, "数学从 1 数，Python 从 0 数"): prose that counts
+# Candidates are numbered from 0, as in the code (appendix, "编号与序数"): prose that counts
 # them from 1, or calls the entry numbered y "the y-th", contradicts that.
 ONE_BASED_CANDIDATES = re.compile(r"k = 1, \\dots, V|\\sum_\{k=1\}\^\{V\}|第 \$[ky]\$ (?:项|个分量)")
 
