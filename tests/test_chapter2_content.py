@@ -216,10 +216,25 @@ def boxed_code(cells, title_part):
     return "\n".join(_source(c) for c in found[0] if c["cell_type"] == "code")
 
 
+def opening(nb):
+    """The chapter's opening: the Markdown before its first section (the title cell and the text under the map)."""
+    first = next(i for i, c in enumerate(nb) if re.search(r"^## ", _source(c), re.M))
+    return "\n".join(_source(c) for c in nb[:first] if c["cell_type"] == "markdown")
+
+
+def assert_map_right_under_the_title(nb, label, stage):
+    """The title cell holds only the label and the H1; the map follows, hidden code; then the opening text."""
+    title = _source(nb[0])
+    assert re.fullmatch(rf"\({label}\)=\n# [^\n]+", title), title[:80]
+    cell = nb[1]
+    assert cell["cell_type"] == "code" and _source(cell) == f'import labcode\n\nlabcode.course_map("{stage}")'
+    assert nb[2]["cell_type"] == "markdown" and nb[2]["id"] == "intro-text" and "**学完本章，你将能够：**" in _source(nb[2])
+
+
 def test_map_opens_the_chapter_at_its_stage():
-    """Right after the opening, as in chapter 1: the map of the gradient stage, its code hidden."""
+    """Right under the title, as in chapter 4: the map of the gradient stage, its code hidden."""
     nb = cells()
-    assert _source(nb[0]).startswith("(ch2-gradient)=\n# ")
+    assert_map_right_under_the_title(nb, "ch2-gradient", "gradient")
     cell = nb[1]
     assert cell["cell_type"] == "code" and _source(cell) == 'import labcode\n\nlabcode.course_map("gradient")'
     assert cell["metadata"].get("tags") == ["remove-input"] and "mystnb" not in cell["metadata"]

@@ -9,7 +9,8 @@ import labcode
 from labcode import corpus
 from notebook_outputs import BOOK
 from test_chapter1_content import _source
-from test_chapter2_content import boxed_code, cells, main_line, section_label
+from test_chapter2_content import assert_map_right_under_the_title, boxed_code, cells, main_line, opening, \
+    section_label
 
 NOTEBOOK = "03_shared_embedding.ipynb"
 BATCH = ["谢谢", "天天向上", "我爱我家"]   # the chapter's batch of sentences
@@ -111,10 +112,9 @@ def test_chapter3_follows_the_symbol_table(rule):
 
 def test_chapter3_opening_places_the_embedding_before_h():
     """E[id] is the model's input; h comes after the context is mixed in (and chapter 2 already used E[ids])."""
-    nb, _ = stored()
-    opening = "".join(nb["cells"][0]["source"])
-    assert "<ch2-shapes>" in opening and "<ch3-tying>" in opening and "{term}`权重共享`" in opening
-    assert "前两章的模型从一个" not in opening
+    text = opening(cells(NOTEBOOK))
+    assert "<ch2-shapes>" in text and "<ch3-tying>" in text and "{term}`权重共享`" in text
+    assert "前两章的模型从一个" not in text
 
 
 def test_chapter3_you_write_solution_gives_the_summed_row():
@@ -131,9 +131,8 @@ def test_chapter3_you_write_solution_gives_the_summed_row():
 
 def test_map_opens_the_chapter_at_its_stage():
     nb = cells(NOTEBOOK)
-    assert _source(nb[0]).startswith("(ch3-shared-embedding)=\n# ")
+    assert_map_right_under_the_title(nb, "ch3-shared-embedding", "embedding")
     cell = nb[1]
-    assert cell["cell_type"] == "code" and _source(cell) == 'import labcode\n\nlabcode.course_map("embedding")'
     assert cell["metadata"].get("tags") == ["remove-input"] and "mystnb" not in cell["metadata"]
     alt = "".join(cell["outputs"][0]["data"]["text/plain"])
     assert alt.strip("'").startswith("你在这里：第 3 章，"), alt[:30]
@@ -158,6 +157,21 @@ def test_the_batch_section_builds_the_batch_and_says_why_padded_inputs_must_be_v
     assert printed.count(message) == 1, "labcode's refusal of -100 as an input is shown once, in the batch section"
     assert start < next(i for i, c in enumerate(nb) if message in "".join(
         "".join(o.get("text", "")) for o in c.get("outputs", [])))
+
+
+def test_the_whole_chain_runs_on_that_batch_in_the_next_section():
+    """The batch section only builds the batch; the next section runs lookup → projection → cross-entropy and back
+    on it, and the low-rank bigram subsection (chapter 4 refers to it) sits under that chain, which it uses."""
+    nb = cells(NOTEBOOK)
+    order = [m for c in nb for m in re.findall(r"^\((ch3-[\w-]+)\)=\n#", _source(c), re.M)]
+    assert order.index("ch3-batch") + 1 == order.index("ch3-chain") == order.index("ch3-low-rank") - 1
+    assert order.index("ch3-one-hot-linear") < order.index("ch3-batch")
+    chain = [c for i, c in enumerate(nb) if section_label(nb, i) == "ch3-chain"]
+    code = "\n".join(_source(c) for c in chain if c["cell_type"] == "code")
+    text = "\n".join(_source(c) for c in chain if c["cell_type"] == "markdown")
+    assert "labcode.embedding_backward(dH_zh, inputs, V)" in code and "numerical_grad(loss_of_tian_row" in code
+    assert "<ch3-batch>" in text, "the zero gradient of the padded rows points back to where padding is explained"
+    assert "<ch3-chain>" in "\n".join(_source(c) for i, c in enumerate(nb) if section_label(nb, i) == "ch3-tying")
 
 
 def test_negative_ids_are_shown_once():
