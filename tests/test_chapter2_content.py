@@ -228,7 +228,9 @@ def assert_map_right_under_the_title(nb, label, stage):
     assert re.fullmatch(rf"\({label}\)=\n# [^\n]+", title), title[:80]
     cell = nb[1]
     assert cell["cell_type"] == "code" and _source(cell) == f'import labcode\n\nlabcode.course_map("{stage}")'
-    assert nb[2]["cell_type"] == "markdown" and nb[2]["id"] == "intro-text" and "**学完本章，你将能够：**" in _source(nb[2])
+    text = nb[2]
+    assert text["cell_type"] == "markdown" and text["id"] == "intro-text"
+    assert "**学完本章，你将能够：**" in _source(text)
 
 
 def test_map_opens_the_chapter_at_its_stage():

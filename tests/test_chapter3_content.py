@@ -9,8 +9,7 @@ import labcode
 from labcode import corpus
 from notebook_outputs import BOOK
 from test_chapter1_content import _source
-from test_chapter2_content import assert_map_right_under_the_title, boxed_code, cells, main_line, opening, \
-    section_label
+from test_chapter2_content import assert_map_right_under_the_title, boxed_code, cells, main_line, opening, section_label
 
 NOTEBOOK = "03_shared_embedding.ipynb"
 BATCH = ["谢谢", "天天向上", "我爱我家"]   # the chapter's batch of sentences
