@@ -69,7 +69,7 @@ site: assets kit
 pdf: assets
 	$(PY) scripts/build_pdf.py
 
-## test: unit and property tests, doctests, nbval, site build, browser and PDF checks
+## test: unit and property tests, doctests, nbval (every notebook once, in the learner's kit), site build, browser and PDF checks
 ## (test files run in JOBS processes with pytest-xdist, 2 by default; the site is still built once; JOBS= runs them in one)
 JOBS ?= 2
 test: assets
@@ -77,7 +77,7 @@ test: assets
 
 ## lint: ruff over the code and the notebooks' code cells (`make test` runs it too); FIX=1 applies safe fixes
 lint: $(STAMP)
-	$(VENV)/bin/ruff check $(if $(FIX),--fix) labcode scripts tests book _ext latex
+	$(VENV)/bin/ruff check $(if $(FIX),--fix) conftest.py labcode scripts tests book _ext latex
 
 ## execute: re-run every notebook and store its outputs (the reference nbval compares against); NB=book/….ipynb for one
 execute: $(STAMP)

@@ -5,7 +5,7 @@ Usage: scripts/build_site.py [--out DIR] [--stored-outputs]
   --out DIR         build into DIR/_build/html instead of the book's own _build/html (the tests, the benchmarks),
                     with the course wheel in DIR/_build/kit (built here when it is not there yet)
   --stored-outputs  show the outputs stored in the notebooks instead of running them again (the test suite:
-                    tests/test_kit.py checks that a fresh run writes exactly those outputs)
+                    nbval checks that a fresh run in the learner's kit gives those outputs)
 
 Both options, and scripts/build_pdf.py, build from a copy of _config.yml (`write_config_copy`), read by
 `jupyter-book build --config COPY` from another folder, so paths in it are made absolute. With a cache folder,

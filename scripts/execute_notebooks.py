@@ -5,8 +5,8 @@ Run with `make execute` (the home page intro.ipynb and every book/*.ipynb) or
 Outputs are made reproducible: no cell timings, widget model ids numbered in order of appearance,
 and any output on stderr is an error (warnings do not belong in the book). So is a cell whose outputs
 nbval could not compare with the stored ones (cleared, updated, or taken by an Output widget) unless
-tagged for nbval: what this script stores is what `pytest --nbval` checks. tests/test_kit.py runs the
-same `run` in the learner's environment and compares its result with the stored notebooks.
+tagged for nbval: what this script stores is what `pytest --nbval` checks. `make test` runs nbval on every
+notebook once, in the learner's kit (tests/nbval_kit.py), and compares the widget state too.
 """
 from __future__ import annotations
 
@@ -104,10 +104,10 @@ class NbvalAwareClient(NotebookClient):
         return super().process_message(msg, cell, cell_index)
 
 
-def run(nb, folder: Path, kernel_manager=None):
+def run(nb, folder: Path):
     """Execute `nb` in a kernel working in `folder` and return it with reproducible outputs (what `make execute`
-    stores); `kernel_manager` starts another kernel than this interpreter's "python3". Raises NotebookError."""
-    client = NbvalAwareClient(nb, km=kernel_manager, timeout=600, kernel_name="python3", record_timing=False,
+    stores). Raises NotebookError."""
+    client = NbvalAwareClient(nb, timeout=600, kernel_name="python3", record_timing=False,
                               store_widget_state=True, resources={"metadata": {"path": str(folder)}})
     client.nbval_blind = set()
     client.execute()

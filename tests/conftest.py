@@ -1,4 +1,4 @@
-"""Shared fixtures: optional tools, one site build and one PDF build per test session."""
+"""Shared fixtures: optional tools, one site build, one PDF build and one learner's kit per test session."""
 from __future__ import annotations
 
 import os
@@ -13,7 +13,9 @@ from hypothesis import settings
 
 import browser
 import kernel_server
+import kit_venv
 import widget_page
+from per_run import once_per_run, run_root
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "_build" / "screenshots"
@@ -70,81 +72,31 @@ def keep_log(name: str, text: str) -> str:
     return text
 
 
-def _run_root(tmp_path_factory) -> Path:
-    """The run's temporary root, common to every pytest-xdist worker (`-n 2 --dist loadfile`)."""
-    root = tmp_path_factory.getbasetemp()
-    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
-
-
-def _once_per_run(tmp_path_factory, name: str, build) -> list:
-    """Run `build()` (which returns JSON-able data) once per test run, shared by all workers.
-
-    The first worker to ask builds while holding a file lock; the others wait for it and reuse the result.
-    """
-    import fcntl
-    import json
-
-    root = _run_root(tmp_path_factory)
-    record = root / f"{name}.json"
-    with open(root / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not record.exists():
-            record.write_text(json.dumps(build()), encoding="utf-8")
-        return json.loads(record.read_text(encoding="utf-8"))
-
-
 @pytest.fixture(scope="session")
 def kit_wheel(tmp_path_factory) -> Path:
-    """The course wheel, built once per run by scripts/build_kit.py where the site build looks for it: in
-    site-build/_build/kit/, beside the HTML, as `make build` puts it."""
-    out = _run_root(tmp_path_factory) / "site-build" / "_build" / "kit"
-
-    def build():
-        try:
-            import build_kit
-
-            return [str(build_kit.build_wheel(out)), ""]
-        except RuntimeError as error:
-            return ["", str(error)]
-
-    path, error = _once_per_run(tmp_path_factory, "kit-wheel", build)
-    if error:
-        pytest.fail(error)
-    return Path(path)
+    """The course wheel, built once per run (tests/kit_venv.py) where the site build looks for it."""
+    return kit_venv.built_wheel(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
-def kit_env(tmp_path_factory, kit_wheel):
+def kit_env(tmp_path_factory) -> kit_venv.KitEnv:
     """The learner's environment (tests/kit_venv.py): a fresh venv with only the wheel and JupyterLab, once per run."""
-    import kit_venv
-    root = _run_root(tmp_path_factory) / "kit"
-
-    def build():
-        try:
-            kit_venv.create(root, kit_wheel)
-            return ""
-        except RuntimeError as error:
-            return str(error)
-
-    error = _once_per_run(tmp_path_factory, "kit-env", build)
-    if error:
-        pytest.fail(error)
-    return kit_venv.KitEnv(root / "venv", root / "work", root / "kernels")
+    return kit_venv.built_env(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory, kit_wheel) -> SiteBuild:
     """The site built by `scripts/build_site.py --stored-outputs` (as `make site`, with the wheel of `make kit` beside
-    it, but showing the outputs stored in the notebooks instead of running them again; tests/test_kit.py checks that a
-    fresh run writes exactly those) into a temporary folder, once per test run."""
-    out = _run_root(tmp_path_factory) / "site-build"
+    it, but showing the outputs stored in the notebooks instead of running them again; nbval checks that a fresh run
+    in the learner's kit gives those, tests/nbval_kit.py) into a temporary folder, once per test run."""
+    out = run_root(tmp_path_factory) / "site-build"
 
     def build():
         proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", str(out),
                                "--stored-outputs"], capture_output=True, text=True, cwd=ROOT)
         return [proc.returncode, keep_log("site-build", proc.stdout + proc.stderr)]
 
-    returncode, log = _once_per_run(tmp_path_factory, "site-build", build)
+    returncode, log = once_per_run(tmp_path_factory, "site-build", build)
     return SiteBuild(returncode, log, out / "_build" / "html")
 
 
@@ -170,7 +122,7 @@ def pdf_dir(tmp_path_factory) -> Path:
         if IN_CI:
             pytest.fail(message + " (CI=true, so this check may not be skipped)")
         pytest.skip(message)
-    out = _run_root(tmp_path_factory) / "pdf"
+    out = run_root(tmp_path_factory) / "pdf"
 
     def build():
         proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out),
@@ -179,7 +131,7 @@ def pdf_dir(tmp_path_factory) -> Path:
         logs = "".join(p.read_text(errors="replace")[-3000:] for p in (out / "logs").glob("*.log"))
         return [proc.returncode, keep_log("pdf-build", f"{proc.stdout}\n{proc.stderr}\n{logs}")]
 
-    returncode, log = _once_per_run(tmp_path_factory, "pdf-build", build)
+    returncode, log = once_per_run(tmp_path_factory, "pdf-build", build)
     if returncode != 0:
         pytest.fail(f"build_pdf.py failed:\n{log}")
     return out
@@ -214,7 +166,7 @@ def site_tour(request, tmp_path_factory, built_site) -> dict:
         return site_tour.visit(chromium, site_url, site_tour.site_pages(built_site),
                                site_tour.AXE.read_text(encoding="utf-8"))
 
-    return _once_per_run(tmp_path_factory, "site-tour", build)
+    return once_per_run(tmp_path_factory, "site-tour", build)
 
 
 @pytest.fixture(scope="module")

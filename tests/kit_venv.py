@@ -4,6 +4,8 @@ the course wheel and JupyterLab (with what they require), nothing of the reposit
 uv creates it from its cache in a few seconds. Its packages are pinned to the versions of this test environment,
 so the notebooks it runs must write exactly the stored outputs (made here by `make execute`). Processes in it
 run from an empty folder, with this environment's bin folder, PYTHONPATH and user site-packages out of reach.
+Its Python is also a Jupyter kernel, KERNEL_NAME, in the Jupyter data folder `jupyter` (put it on JUPYTER_PATH):
+the kernel in which nbval runs the notebooks (tests/nbval_kit.py).
 """
 from __future__ import annotations
 
@@ -14,14 +16,19 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
+import build_kit
+from per_run import once_per_run, run_root
+
 KERNEL_NAME = "lm-by-hand"
 
 
 @dataclass
 class KitEnv:
-    venv: Path    # the virtual environment
-    work: Path    # an empty folder to run in
-    kernels: Path  # a kernelspec folder holding KERNEL_NAME: the venv's Python as a Jupyter kernel
+    venv: Path     # the virtual environment
+    work: Path     # an empty folder to run in
+    jupyter: Path  # a Jupyter data folder whose kernels/KERNEL_NAME is the venv's Python as a Jupyter kernel
 
     @property
     def bin(self) -> Path:
@@ -43,13 +50,6 @@ class KitEnv:
         return subprocess.run([str(self.python), *map(str, args)], cwd=self.work, env=env or self.environ(),
                               capture_output=True, text=True)
 
-    def kernel_manager(self):
-        """A jupyter_client KernelManager that starts the kit's Python as the notebook's kernel."""
-        from jupyter_client.kernelspec import KernelSpecManager
-        from jupyter_client.manager import KernelManager
-        specs = KernelSpecManager(kernel_dirs=[str(self.kernels)])
-        return KernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs)
-
 
 def _uv(*args) -> None:
     uv = Path(sys.executable).with_name("uv")
@@ -58,9 +58,14 @@ def _uv(*args) -> None:
         raise RuntimeError(f"uv {' '.join(map(str, args[:2]))} failed:\n{proc.stdout}{proc.stderr}")
 
 
+def at(root: Path) -> KitEnv:
+    """The kit's environment that `create` makes in `root`."""
+    return KitEnv(root / "venv", root / "work", root / "jupyter")
+
+
 def create(root: Path, wheel: Path) -> KitEnv:
     """Make the kit's environment in `root` (which must not exist) from `wheel`."""
-    kit = KitEnv(root / "venv", root / "work", root / "kernels")
+    kit = at(root)
     root.mkdir(parents=True)
     kit.work.mkdir()
     # The exact versions installed here, as constraints: the kit gets the same numpy, matplotlib, ipykernel...
@@ -70,11 +75,53 @@ def create(root: Path, wheel: Path) -> KitEnv:
     pins.write_text("".join(f"{line}\n" for line in freeze.splitlines() if "==" in line), encoding="utf-8")
     _uv("venv", "--quiet", "--python", sys.executable, kit.venv)
     _uv("pip", "install", "--quiet", "--python", kit.python, wheel, "jupyterlab", "--constraints", pins)
-    spec = kit.kernels / KERNEL_NAME / "kernel.json"
+    spec = kit.jupyter / "kernels" / KERNEL_NAME / "kernel.json"
     spec.parent.mkdir(parents=True)
     spec.write_text(json.dumps({
-        "argv": [str(kit.python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        # Whatever folder a client starts it in (nbval: the notebook's own, inside the repository), the kernel works
+        # in the empty folder, as a notebook downloaded on its own: IPython's sys.path entry "" is that folder, so
+        # nothing of the repository can be imported, or read by a relative path.
+        "argv": [str(kit.python), "-m", "ipykernel_launcher", "-f", "{connection_file}",
+                 f"--IPKernelApp.exec_lines=__import__('os').chdir({str(kit.work)!r})"],
         "display_name": "Python 3 (lm-by-hand)", "language": "python",
-        "env": {"PATH": kit.environ()["PATH"], "PYTHONPATH": "", "PYTHONNOUSERSITE": "1"},
+        # PYTHONHASHSEED and MPLBACKEND as `make execute` runs the notebooks (Makefile), however pytest was started.
+        "env": {"PATH": kit.environ()["PATH"], "PYTHONPATH": "", "PYTHONNOUSERSITE": "1",
+                "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"},
     }), encoding="utf-8")
     return kit
+
+
+# --- once per test run, shared by the pytest-xdist workers (fixtures kit_wheel and kit_env; nbval's kernel) ---
+
+def built_wheel(tmp_path_factory) -> Path:
+    """The course wheel, built once per run by scripts/build_kit.py where the site build looks for it: in
+    site-build/_build/kit/, beside the HTML, as `make build` puts it."""
+    out = run_root(tmp_path_factory) / "site-build" / "_build" / "kit"
+
+    def build():
+        try:
+            return [str(build_kit.build_wheel(out)), ""]
+        except RuntimeError as error:
+            return ["", str(error)]
+
+    path, error = once_per_run(tmp_path_factory, "kit-wheel", build)
+    if error:
+        pytest.fail(error)
+    return Path(path)
+
+
+def built_env(tmp_path_factory) -> KitEnv:
+    """The kit's environment, made once per run from `built_wheel`."""
+    root = run_root(tmp_path_factory) / "kit"
+
+    def build():
+        try:
+            create(root, built_wheel(tmp_path_factory))
+            return ""
+        except RuntimeError as error:
+            return str(error)
+
+    error = once_per_run(tmp_path_factory, "kit-env", build)
+    if error:
+        pytest.fail(error)
+    return at(root)

@@ -1,8 +1,7 @@
 """What `make execute` stores (scripts/execute_notebooks.py) is reproducible and checkable by nbval.
 
-The fresh run of every notebook that must write the stored file again happens once per test run, in the
-learner's environment: tests/test_kit.py. Here: the stored files themselves, and the refusal to store what
-nbval could not compare.
+The fresh run of every notebook, compared with the stored one, is nbval's, once per test run in the learner's kit
+(tests/nbval_kit.py). Here: the stored files themselves, and the refusal to store what nbval could not compare.
 """
 import json
 import re
@@ -16,6 +15,17 @@ import execute_notebooks
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = [ROOT / "intro.ipynb", *sorted((ROOT / "book").glob("*.ipynb"))]
 
+
+def test_stored_notebooks_ran_top_to_bottom_in_one_go():
+    """Execution counts 1, 2, 3… in cell order: `make execute` stored every cell in one run. (nbval compares no counts,
+    and it does not compare the outputs of a cell stored unrun: a cell added without `make execute` shows here.)"""
+    for path in NOTEBOOKS:
+        code = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+        counts = [c.execution_count for c in code]
+        assert counts == list(range(1, len(code) + 1)), f"{path.name}: execution counts {counts}"
+        results = [(c.execution_count, o.execution_count) for c in code for o in c.outputs
+                   if o.output_type == "execute_result"]
+        assert all(a == b for a, b in results), f"{path.name}: a result's count is not its cell's"
 
 
 def test_stored_notebooks_have_no_timings_and_consistent_widget_state():

@@ -1,0 +1,27 @@
+"""Work done once per test run and shared by every pytest-xdist worker (`make test`: `-n 2 --dist loadfile`)."""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from pathlib import Path
+
+
+def run_root(tmp_path_factory) -> Path:
+    """The run's temporary root, common to every pytest-xdist worker."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+def once_per_run(tmp_path_factory, name: str, build) -> list:
+    """Run `build()` (which returns JSON-able data) once per test run, shared by all workers.
+
+    The first worker to ask builds while holding a file lock; the others wait for it and reuse the result.
+    """
+    root = run_root(tmp_path_factory)
+    record = root / f"{name}.json"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            record.write_text(json.dumps(build()), encoding="utf-8")
+        return json.loads(record.read_text(encoding="utf-8"))
