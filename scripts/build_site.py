@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = args.out.resolve() if args.out else None
     if out is not None and not list((out / "_build" / "kit").glob("*.whl")):
-        import build_kit                    # a site elsewhere still offers the course package (`make site` runs `make kit`)
+        import build_kit  # a site built elsewhere offers the course package too, as `make site` does
 
         build_kit.build_wheel(out / "_build" / "kit")
     config = None
