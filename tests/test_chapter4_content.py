@@ -1,7 +1,8 @@
-"""Chapter 4: every worked figure is in the stored outputs, computed by labcode on the shipped names."""
+"""Chapter 4: every worked figure is in the stored outputs, computed by labcode on the shipped names and idioms."""
 import ast
 import json
 import re
+import textwrap
 from collections import Counter
 
 import numpy as np
@@ -453,8 +454,9 @@ def test_sampled_idioms_are_counted_honestly(zh, notebook, glued):
     for tau in (0.5, 1.0, 2.0):
         made = idioms.sample_from_counts(zh["C"], zh["vocab"], np.random.default_rng(2026), n=500, temperature=tau)
         four, hits = sum(len(w) == 4 for w in made), sum(w in real for w in made)
+        shown_samples = textwrap.fill("、".join(made[:8]), 36, initial_indent="    ", subsequent_indent="    ")
         assert (f"τ = {tau}：平均 {np.mean([len(w) for w in made]):.1f} 个字，四个字的 {four} 条，"
-                f"真成语 {hits} 条\n    " + "、".join(made[:8])) in text
+                f"真成语 {hits} 条\n" + shown_samples) in text
         assert four < 250 and hits < 25                                     # mostly not four characters, rarely real
     assert re.search(r"τ = 1\.0：.*\n    [\u4e00-\u9fff]{2,}", text)          # Chinese samples are printed
     top = zh["C"].argmax(axis=1)[zh["C"].sum(axis=1) > 0]

@@ -89,6 +89,10 @@ def key_figures(stem: str) -> list[str]:
         vocab = labcode.build_vocab(words)
         xs, ys = labcode.encode_pairs(words, vocab)
         counts = labcode.count_matrix(xs, ys, len(vocab))
+        idioms = labcode.load_idioms()
+        zh_vocab = labcode.build_vocab(idioms)
+        zh_xs, zh_ys = labcode.encode_pairs(idioms, zh_vocab)
+        zh_counts = labcode.count_matrix(zh_xs, zh_ys, len(zh_vocab))
         return [
             f"{len(xs)}",                                                     # pairs on names.txt
             f"{len(set(words)):,}个不同的名字",                                # fewer distinct names than lines
@@ -96,6 +100,9 @@ def key_figures(stem: str) -> list[str]:
             f"{labcode.count_nll(counts, alpha=1.0):.6f}",                    # count NLL, alpha = 1
             f"{np.exp(labcode.count_nll(counts)):.3f}",                       # its perplexity
             f"保证是{4 * len(xs) / counts.sum(axis=1).max():.1f}",            # the global learning-rate bound
+            f"{labcode.idioms.pair_nll(zh_counts, zh_xs, zh_ys, 1.0):.6f}",   # add-one smoothing on the idioms
+            "τ=0.5：平均",                                                    # sampled idioms, per temperature
+            f"{50257 * 768:,}个数",                                           # GPT-2's wte, in 下一步
         ]
     return []
 
