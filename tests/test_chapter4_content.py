@@ -454,7 +454,7 @@ def test_sampled_idioms_are_counted_honestly(zh, notebook, glued):
     for tau in (0.5, 1.0, 2.0):
         made = idioms.sample_from_counts(zh["C"], zh["vocab"], np.random.default_rng(2026), n=500, temperature=tau)
         four, hits = sum(len(w) == 4 for w in made), sum(w in real for w in made)
-        shown_samples = textwrap.fill("、".join(made[:8]), 36, initial_indent="    ", subsequent_indent="    ")
+        shown_samples = "\n".join("    " + line for line in textwrap.wrap("、".join(made[:8]), 32))
         assert (f"τ = {tau}：平均 {np.mean([len(w) for w in made]):.1f} 个字，四个字的 {four} 条，"
                 f"真成语 {hits} 条\n" + shown_samples) in text
         assert four < 250 and hits < 25                                     # mostly not four characters, rarely real
