@@ -443,6 +443,9 @@ def test_the_network_trains_on_a_capped_vocabulary_and_rare_rows_lag(zh, noteboo
     assert not (np.diff(losses) > 0).any()                                  # the global guarantee holds
     assert glued["net_gap"] == pytest.approx(losses[-1] - best) and losses[-1] - best > 0.1
     assert glued["net_row_ratio"] == pytest.approx(n.max() / n.min()) and n.max() / n.min() > 100
+    names_rows = C.sum(axis=1)
+    assert glued["names_row_ratio"] == pytest.approx(names_rows.max() / names_rows.min())
+    assert names_rows.max() / names_rows.min() < n.max() / n.min() / 4
     gap = np.abs(labcode.softmax(W) - bigram.count_probs(C300)).max(axis=1)
     smallest = np.argsort(-n, kind="stable")[-2:]
     assert gap[n.argmax()] < 1e-3 and gap[smallest].min() > 0.1       # the largest row is there, the smallest lag
@@ -471,6 +474,8 @@ def test_the_idiom_smoothing_exercise(zh, notebook, glued):
     text = printed(notebook)
     assert f"alpha = 1    P(可|不) = {(c + 1) / (n + V):.4f}   没出现过的一个字 {1 / (n + V):.6f}" in text
     assert f"合计 {(V - m) / (n + V):.4f}" in text and f"合计 {(V - m) * 0.01 / (n + 0.01 * V):.4f}" in text
+    assert glued["bu_ke_0"] == pytest.approx(c / n) and glued["bu_ke_1"] == pytest.approx((c + 1) / (n + V))
+    assert glued["bu_never_1"] == pytest.approx((V - m) / (n + V)) and (V - m) / (n + V) > 0.5
 
 
 def test_the_idioms_provenance_and_licences_are_named(notebook):
@@ -494,7 +499,7 @@ def test_the_chapter_ends_with_next_steps_and_full_references(notebook):
     start = next(i for i, c in enumerate(notebook["cells"]) if "(ch4-next)=" in "".join(c["source"]))
     text = "\n".join("".join(c["source"]) for c in notebook["cells"][start:])
     for citation in ["Yoshua Bengio, Réjean Ducharme, Pascal Vincent, Christian Jauvin.",
-                     "A Neural Probabilistic Language Model. *Journal of Machine Learning Research* 3 (2003)",
+                     "A Neural Probabilistic Language Model. Journal of Machine Learning Research 3 (2003)",
                      "Attention Is All You Need", "Dzmitry Bahdanau, Kyunghyun Cho, Yoshua Bengio",
                      "Language Models are Unsupervised Multitask Learners", "Ofir Press, Lior Wolf", "Hakan Inan",
                      "https://github.com/karpathy/makemore", "https://github.com/openai/gpt-2"]:
