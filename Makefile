@@ -1,47 +1,69 @@
 # Every target creates or reuses the project-local environment in .venv.
-# `make build` and `make test` are the two set-up commands of the README.
+# `make build` and `make test` are the two set-up commands of the README; `make help` lists the others.
 VENV   ?= .venv
 # The interpreter that creates .venv (Python >= 3.11, see requires-python in pyproject.toml).
 PYTHON ?= python3
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NPM_STAMP := web/node_modules/.package-lock.json
-# uv installs the pinned packages of requirements.txt into .venv in a fraction of pip's time.
+VENDOR_STAMP := _vendor/.ready
+# uv installs the locked packages of requirements.lock into .venv in a fraction of pip's time.
 UV     := uv==0.13.9
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
 
-.PHONY: build site kit pdf test lint execute lab bench assets clean
+.PHONY: help build site kit pdf test lint execute lab bench assets lock clean
+.DEFAULT_GOAL := help
 
-$(STAMP): requirements.txt pyproject.toml
+## help: this list
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+# The whole dependency set, every version and hash, comes from requirements.lock (`make lock` writes it).
+$(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) scripts/check_python.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet $(UV)
-	$(VENV)/bin/uv pip install --quiet --python $(PY) -r requirements.txt
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -r requirements.lock
 	touch $@
 
-# The npm packages install while uv installs the Python ones (the two prerequisites of `assets` run side by side).
+## lock: pin every package requirements.txt needs, with hashes, into requirements.lock (UPGRADE=1: newest versions)
+lock: $(STAMP)
+	$(VENV)/bin/uv pip compile requirements.txt --universal --python-version 3.11 --generate-hashes \
+	  --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade) --quiet -o requirements.lock
+
+# The npm packages install while uv installs the Python ones (the prerequisites of `assets` run side by side).
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += --jobs=2
+endif
 $(NPM_STAMP): web/package.json web/package-lock.json
 	$(PYTHON) scripts/vendor_assets.py --npm-only
 
 ## assets: the npm packages (MathJax typesets formulas at build time) and the widget scripts the site serves (needs Node.js and npm)
-assets: $(STAMP) $(NPM_STAMP)
+assets: $(VENDOR_STAMP)
+$(VENDOR_STAMP): $(STAMP) $(NPM_STAMP) scripts/vendor_assets.py
 	$(PY) scripts/vendor_assets.py
+	touch $@
+
+# `make clean build` (clean with any other goal) cleans before anything is written, even with --jobs=2.
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+$(VENDOR_STAMP): clean
+endif
 
 ## kit: the course package as a wheel in _build/kit (the learner's kit the site serves beside each chapter);
 ## TAG=vX.Y.Z (the release workflow) stops unless the tag names the version in pyproject.toml
 kit: $(STAMP)
 	$(PY) scripts/build_kit.py $(if $(TAG),--tag $(TAG))
 
-## build: the wheel, the PDF handouts in _build/pdf (when TeX is installed), then the site in _build/html, linking them
-build: assets kit
+## build: the PDF handouts in _build/pdf (when TeX is installed), then the wheel and the site in _build/html, linking them
+build: assets
 	$(PY) scripts/build_pdf.py --if-available
-	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	@$(MAKE) --no-print-directory site
 
+## site: the wheel, then the site alone in _build/html (scripts/build_site.py: jupyter-book build, warnings as errors)
 site: assets kit
-	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	$(PY) scripts/build_site.py
 
 ## pdf: one PDF handout per chapter, the answer key and the whole book in _build/pdf
 pdf: assets
@@ -57,7 +79,7 @@ test: assets
 lint: $(STAMP)
 	$(VENV)/bin/ruff check $(if $(FIX),--fix) labcode scripts tests book _ext latex
 
-## execute: re-run every notebook and store its outputs (the reference nbval compares against)
+## execute: re-run every notebook and store its outputs (the reference nbval compares against); NB=book/….ipynb for one
 execute: $(STAMP)
 	$(PY) scripts/execute_notebooks.py $(NB)
 
@@ -65,9 +87,10 @@ execute: $(STAMP)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab book/
 
-## bench: build, test and widget timings as a table
+## bench: one table of build, test, widget and bigram timings (scripts/benchmark.py)
 bench: assets
 	$(PY) scripts/benchmark.py
 
+## clean: remove _build and _vendor (not .venv)
 clean:
 	rm -rf _build _vendor

@@ -4,8 +4,9 @@ axe-core (tests/test_accessibility.py) reports "label-content-name-mismatch" (WC
 search button (its label "搜索" leaves out the shown "Ctrl+K") and for the colour-mode button (an English label,
 while its icons carry Chinese titles). The theme writes these in its templates, so the finished pages are
 rewritten once the build is done; the rewrite is idempotent, so rebuilding an unchanged page is harmless.
-`static/a11y.css` darkens the light theme's link colour, which is too pale on the tinted admonitions, and keeps
-tables and inline code readable at phone width (360 px).
+`static/a11y.css` darkens the light theme's link colour, which is too pale on the tinted admonitions, keeps
+tables and inline code readable at phone width (360 px), and keeps the “你来写” reports in the page's colours in
+dark mode.
 """
 from __future__ import annotations
 

@@ -4,8 +4,7 @@ Back matter lettered. The PDFs letter the appendices and the glossary after the 
 \\appendix: 附录 A, 附录 B, sections A.1, A.2, …; see scripts/build_pdf.py). Sphinx numbers every page of
 the numbered table of contents 1, 2, 3, …, so the site said “5. 附录” and “练习 5.1”. Once Sphinx has
 numbered the pages, the back matter's leading number is replaced by its letter: “A. 附录：…”, “A.1”,
-“练习 A.1”, “图 A.1”, “B. 术语表”. The back matter starts, as in the PDFs, at the first notebook whose
-title starts with 附录 or at the first page that is not a notebook (the glossary).
+“练习 A.1”, “图 A.1”, “B. 术语表”. Where the back matter starts is book_layout's rule, as in the PDFs.
 
 Exercise titles in Chinese punctuation. sphinx-exercise writes “练习 1.1 (标题)” and “解答 练习 1.1 (标题)”
 (Latin brackets; in print the space after 解答 disappears between two Chinese characters). Here they read
@@ -14,25 +13,20 @@ Exercise titles in Chinese punctuation. sphinx-exercise writes “练习 1.1 (�
 from __future__ import annotations
 
 import re
-import string
 
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-APPENDIX_PREFIX = "附录"
-
+import book_layout
 
 # --- lettered back matter ---------------------------------------------------------
 
-def back_matter(env) -> list[str]:
-    """Docnames of the back matter, in the order of the root's table of contents."""
+def letters(env) -> dict[str, str]:
+    """{docname: letter} of the back matter, from the root's table of contents (book_layout.numbers)."""
     pages = env.toctree_includes.get(env.config.root_doc, [])
-    for index, docname in enumerate(pages):
-        notebook = str(env.doc2path(docname)).endswith(".ipynb")
-        title = env.titles[docname].astext() if docname in env.titles else ""
-        if not notebook or title.startswith(APPENDIX_PREFIX):
-            return pages[index:]
-    return []
+    numbers = book_layout.numbers([(d, env.titles[d].astext() if d in env.titles else "",
+                                    str(env.doc2path(d)).endswith(".ipynb")) for d in pages])
+    return {d: n for d, n in numbers.items() if not n.isdigit()}
 
 
 def _lettered(number, chapter: int, letter: str):
@@ -44,12 +38,12 @@ def _lettered(number, chapter: int, letter: str):
 
 def letter_back_matter(app, env) -> list[str]:
     """Replace the back matter's page number by its letter in every number Sphinx has assigned."""
-    for offset, docname in enumerate(back_matter(env)):
+    for docname, letter in letters(env).items():
         secnumbers = env.toc_secnumbers.get(docname, {})
         own = secnumbers.get("") or next((n for n in secnumbers.values() if n), None)
         if not own or not isinstance(own[0], int):
             continue  # not numbered, or lettered already
-        chapter, letter = own[0], string.ascii_uppercase[offset]
+        chapter = own[0]
         env.toc_secnumbers[docname] = {k: _lettered(n, chapter, letter) for k, n in secnumbers.items()}
         for figtype, numbers in env.toc_fignumbers.get(docname, {}).items():
             env.toc_fignumbers[docname][figtype] = {k: _lettered(n, chapter, letter) for k, n in numbers.items()}

@@ -12,6 +12,8 @@ import html
 import shutil
 from pathlib import Path
 
+import book_layout
+
 STUDENT = "下载本章讲义（PDF）"
 ANSWERS = "下载本章练习答案（PDF）"
 BOOK = "下载全书（PDF）"
@@ -19,13 +21,12 @@ ICON = '<i class="fa-solid fa-file-pdf" aria-hidden="true"></i> '
 
 
 def handout_files(docname: str, root_doc: str, answers: bool) -> list[tuple[str, str]]:
-    """The PDFs a page may link, as (file name, link text), named as scripts/build_pdf.py names them."""
+    """The PDFs a page may link, as (file name, link text), named by book_layout as scripts/build_pdf.py writes them."""
     if docname == root_doc:
-        return [("book.pdf", BOOK)]
-    stem = docname.rsplit("/", 1)[-1]
-    files = [(f"{stem}.pdf", STUDENT)]
+        return [(book_layout.BOOK_PDF, BOOK)]
+    files = [(book_layout.student_pdf(docname), STUDENT)]
     if answers:
-        files.append((f"{stem}-answers.pdf", ANSWERS))
+        files.append((book_layout.answers_pdf(docname), ANSWERS))
     return files
 
 

@@ -18,6 +18,8 @@ from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solution_node
 
+import book_layout
+
 EXERCISE_NODES = (exercise_node, exercise_enumerable_node)
 ANSWER_BOX = "answer-box"  # the class of _ext/answer_box's node (a hand computation with its answer)
 
@@ -139,9 +141,6 @@ def glossary_entries_whole(app, doctree, docname) -> None:
         parent.insert(index, nodes.raw("", "\\begingroup\\handoutglossary\n", format="latex"))
 
 
-APPENDIX_TITLE = re.compile(r"^附录[：:]\s*")
-
-
 def appendix_titles(app, doctree, docname) -> None:
     """“附录：符号…” prints as “符号…”: the heading above it already reads 附录 A."""
     if app.builder.name != "latex":
@@ -151,8 +150,8 @@ def appendix_titles(app, doctree, docname) -> None:
         if title is None or title.parent is not section or not title.children:
             continue
         first = title[0]
-        if isinstance(first, nodes.Text) and APPENDIX_TITLE.match(first.astext()):
-            title.replace(first, nodes.Text(APPENDIX_TITLE.sub("", first.astext())))
+        if isinstance(first, nodes.Text) and book_layout.printed_title(first.astext()) != first.astext():
+            title.replace(first, nodes.Text(book_layout.printed_title(first.astext())))
 
 
 def set_documents(app, env, docnames) -> None:

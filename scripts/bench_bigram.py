@@ -82,10 +82,6 @@ def rows():
 
 
 if __name__ == "__main__":
-    import importlib.util
-    from pathlib import Path
+    from benchmark import print_table
 
-    spec = importlib.util.spec_from_file_location("benchmark", Path(__file__).with_name("benchmark.py"))
-    benchmark = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(benchmark)
-    benchmark.print_table(rows())
+    print_table(rows())

@@ -1,40 +1,72 @@
-"""Timings of the softmax explorer: kernel-side update per slider move, and input → bars in Chromium.
+"""Timings of the four widgets: Python's update per control move (in the kernel), and input → redraw in Chromium.
 
-`rows()` is collected by scripts/benchmark.py; `python scripts/bench_widgets.py` prints the rows alone.
-The browser rows build the site into a temporary folder, serve it on 127.0.0.1, open chapter 1 and time
-`input` events dispatched on the first explorer's logit slider until the bars' DOM holds the new heights.
+`rows()` is collected by scripts/benchmark.py (`make bench`); `python scripts/bench_widgets.py` prints the rows alone.
+The browser rows build the site once (scripts/build_site.py, stored outputs) into a temporary folder, serve it on
+127.0.0.1 and drive each chapter's widget through its own controls, timing in the page until its DOM has changed.
 """
 from __future__ import annotations
 
+import json
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser_bench import chapter_page, ms, not_measured, unavailable  # noqa: E402
+import browser
 
-MOVES = 400
-PAGE = "book/01_probability_to_loss.html"  # the chapter page with the explorer
+ROOT = Path(__file__).resolve().parents[1]
+PHRASES = ["我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢你谢谢", "人人为我，我为人人"]
+
+
+def ms(values):
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"median {statistics.median(values):.3f} ms, p95 {p95:.3f} ms"
+
+
+def timed(change, n):
+    """Milliseconds of each of `n` calls change(i)."""
+    times = []
+    for i in range(n):
+        start = time.perf_counter()
+        change(i)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
 
 
 # ---------------------------------------------------------------- kernel side
-def kernel_rows(moves=2000):
-    from labcode.widgets import softmax_explorer
+def kernel_rows():
+    from labcode.widgets import embedding_explorer, gradient_explorer, softmax_explorer
 
-    w = softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")
-    times = []
-    for i in range(moves):
-        z = [round(-5 + (i % 100) * 0.1, 1), 1.0, 2.0]  # what dragging the first slider sends
-        start = time.perf_counter()
-        w.logits = z  # validate, recompute probs/loss/grad with labcode, serialise the change
-        times.append((time.perf_counter() - start) * 1000)
-    assert w.probs[0] > 0
-    return [{"what": "explorer, kernel: set logits + recompute (per slider move)",
-             "value": ms(times), "goal": "median <= 2 ms"}]
+    goal = "median <= 2 ms"
+    softmax = softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")
+    # what dragging the first slider sends: validate, recompute with labcode, serialise the change
+    moves = timed(lambda i: setattr(softmax, "logits", [round(-5 + (i % 100) * 0.1, 1), 1.0, 2.0]), 2000)
+    gradient = gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0, max_steps=500)
+    steps = timed(lambda i: gradient.step(), 500)
+    lr_moves = timed(lambda i: setattr(gradient, "lr", 0.1 + (i % 50) * 0.1), 500)
+    embedding = embedding_explorer()
+    phrases = timed(lambda i: setattr(embedding, "text", PHRASES[i % len(PHRASES)]), 1000)
+    state = embedding.get_state()
+    data = {k: v for k, v in state.items() if k not in ("_esm", "_css")}
+    size = len(json.dumps(data, ensure_ascii=False).encode()) / 1024
+    code = len((state["_esm"] + state["_css"]).encode()) / 1024
+    return [{"what": "softmax explorer, kernel: set logits + recompute (per slider move)", "value": ms(moves),
+             "goal": goal},
+            {"what": "gradient explorer, kernel: step()", "value": ms(steps), "goal": goal},
+            {"what": "gradient explorer, kernel: set lr + recompute", "value": ms(lr_moves), "goal": goal},
+            {"what": "embedding explorer, kernel: set text + recompute", "value": ms(phrases), "goal": goal},
+            {"what": "embedding explorer, page state: vocabulary + E + C", "value": f"{size:.1f} KB",
+             "goal": "<= 24 KB"},
+            {"what": "embedding explorer, page state: JS + CSS", "value": f"{code:.1f} KB", "goal": "-"}]
 
 
 # ---------------------------------------------------------------- browser side
-TIMER_JS = """async (moves) => {
+# Each timer runs in the page, warm-up first (JIT, first layouts), and lets the page paint now and then.
+SOFTMAX_JS = """async (moves) => {
     const root = document.querySelector(".sx-root");
     const input = root.querySelector(".sx-logit");
     const bars = [...root.querySelectorAll(".sx-bar")];
@@ -48,25 +80,138 @@ TIMER_JS = """async (moves) => {
         while (bars.map(b => b.style.height).join() === before) await nextFrame();
         const t1 = performance.now();
         bars[bars.length - 1].getBoundingClientRect();  // force style and layout of the new heights
-        const t2 = performance.now();
         dom.push(t1 - t0);
-        layout.push(t2 - t0);
-        if (i % 20 === 0) await nextFrame();  // let the page paint now and then, as a real drag does
+        layout.push(performance.now() - t0);
+        if (i % 20 === 0) await nextFrame();
     }
     return {dom, layout};
 }"""
+GRADIENT_JS = """async (n) => {
+    const root = document.querySelector(".gx-root");
+    const lr = root.querySelector(".gx-lr"), step = root.querySelector(".gx-step");
+    const reset = root.querySelector(".gx-reset"), line = root.querySelector(".gx-lossline");
+    const after = [...root.querySelectorAll(".gx-after")];
+    const nextFrame = () => new Promise(requestAnimationFrame);
+    const redraw = [], steps = [];
+    for (let i = 0; i < n; i++) {
+        const before = after.map(b => b.style.height).join();
+        lr.value = String(0.5 + (i % 2) * 1.5);
+        const t0 = performance.now();
+        lr.dispatchEvent(new Event("input", {bubbles: true}));
+        while (after.map(b => b.style.height).join() === before) await nextFrame();
+        redraw.push(performance.now() - t0);
+        if (i % 50 === 0) reset.click();
+        const done = String(Number(line.dataset.steps) + 1);
+        const t1 = performance.now();
+        step.click();
+        while (line.dataset.steps !== done) await nextFrame();
+        steps.push(performance.now() - t1);
+        if (i % 20 === 0) await nextFrame();
+    }
+    return {redraw, steps};
+}"""
+EMBEDDING_JS = """async ([n, phrases]) => {
+    const root = document.querySelector(".ee-root");
+    const box = root.querySelector(".ee-text");
+    const ids = () => root.querySelector(".ee-ids").textContent;  // redrawn with each phrase
+    const nextFrame = () => new Promise(requestAnimationFrame);
+    const dom = [], lines = [];
+    for (let i = 0; i < n; i++) {
+        const before = ids(), phrase = phrases[i % phrases.length];
+        if (phrase === box.value) continue;  // the same ids: nothing would change
+        box.value = phrase;
+        const t0 = performance.now();
+        box.dispatchEvent(new Event("input", {bubbles: true}));
+        while (ids() === before) await nextFrame();
+        dom.push(performance.now() - t0);
+        while (root.querySelector(".ee-lines").dataset.text !== phrase) await nextFrame();
+        lines.push(performance.now() - t0);  // the lines are drawn in the frame after the input
+        if (i % 20 === 0) await nextFrame();
+    }
+    return {dom, lines};
+}"""
+# The trainer's own maths on its own counts: steps and time from W = 0 to within 1e-3 of the count optimum
+# (default lr), then the time per step on a long run; and the size of its state in the page.
+TRAINER_JS = """async () => {
+    const state = JSON.parse(document.querySelector(
+        'script[type="application/vnd.jupyter.widget-state+json"]').textContent).state;
+    const model = Object.values(state).find(m => m.state._esm && m.state._esm.includes("function trainerState("));
+    const mod = await import(URL.createObjectURL(new Blob([model.state._esm], {type: "text/javascript"})));
+    const s = model.state, V = s.counts.length;
+    const N = Float64Array.from(s.counts.flat(), n => n + s.alpha);
+    const W = new Float64Array(V * V), grad = new Float64Array(V * V);
+    const optimum = mod.maths.countOptimum(N, V);
+    let steps = 0;
+    const t0 = performance.now();
+    while (mod.maths.countStepFlat(W, N, V, s.reg, s.lr, grad) - optimum >= 1e-3 && steps < 1e6) steps++;
+    const reach = performance.now() - t0;
+    const n = 5000, t1 = performance.now();
+    for (let k = 0; k < n; k++) mod.maths.countStepFlat(W, N, V, s.reg, s.lr, grad);
+    const perStep = (performance.now() - t1) / n;
+    const small = Object.fromEntries(Object.entries(s).filter(([k]) => k !== "_esm" && k !== "_css"));
+    return {steps, reach, perStep, frameSteps: s.frame_steps, alpha: s.alpha, lr: s.lr,
+            stateBytes: JSON.stringify(small).length, moduleBytes: s._esm.length + s._css.length};
+}"""
+# The trainer's own button: time from the click until the shown gap to the optimum is below 1e-3.
+TRAIN_BUTTON_JS = """async () => {
+    const root = document.querySelector(".bt-root");
+    const t0 = performance.now();
+    root.querySelector(".bt-train").click();
+    const next = () => new Promise(requestAnimationFrame);
+    while (Number(root.querySelector(".bt-gap").textContent) >= 1e-3) await next();
+    return performance.now() - t0;
+}"""
 
 
-def browser_rows(moves=MOVES):
-    names = ("explorer, browser: input -> bars' DOM updated", "explorer, browser: input -> bars laid out")
-    why = unavailable()
+def measure(page, site):
+    """Every browser row, on the chapter pages of the site served at `site`."""
+    def open_chapter(path, root):
+        page.goto(f"{site}/book/{path}")
+        page.locator(root).first.wait_for(timeout=20000)
+
+    open_chapter("01_probability_to_loss.html", ".sx-root")
+    page.evaluate(SOFTMAX_JS, 50)
+    softmax = page.evaluate(SOFTMAX_JS, 400)
+    open_chapter("02_gradient.html", ".gx-root")
+    page.evaluate(GRADIENT_JS, 30)
+    gradient = page.evaluate(GRADIENT_JS, 300)
+    open_chapter("03_shared_embedding.html", ".ee-root")
+    page.evaluate(EMBEDDING_JS, [30, PHRASES])
+    embedding = page.evaluate(EMBEDDING_JS, [300, PHRASES])
+    open_chapter("04_bigram.html", ".bt-root")
+    t = page.evaluate(TRAINER_JS)
+    animated = page.evaluate(TRAIN_BUTTON_JS)
+    fast = "p95 <= 5 ms"
+    return [
+        {"what": "softmax explorer, browser: input -> bars' DOM updated", "value": ms(softmax["dom"]), "goal": fast},
+        {"what": "softmax explorer, browser: input -> bars laid out", "value": ms(softmax["layout"]), "goal": "-"},
+        {"what": "gradient explorer, browser: lr input -> redrawn", "value": ms(gradient["redraw"]), "goal": fast},
+        {"what": "gradient explorer, browser: one step (click -> redrawn)", "value": ms(gradient["steps"]),
+         "goal": fast},
+        {"what": "embedding explorer, browser: input -> redrawn", "value": ms(embedding["dom"]), "goal": fast},
+        {"what": "embedding explorer, browser: input -> lines drawn (next frame)", "value": ms(embedding["lines"]),
+         "goal": "one frame (~16 ms)"},
+        {"what": "bigram trainer, page: one training step (27x27, count path)",
+         "value": f"{1000 * t['perStep']:.1f} us", "goal": "<= 100 us"},
+        {"what": f"bigram trainer, page: to within 1e-3 of optimum (alpha {t['alpha']:g}, lr {t['lr']:g})",
+         "value": f"{t['steps']} steps, {t['reach']:.1f} ms", "goal": "< 100 ms of compute"},
+        {"what": f"bigram trainer, page: same with the train button ({t['frameSteps']} steps per frame)",
+         "value": f"{animated / 1000:.2f} s", "goal": "an animation a reader can follow"},
+        {"what": "bigram trainer, page state (without the JS/CSS module text)",
+         "value": f"{t['stateBytes'] / 1024:.1f} KiB (+ {t['moduleBytes'] / 1024:.1f} KiB module)", "goal": "<= 8 KiB"},
+    ]
+
+
+def browser_rows():
+    why = ("no chromium" if shutil.which("chromium") is None
+           else None if (ROOT / "_vendor" / "widgets").is_dir() else "run `make assets` first")
     if why:
-        return not_measured(names, why)
-    with chapter_page(PAGE, ".sx-root") as page:
-        page.evaluate(TIMER_JS, 50)  # warm-up: JIT, first layouts
-        result = page.evaluate(TIMER_JS, moves)
-    return [{"what": names[0], "value": ms(result["dom"]), "goal": "p95 <= 5 ms"},
-            {"what": names[1], "value": ms(result["layout"]), "goal": "-"}]
+        return [{"what": "widgets, browser", "value": f"not measured ({why})", "goal": "-"}]
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as out:
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", out, "--stored-outputs"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with browser.serve(Path(out) / "_build" / "html") as url, browser.chromium() as chromium:
+            return measure(chromium.new_page(), url)
 
 
 def rows():
@@ -75,4 +220,4 @@ def rows():
 
 if __name__ == "__main__":
     for row in rows():
-        print(f"{row['what']:<52}  {row['value']:>34}  {row['goal']}")
+        print(f"{row['what']:<72}  {row['value']:>34}  {row['goal']}")

@@ -1,5 +1,6 @@
-"""Print a table of the project's timings: site builds, the test suite, and every scripts/bench_*.py row
-(then the tables of the benches that print their own, such as the page weights of scripts/bench_pages.py).
+"""Print one table of the project's timings: site and PDF builds, the test suite, and every scripts/bench_*.py row
+(bench_widgets.py: the widgets in the kernel and in Chromium; bench_bigram.py: the chapter-4 maths), then the tables
+of the benches that print their own, such as the page weights of scripts/bench_pages.py.
 
 Usage: `make bench` (everything) or `python scripts/benchmark.py --skip-tests` (leave out the slow test-suite rows,
 which time `make test` in a fresh clone of HEAD: commit first to measure a change).
@@ -8,7 +9,7 @@ Goals are printed next to measurements; nothing here fails on a slow number.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import subprocess
 import sys
 import tempfile
@@ -16,7 +17,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
 
 
 def timed(cmd) -> tuple[float, bool]:
@@ -31,12 +31,21 @@ def shown(seconds, ok, fmt="{:.1f} s"):
 
 
 def build_rows():
+    import build_pdf
+    import build_site
+
+    missing = build_pdf.missing_packages()
     with tempfile.TemporaryDirectory() as out:
-        cmd = [str(BIN / "jupyter-book"), "build", ".", "-W", "-n", "--keep-going", "--path-output", out]
-        cold = timed(cmd)
-        cached = timed(cmd)
+        cold = timed(build_site.command(Path(out)))
+        cached = timed(build_site.command(Path(out)))
+        if not missing:
+            pdf = timed([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", out])
+            pages = sum(int(build_pdf.page_count(p)) for p in Path(out).glob("*.pdf"))
     return [{"what": "site build, cold (fresh output folder)", "value": shown(*cold), "goal": "-"},
-            {"what": "site build, cached (same folder again)", "value": shown(*cached), "goal": "-"}]
+            {"what": "site build, cached (same folder again)", "value": shown(*cached), "goal": "-"},
+            {"what": f"PDF build: {len(build_pdf.chapters())} handouts + answer keys + book"
+                     + ("" if missing else f" ({pages} pages)"),
+             "value": f"skipped: missing {' '.join(missing)}" if missing else shown(*pdf), "goal": "< 120 s"}]
 
 
 def test_rows():
@@ -57,11 +66,7 @@ def test_rows():
 
 
 def plugins():
-    for path in sorted((ROOT / "scripts").glob("bench_*.py")):
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        yield module
+    return [importlib.import_module(path.stem) for path in sorted((ROOT / "scripts").glob("bench_*.py"))]
 
 
 def plugin_rows(modules):
@@ -85,7 +90,7 @@ def print_table(rows):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-tests", action="store_true", help="leave out the test-suite row")
-    parser.add_argument("--skip-builds", action="store_true", help="leave out the site-build rows")
+    parser.add_argument("--skip-builds", action="store_true", help="leave out the site- and PDF-build rows")
     args = parser.parse_args()
     rows = [] if args.skip_builds else build_rows()
     rows += [] if args.skip_tests else test_rows()

@@ -30,10 +30,11 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from book_config import write_config_copy  # noqa: E402
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+import book_layout  # noqa: E402
+from build_site import write_config_copy  # noqa: E402
+
 LATEX_DIR = ROOT / "latex"
 
 # What the route needs, and the Debian package that brings it (all are in scripts/debian_packages.txt).
@@ -105,10 +106,7 @@ def install_hint(packages: list[str]) -> str:
 
 # --- the book's chapters ------------------------------------------------------
 
-APPENDIX_PREFIX = "附录"
-
-
-def _toc_files() -> list[str]:
+def toc_files() -> list[str]:
     """Docnames of every page in _toc.yml after the root, in order."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     entries = list(toc.get("chapters", []))
@@ -117,53 +115,30 @@ def _toc_files() -> list[str]:
     return [str(Path(e["file"]).with_suffix("")) for e in entries]
 
 
-def chapters() -> list[dict]:
-    """Handout notebooks in _toc.yml order: docname, title (first heading), label, number, stem, appendix.
+def toc_pages() -> list[tuple[str, str, bool]]:
+    """(docname, title, notebook) of every page after the root, as book_layout.numbers takes them."""
+    return [(d, first_heading(d), (ROOT / f"{d}.ipynb").exists()) for d in toc_files()]
 
-    Chapters are numbered 第 1 章, 第 2 章, …; a notebook whose title starts with 附录 is an appendix,
-    lettered 附录 A, 附录 B, … Reference pages in Markdown (the glossary) are in book.pdf only.
-    """
-    result, n_chapters, n_appendices = [], 0, 0
-    for docname in _toc_files():
-        if not (ROOT / f"{docname}.ipynb").exists():
-            continue
-        title = _first_heading(docname)
-        appendix = title.startswith(APPENDIX_PREFIX)
-        if appendix:
-            n_appendices += 1
-            number, label = n_appendices, f"{APPENDIX_PREFIX} {chr(ord('A') + n_appendices - 1)}"
-        else:
-            n_chapters += 1
-            number, label = n_chapters, f"第 {n_chapters} 章"
-        result.append({"docname": docname, "number": number, "label": label, "appendix": appendix,
-                       "title": title, "stem": Path(docname).name})
-    return result
+
+def chapters() -> list[dict]:
+    """Handout notebooks in _toc.yml order: docname, title (first heading), number, label, stem, appendix
+    (book_layout: 第 1 章, …, then 附录 A, …). Reference pages in Markdown (the glossary) are in book.pdf only."""
+    pages = toc_pages()
+    numbers = book_layout.numbers(pages)
+    return [{"docname": d, "title": title, "appendix": not numbers[d].isdigit(), "label": book_layout.label(numbers[d]),
+             "number": int(numbers[d]) if numbers[d].isdigit() else ord(numbers[d]) - ord("A") + 1,
+             "handout_title": book_layout.handout_title(numbers[d], title), "stem": Path(d).name}
+            for d, title, notebook in pages if notebook]
 
 
 def back_matter_title() -> str | None:
-    """Title of the first page of the book's back matter: the first appendix notebook, or the first
-    Markdown page (the glossary). book.pdf starts LaTeX's \\appendix there: 附录 A, 附录 B, …"""
-    appendices = {c["docname"] for c in chapters() if c["appendix"]}
-    for docname in _toc_files():
-        if docname in appendices or not (ROOT / f"{docname}.ipynb").exists():
-            return _first_heading(docname)
-    return None
+    """Title of the first page of the back matter, where book.pdf starts LaTeX's \\appendix (附录 A, 附录 B, …)."""
+    pages = toc_pages()
+    numbers = book_layout.numbers(pages)
+    return next((title for d, title, _ in pages if not numbers[d].isdigit()), None)
 
 
-def printed_title(title: str) -> str:
-    """A chapter title as its heading prints it: “附录：符号…” loses its 附录, the label above says 附录 A
-    (latex/handout_filter.py, appendix_titles)."""
-    return re.sub(r"^附录[：:]\s*", "", title)
-
-
-def handout_title(chapter: dict) -> str:
-    """第 2 章　标题; an appendix title already says 附录, so it stands alone."""
-    if chapter["title"].startswith(APPENDIX_PREFIX):
-        return chapter["title"]
-    return f"{chapter['label']}　{chapter['title']}"
-
-
-def _first_heading(docname: str) -> str:
+def first_heading(docname: str) -> str:
     for suffix in (".ipynb", ".md"):
         path = ROOT / (docname + suffix)
         if not path.exists():
@@ -243,7 +218,7 @@ def prepare_tex(tex: Path, doc: dict, course_title: str, back_matter: str | None
             setup += "\\handoutsectionlisttrue"
     elif back_matter:
         # The whole book: the appendices and the glossary come after the chapters, lettered.
-        heading = "\\chapter{" + tex_escape(printed_title(back_matter)) + "}"
+        heading = "\\chapter{" + tex_escape(book_layout.printed_title(back_matter)) + "}"
         if heading not in source:
             raise BuildError(f"book.tex has no chapter {back_matter!r} to start the appendices at", tex)
         source = source.replace(heading, "\\appendix\n" + heading, 1)
@@ -285,11 +260,11 @@ def build(out: Path, work: Path, cache: Path | None) -> list[Path]:
     chs = chapters()
     root_doc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["root"]
     student = [{"docname": root_doc, "target": "book.tex", "title": course_title, "kind": KIND_BOOK,
-                "pdf": "book.pdf", "number": 1}]
-    student += [{**c, "target": f"{c['stem']}.tex", "title": handout_title(c),
-                 "kind": KIND_STUDENT, "pdf": f"{c['stem']}.pdf"} for c in chs]
-    answers = [{**c, "target": f"{c['stem']}-answers.tex", "title": handout_title(c),
-                "kind": KIND_ANSWERS, "pdf": f"{c['stem']}-answers.pdf"} for c in chs]
+                "pdf": book_layout.BOOK_PDF, "number": 1}]
+    student += [{**c, "target": f"{c['stem']}.tex", "title": c["handout_title"],
+                 "kind": KIND_STUDENT, "pdf": book_layout.student_pdf(c["docname"])} for c in chs]
+    answers = [{**c, "target": f"{c['stem']}-answers.tex", "title": c["handout_title"],
+                "kind": KIND_ANSWERS, "pdf": book_layout.answers_pdf(c["docname"])} for c in chs]
     back_matter = back_matter_title()
     logs = work / "logs"
     logs.mkdir(parents=True, exist_ok=True)

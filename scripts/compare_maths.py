@@ -25,7 +25,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser_bench import CHROMIUM_ARGS, ROOT, gzip_server, stored_output_site  # noqa: E402
+from browser import CHROMIUM_ARGS  # noqa: E402
+from browser_bench import ROOT, gzip_server, stored_output_site  # noqa: E402
 
 WAYS = ("browser MathJax", "MathJax SVG at build", "KaTeX at build")
 MODULES = ROOT / "web" / "node_modules"

@@ -1,7 +1,6 @@
 """Shared fixtures: optional tools, one site build and one PDF build per test session."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -12,7 +11,13 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+import browser
+import kernel_server
+import widget_page
+
 ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "_build" / "screenshots"
+LOGS = ROOT / "_build" / "logs"  # the workflow uploads both folders when the tests fail
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 # Property tests time nothing: under a loaded CI machine hypothesis' default 200 ms deadline only adds flakiness.
@@ -26,11 +31,13 @@ settings.load_profile("book")
 # site are built by the first file that needs each, so the two builds start side by side.
 SLOW_FILES_FIRST = [
     "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_kit.py",
-    "tests/test_kernel_widgets.py", "tests/test_kernel_gradient.py", "tests/test_cross_references.py",
-    "tests/test_browser.py", "tests/test_kernel_bigram_trainer.py", "tests/test_kernel_embedding.py",
-    "tests/test_browser_gradient.py", "tests/test_bigram_trainer_browser.py", "tests/test_browser_embedding.py",
-    "tests/test_answer_box_browser.py",
-    "tests/test_handout_links.py", "tests/test_site_offline.py", "tests/test_deep_boxes.py",
+    "tests/test_softmax_explorer_kernel.py", "tests/test_gradient_explorer_kernel.py",
+    "tests/test_practice_kernel.py",
+    "tests/test_cross_references.py", "tests/test_softmax_explorer_browser.py", "tests/test_bigram_trainer_kernel.py",
+    "tests/test_embedding_explorer_kernel.py", "tests/test_gradient_explorer_browser.py",
+    "tests/test_bigram_trainer_browser.py", "tests/test_embedding_explorer_browser.py",
+    "tests/test_answer_box_browser.py", "tests/test_handout_links.py", "tests/test_site_offline.py",
+    "tests/test_deep_boxes.py",
 ]
 
 
@@ -57,6 +64,12 @@ class SiteBuild:
     html: Path
 
 
+def keep_log(name: str, text: str) -> str:
+    LOGS.mkdir(parents=True, exist_ok=True)
+    (LOGS / f"{name}.log").write_text(text, encoding="utf-8")
+    return text
+
+
 def _run_root(tmp_path_factory) -> Path:
     """The run's temporary root, common to every pytest-xdist worker (`-n 2 --dist loadfile`)."""
     root = tmp_path_factory.getbasetemp()
@@ -80,13 +93,6 @@ def _once_per_run(tmp_path_factory, name: str, build) -> list:
         return json.loads(record.read_text(encoding="utf-8"))
 
 
-def _load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
 def kit_wheel(tmp_path_factory) -> Path:
     """The course wheel, built once per run by scripts/build_kit.py where the site build looks for it: in
@@ -95,7 +101,9 @@ def kit_wheel(tmp_path_factory) -> Path:
 
     def build():
         try:
-            return [str(_load_script("build_kit").build_wheel(out)), ""]
+            import build_kit
+
+            return [str(build_kit.build_wheel(out)), ""]
         except RuntimeError as error:
             return ["", str(error)]
 
@@ -126,20 +134,15 @@ def kit_env(tmp_path_factory, kit_wheel):
 
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory, kit_wheel) -> SiteBuild:
-    """Build the book as `make site` does (`jupyter-book build . -W -n --keep-going`, with the wheel of
-    `make kit` beside it) into a temporary folder, once per test run. The one difference: the pages show
-    the outputs stored in the notebooks instead of running them again (scripts/book_config.py);
-    tests/test_kit.py checks that a fresh run writes exactly those outputs."""
+    """The site built by `scripts/build_site.py --stored-outputs` (as `make site`, with the wheel of `make kit` beside
+    it, but showing the outputs stored in the notebooks instead of running them again; tests/test_kit.py checks that a
+    fresh run writes exactly those) into a temporary folder, once per test run."""
     out = _run_root(tmp_path_factory) / "site-build"
 
     def build():
-        config = _load_script("book_config").write_config_copy(out / "_config_site.yml", None)
-        jb = Path(sys.executable).with_name("jupyter-book")
-        proc = subprocess.run(
-            [str(jb), "build", str(ROOT), "-W", "-n", "--keep-going", "--config", str(config),
-             "--path-output", str(out)],
-            capture_output=True, text=True, cwd=ROOT)
-        return [proc.returncode, proc.stdout + proc.stderr]
+        proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", str(out),
+                               "--stored-outputs"], capture_output=True, text=True, cwd=ROOT)
+        return [proc.returncode, keep_log("site-build", proc.stdout + proc.stderr)]
 
     returncode, log = _once_per_run(tmp_path_factory, "site-build", build)
     return SiteBuild(returncode, log, out / "_build" / "html")
@@ -157,7 +160,7 @@ def built_site(site_build) -> Path:
 def pdf_dir(tmp_path_factory) -> Path:
     """Build every handout once per test run, into a temporary folder (never _build/, which `make build`
     uses), from the notebooks' stored outputs as the site build does."""
-    build_pdf = _load_script("build_pdf")
+    import build_pdf
     tex_hint = "sudo apt-get install " + " ".join(build_pdf._debian_pdf_packages())
     for tool in ("xelatex", "latexmk", "pdftotext", "pdftoppm", "pdfinfo"):
         require_tool(tool, tex_hint)
@@ -174,7 +177,7 @@ def pdf_dir(tmp_path_factory) -> Path:
                                "--work", str(out / "latex-work"), "--stored-outputs"],
                               capture_output=True, text=True, cwd=ROOT)
         logs = "".join(p.read_text(errors="replace")[-3000:] for p in (out / "logs").glob("*.log"))
-        return [proc.returncode, f"{proc.stdout}\n{proc.stderr}\n{logs}"]
+        return [proc.returncode, keep_log("pdf-build", f"{proc.stdout}\n{proc.stderr}\n{logs}")]
 
     returncode, log = _once_per_run(tmp_path_factory, "pdf-build", build)
     if returncode != 0:
@@ -182,69 +185,20 @@ def pdf_dir(tmp_path_factory) -> Path:
     return out
 
 
-CHROMIUM_HINT = "sudo apt-get install chromium (and `pip install playwright`, already in requirements.txt)"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-
 @pytest.fixture(scope="session")
 def site_url(built_site):
-    """Serve the built site on 127.0.0.1 for the duration of the session; yields its base URL."""
-    import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                              cwd=built_site, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    _wait_for(url)
-    yield url
-    server.terminate()
-    server.wait(timeout=10)
-
-
-def _wait_for(url, seconds=15.0):
-    import time
-    import urllib.request
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
+    """The built site served on 127.0.0.1 for the session; its base URL."""
+    with browser.serve(built_site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
 def chromium():
     """A headless Debian Chromium driven by Playwright (skips locally / fails in CI when missing)."""
-    executable = require_tool("chromium", CHROMIUM_HINT)
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def offline_context(chromium, **options):
-    """A new browser context and page whose requests to anything but 127.0.0.1 are blocked and recorded in
-    `page.external`; returns (context, page)."""
-    context = chromium.new_context(**options)
-    page = context.new_page()
-    page.external = []
-
-    def route(r):
-        host = r.request.url.split("/")[2] if "://" in r.request.url else ""
-        if r.request.url.startswith(("data:", "blob:")) or host.split(":")[0] == "127.0.0.1":
-            r.continue_()
-        else:
-            page.external.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    return context, page
+    executable = require_tool("chromium", browser.CHROMIUM_HINT)
+    pytest.importorskip("playwright.sync_api")
+    with browser.chromium(executable) as chromium:
+        yield chromium
 
 
 @pytest.fixture(scope="session")
@@ -263,29 +217,90 @@ def site_tour(request, tmp_path_factory, built_site) -> dict:
     return _once_per_run(tmp_path_factory, "site-tour", build)
 
 
-def assert_fits_its_column(root, width):
-    """A widget at viewport `width` is no wider than its column and ends on the screen (1 px of rounding)."""
-    overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")
-    assert overflow <= 1, f"the widget is wider than its column at {width}px by {overflow}px"
-    assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1"), (
-        f"the widget runs off the screen at {width}px")
+@pytest.fixture(scope="module")
+def widget_url(request, built_site, site_url):
+    """URL of the browser-test module's PAGE, which must embed its widget (MARKER; see tests/widget_page.py)."""
+    path, marker = request.module.PAGE, request.module.MARKER
+    if not (built_site / path).is_file() or marker not in (built_site / path).read_text(encoding="utf-8"):
+        pytest.fail(f"{path} does not embed the widget whose module says {marker!r}")
+    return f"{site_url}/{path}"
+
+
+@pytest.fixture(scope="module")
+def loaded(request, chromium, widget_url):
+    """The module's page, loaded once at desktop size, offline; `page.fresh` is its `restorable_state` then."""
+    context, page = widget_page.open_widget_page(chromium, widget_url, request.module.WIDGET,
+                                                 viewport=widget_page.DESKTOP)
+    state = getattr(request.module, "restorable_state", None)
+    page.fresh = state(page) if state else None
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def page(request, loaded):
+    """The loaded page with its first widget put back, through its own controls, as a fresh load shows it;
+    no script error, missing file or request outside 127.0.0.1 when the test ends."""
+    widget_page.restore(loaded, request.module)
+    yield loaded
+    widget_page.assert_page_clean(loaded)
+
+
+@pytest.fixture
+def page_at_width(request, chromium, widget_url, width):
+    """The page laid out from its load at `width`: the restored `page` at desktop width, else a page loaded
+    at that width in a context of its own, as a phone would."""
+    if width == widget_page.DESKTOP["width"]:
+        yield request.getfixturevalue("page")
+        return
+    context, page = widget_page.open_widget_page(chromium, widget_url, request.module.WIDGET,
+                                                 viewport={**widget_page.DESKTOP, "width": width})
+    try:
+        yield page
+        widget_page.assert_page_clean(page)
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="session")
 def jupyter_server(tmp_path_factory):
     """One Jupyter server (JupyterLab, also serving Notebook 7's pages) for every running-kernel test of this
     pytest process; see tests/kernel_server.py."""
-    import kernel_server
     server, stop = kernel_server.start(tmp_path_factory.mktemp("jupyter"))
     yield server
     stop()
+    keep_log(f"jupyter-server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}", server.log.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def kernel_page(request, chromium):
+    """The test module's notebook (its CELLS) in JupyterLab, or in the front end given as parameter, with cell 0
+    run and the module's WIDGET drawn (tests/kernel_server.py), on the `jupyter_server` or on the server the module's
+    SERVERS names for that front end (`kit_jupyter_server`: the learner's kit). Offline, at 1280 px. When the test
+    ends: a screenshot in _build/screenshots, no request may have left 127.0.0.1, no script error; the kernel is
+    shut down."""
+    front_end = getattr(request, "param", "jupyterlab")
+    server = request.getfixturevalue(getattr(request.module, "SERVERS", {}).get(front_end, "jupyter_server"))
+    name = f"{request.module.__name__.removeprefix('test_')}_{front_end}"
+    context, page = widget_page.offline_context(chromium, viewport={"width": 1280, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
+    notebook = kernel_server.write_notebook(server, name, request.module.CELLS)
+    try:
+        yield kernel_server.KernelPage(page, server, notebook, front_end, request.module.WIDGET).open()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"))
+        assert page.external == [], f"requests left 127.0.0.1: {page.external}"
+        assert kernel_server.widget_errors(errors) == [], f"JavaScript errors in {front_end}"
+    finally:
+        context.close()
+        server.shut_down(notebook)
 
 
 @pytest.fixture(scope="session")
 def kit_jupyter_server(tmp_path_factory, kit_env):
     """JupyterLab as a learner starts it from the kit's environment (its own server, extensions and kernel), for
     the running-kernel tests of this pytest process that check the kit; see tests/kernel_server.py."""
-    import kernel_server
     server, stop = kernel_server.start(tmp_path_factory.mktemp("kit-jupyter"), jupyter=kit_env.bin / "jupyter",
                                        environ=kit_env.environ())
     yield server
@@ -295,6 +310,6 @@ def kit_jupyter_server(tmp_path_factory, kit_env):
 @pytest.fixture
 def offline_page(chromium):
     """A fresh page whose requests to anything but 127.0.0.1 are blocked and recorded in `page.external`."""
-    context, page = offline_context(chromium)
+    context, page = widget_page.offline_context(chromium)
     yield page
     context.close()

@@ -7,8 +7,8 @@ it once per test run):
 - axe-core in the light theme (every rule that can report a serious or critical problem) and, after the
   theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen;
-- at 1200 px, in each theme, the colours painted behind every widget of the family and every answer box, and behind
-  each of their texts;
+- at 1200 px, in each theme, the colours painted behind every widget of the family, every answer box and every
+  “你来写” report on screen, and behind each of their texts;
 - the typeset formulas, and on pages with widgets how many of their views were drawn;
 - every file the first visit at 360 px loaded (test_page_weight.py weighs them against the page's budget);
 - script errors, failed requests and requests that tried to leave 127.0.0.1.
@@ -18,6 +18,8 @@ assert on the result.
 from __future__ import annotations
 
 from pathlib import Path
+
+import browser
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
@@ -81,6 +83,10 @@ WIDGET_CONTRAST = """(root) => {
     const page = backdrop([document.body, document.documentElement]);
     const inside = document.elementsFromPoint(box.left + 4, Math.max(box.top, 120) + 4);
     const behindRoot = backdrop(inside.filter(el => !root.contains(el) || el === root));
+    // What the cell's output area sits on (the page, or a box such as an exercise): an output follows the theme
+    // when nothing between that and its text paints a colour of its own.
+    const output = root.closest("div.cell_output") || root;
+    const around = backdrop(inside.filter(el => !output.contains(el)));
     const texts = [];
     for (const el of root.querySelectorAll("*")) {
         const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
@@ -93,7 +99,7 @@ WIDGET_CONTRAST = """(root) => {
         const fg = over(parse(getComputedStyle(el).color), bg);
         texts.push({text: el.textContent.trim().slice(0, 30), ratio: ratio(fg, bg), fg, bg});
     }
-    return {page, behindRoot, texts, theme: document.documentElement.dataset.theme};
+    return {page, behindRoot, around, texts, theme: document.documentElement.dataset.theme};
 }"""
 
 
@@ -116,19 +122,12 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
     """
     context = chromium.new_context(viewport=WIDTHS[min(WIDTHS)])
     page = context.new_page()
+    blocked = browser.offline(context)
     log = {}
 
     def note(key, text):
         log.setdefault(key, []).append(text)
 
-    def route(r):
-        if r.request.url.startswith(site_url):
-            r.continue_()
-        else:
-            note("external", r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
     page.on("requestfinished", lambda r: note("loaded", r.url))
     page.on("pageerror", lambda e: note("errors", str(e)))
     page.on("console", lambda m: note("errors", m.text) if m.type == "error" else None)
@@ -137,6 +136,7 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
     try:
         for path in pages:
             log = {}
+            first_blocked = len(blocked)
             page.set_viewport_size(WIDTHS[min(WIDTHS)])
             page.emulate_media(color_scheme="light")
             page.goto(f"{site_url}/{path}", wait_until="networkidle")
@@ -152,6 +152,7 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
                 visits[str(width)][path] = _check(page, width)
             page.wait_for_load_state("networkidle")  # a file that fails is logged before the next page
             visits[str(min(WIDTHS))][path]["first_visit"] = first_visit
+            log["external"] = blocked[first_blocked:]
             for width in WIDTHS:
                 visits[str(width)][path].update({key: log.get(key, []) for key in ("errors", "failed", "external")})
     finally:
@@ -173,6 +174,8 @@ def _check(page, width: int) -> dict:
             record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
         if width >= 1200 and page.locator(ANSWER_BOX).count():
             record.setdefault("answer_boxes", {})[scheme] = _measure_widgets(page, ANSWER_BOX)
+        if width >= 1200 and page.locator(PRACTICE_REPORT).count():
+            record.setdefault("practice_reports", {})[scheme] = _measure_widgets(page, PRACTICE_REPORT)
     page.emulate_media(color_scheme="light")
     record["formulas"] = page.locator("mjx-container").count()
     record["views"] = page.evaluate(VIEWS)
@@ -191,6 +194,8 @@ HAS_FAMILY_WIDGET = """() => [...document.querySelectorAll('script[type="applica
 
 # The answer boxes of _ext/answer_box follow the theme as the widgets do (drawn by the page's own script).
 ANSWER_BOX = ".answer-box"
+# The “你来写” reports stored in the notebooks (labcode.practice), those on screen: a solution's is folded away.
+PRACTICE_REPORT = ".lc-practice:visible"
 
 
 def _measure_widgets(page, selector=".lc-widget") -> list[dict]:

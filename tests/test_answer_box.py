@@ -6,9 +6,7 @@ the options an author writes, the answer for the book's own numbers, and what HT
 """
 from __future__ import annotations
 
-import json
 import re
-import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
@@ -16,33 +14,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import answer_box
 import labcode
+from answer_box import problems
+from answer_box.problems import ProblemError, answer_text, problem, to_html, to_latex
 from labcode.widgets._family import EXPORTED
+from notebook_outputs import book_boxes
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "_ext"))
 
-import answer_box  # noqa: E402
-from answer_box import problems  # noqa: E402
-from answer_box.problems import ProblemError, answer_text, problem, to_html, to_latex  # noqa: E402
-
-DIRECTIVE = re.compile(r"^:::\{answer-box\} (\S+)\n((?::\w+: .*\n)+)", re.M)
 # The hand computations issue #17 asks the book to check, by chapter.
 REQUIRED = {"01_probability_to_loss": {"softmax", "loss"}, "02_gradient": {"gradient", "step", "mean-loss"},
             "03_shared_embedding": {"row-gradient"}, "04_bigram": {"smoothed-prob"}, "appendix": {"mse-gradient"}}
-
-
-def book_boxes() -> list[tuple[str, str, dict]]:
-    """(notebook stem, kind, options) of every answer box in the book's Markdown cells."""
-    found = []
-    for path in sorted((ROOT / "book").glob("*.ipynb")):
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        for cell in cells:
-            if cell["cell_type"] == "markdown":
-                for kind, block in DIRECTIVE.findall("".join(cell["source"])):
-                    options = dict(re.findall(r"^:(\w+): (.*)$", block, re.M))
-                    found.append((path.stem, kind, options))
-    return found
 
 
 # --- the boxes in the book ----------------------------------------------------------------------------

@@ -11,23 +11,19 @@ import gzip
 import html
 import math
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import assert_fits_its_column
-from widget_page import DESKTOP, assert_page_clean, loaded_page
+import answer_box
+from answer_box.problems import KINDS
+from widget_page import DESKTOP, assert_fits_its_column
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "_ext"))
-
-import answer_box  # noqa: E402
-from answer_box.problems import KINDS  # noqa: E402
-
-PAGE = "book/02_gradient.html"
-READY = ".answer-box .ab-controls:not([hidden])"
+PAGE = "book/02_gradient.html"  # the `loaded` and `page` fixtures of conftest.py (tests/widget_page.py)
+WIDGET = ".answer-box .ab-controls:not([hidden])"  # a box's controls, shown once its script has run
+MARKER = 'class="answer-box"'
 GRADIENT, STEP, MEAN = "ch2-ab-gradient", "ch2-ab-step", "ch2-ab-mean-loss"
 
 # What each box shows and where its controls stand (the verdict and the solved count are left out: they say
@@ -53,22 +49,8 @@ RESTORE_JS = """() => {
 }"""
 
 
-def state(page):
+def restorable_state(page):
     return {"boxes": page.evaluate(STATE_JS)}
-
-
-@pytest.fixture(scope="module")
-def loaded(chromium, site_url):
-    yield from loaded_page(chromium, f"{site_url}/{PAGE}", READY, state)
-
-
-@pytest.fixture
-def page(loaded):
-    """The chapter page with every box showing the book's numbers again, as a fresh load does."""
-    loaded.evaluate(RESTORE_JS)
-    assert state(loaded) == loaded.fresh, "the boxes did not return to the state of a fresh load"
-    yield loaded
-    assert_page_clean(loaded)
 
 
 def answer(page, label, text):
@@ -278,13 +260,13 @@ def test_the_solved_count_survives_a_reload_from_file(chromium, built_site):
                   else (external.append(r.request.url), r.abort()))
     try:
         tab.goto((built_site / "book" / "appendix.html").as_uri())
-        tab.locator(READY).first.wait_for()
+        tab.locator(WIDGET).first.wait_for()
         progress = tab.locator(".answer-box .ab-progress")
         assert progress.inner_text() == "本附录已完成 0/1"
         verdict, invalid = answer(tab, "app-ab-mse-gradient", "[-40/3, 16/3]")
         assert verdict.startswith("正确！") and "本附录已完成 1/1" in verdict and invalid == "false"
         tab.reload()
-        tab.locator(READY).first.wait_for()
+        tab.locator(WIDGET).first.wait_for()
         assert progress.inner_text() == "本附录已完成 1/1"
         ours = [[key, value] for key, value in tab.evaluate("Object.entries(localStorage)")
                 if key.startswith("lc-answer-boxes:")]            # (the theme keeps its colour mode there too)

@@ -1,4 +1,4 @@
-"""Every worked figure of the appendix is in its stored outputs, computed by labcode."""
+"""The appendix: what it prints, its symbol table and the glossary (the worked figures are in tests/figures.py)."""
 import re
 from fractions import Fraction
 
@@ -6,63 +6,15 @@ import numpy as np
 import pytest
 
 import labcode
-from test_chapter2_content import printed_text as _printed_text
-from test_chapter_content import BOOK, markdown_text, maths, output_numbers, shown, uses_symbol
+import notebook_outputs
+from figures import off_by_one_losses, untransposed_gap
+from notebook_outputs import BOOK, markdown_text, maths, uses_symbol
 
 NOTEBOOK = "appendix.ipynb"
 
 
 def printed_text():
-    return _printed_text(NOTEBOOK)
-
-
-def appendix_figures():
-    X = np.array([[10.0, 2.0], [4.0, 6.0], [8.0, 0.0]])
-    W, b, y = np.array([[3.0], [5.0]]), np.array([20.0]), np.array([[62.0], [60.0], [45.0]])
-    preds = labcode.linear(X, W, b)
-    _, dW, db = labcode.linear_backward(labcode.mse_grad(preds, y), X, W)
-    sample = np.array([0.0, 1.0, 1.0, 2.0])
-    return {
-        "residuals": ((preds - y).ravel(), 0),
-        "MSE in seconds squared": (labcode.mse(preds, y), 0),
-        "RMSE in seconds": (np.sqrt(labcode.mse(preds, y)), 4),
-        "dL/dw": (dW.ravel(), 6),
-        "dL/db": (db, 6),
-        "population and sample variance": ([np.var(sample), np.var(sample, ddof=1)], 4),
-        "square X: the gradient and the one without its transpose": (np.concatenate(square_gradients()), 0),
-        "the untransposed gradient fails the central difference": (untransposed_gap(X[:2]), 1),
-        "off-by-one labels: loss with and without the shift": (off_by_one_losses([1, 2, 2]), 4),
-    }
-
-
-def square_gradients():
-    """2/n X^T r and 2/n X r on the first two rows of the printing example (n = d = 2)."""
-    X = np.array([[10.0, 2.0], [4.0, 6.0]])
-    r = (labcode.linear(X, np.array([[3.0], [5.0]]), np.array([20.0])) - np.array([[62.0], [60.0]])).ravel()
-    return X.T @ r, X @ r
-
-
-def untransposed_gap(X):
-    """Largest distance between 2/n X r (the transpose forgotten) and the central difference of the MSE."""
-    W, b, y = np.array([[3.0], [5.0]]), np.array([20.0]), np.array([[62.0], [60.0]])
-    r = (labcode.linear(X, W, b) - y).ravel()
-    return labcode.gradcheck(lambda v: labcode.mse(labcode.linear(X, v, b), y),
-                             (2 / len(r) * (X @ r)).reshape(W.shape), W).max_abs_error
-
-
-def off_by_one_losses(labels_from_file):
-    """Loss with the 1-based labels shifted to 0-based, and without (scores favour the right candidates)."""
-    labels = np.array(labels_from_file)
-    logits = 3.0 * np.eye(3)[labels - 1]
-    return [labcode.cross_entropy(logits, labels - 1), labcode.cross_entropy(logits, labels)]
-
-
-@pytest.mark.parametrize("name", list(appendix_figures()))
-def test_appendix_shows_every_required_figure(name):
-    numbers = output_numbers(NOTEBOOK)
-    values, decimals = appendix_figures()[name]
-    missing = [float(v) for v in np.ravel(values) if not shown(numbers, float(v), decimals)]
-    assert not missing, f"{name}: not in the stored outputs: {missing}"
+    return notebook_outputs.printed_text(NOTEBOOK)
 
 
 def test_appendix_shows_the_exact_fractions():

@@ -7,77 +7,28 @@ Screenshots (light and dark, 360 and 1200 px) go to _build/screenshots/.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import assert_fits_its_column
+from conftest import SHOTS
 from labcode.bigram import count_optimum, loss_and_grad_from_counts, train
+from widget_page import assert_fits_its_column, assert_page_clean, import_module
 
-ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "_build" / "screenshots"
-MARKER = "function trainerState("  # text of the trainer's ES module, embedded in the page state
-WIDGET = "bt-root"
-
-# Runs in the page: import the trainer's ES module from the page's embedded widget state.
-LOAD_MODULE = """async () => {
-    const state = JSON.parse(document.querySelector(
-        'script[type="application/vnd.jupyter.widget-state+json"]').textContent).state;
-    const model = Object.values(state).find(m => m.state._esm && m.state._esm.includes("function trainerState("));
-    const url = URL.createObjectURL(new Blob([model.state._esm], {type: "text/javascript"}));
-    window.__bt = {mod: await import(url), state: model.state};
-    return {counts: model.state.counts, vocab: model.state.vocab, alpha: model.state.alpha,
-            lr: model.state.lr, reg: model.state.reg, steps: model.state.steps};
-}"""
-
-
-# ---------------------------------------------------------------- fixtures
-@pytest.fixture(scope="module")
-def trainer_url(built_site, site_url):
-    """URL of the chapter page that embeds the bigram trainer."""
-    pages = sorted(p for p in built_site.rglob("*.html")
-                   if MARKER in p.read_text(encoding="utf-8"))
-    if not pages:
-        pytest.fail("no page of the built site embeds the bigram trainer "
-                    "(book/04_bigram.ipynb should display labcode.bigram_trainer())")
-    return f"{site_url}/{pages[0].relative_to(built_site).as_posix()}"
+PAGE = "book/04_bigram.html"
+WIDGET = ".bt-root"
+MARKER = "function trainerState("
 
 
 @pytest.fixture(scope="module")
-def page(chromium, trainer_url):
-    """The chapter page, loaded once for the module (it is long): the tests below run in order on it.
-
-    Requests to anything but 127.0.0.1 are blocked and recorded, as in the `offline_page` fixture.
-    """
-    context = chromium.new_context()
-    page = context.new_page()
-    external, errors, missing = [], [], []
-
-    def route(r):
-        host = r.request.url.split("/")[2] if "://" in r.request.url else ""
-        if r.request.url.startswith(("data:", "blob:")) or host.split(":")[0] == "127.0.0.1":
-            r.continue_()
-        else:
-            external.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: m.type == "error" and not m.text.startswith("Failed to load resource")
-            and errors.append(m.text))
-    page.on("response", lambda r: r.status >= 400 and missing.append(f"{r.status} {r.url}"))
-    page.goto(trainer_url)
-    page.locator(f".{WIDGET}").first.wait_for(timeout=30000)
-    yield page
-    context.close()
-    assert external == [], f"requests left 127.0.0.1: {external}"
-    assert errors == [], f"script errors on the page: {errors}"
-    assert [m for m in missing if "/_static/" in m] == [], "the page asked for static files the site lacks"
+def page(loaded):
+    """The chapter page, loaded once for the module (it is long): the tests below run in order on it."""
+    yield loaded
+    assert_page_clean(loaded)
 
 
 def widget(page):
-    return page.locator(f".{WIDGET}").first
+    return page.locator(WIDGET).first
 
 
 def shown(page):
@@ -115,26 +66,27 @@ def train_once(page):
 
 # ---------------------------------------------------------------- tests
 def test_page_loss_and_gradient_equal_labcode_to_1e9(page):
-    data = page.evaluate(LOAD_MODULE)
+    data = import_module(page, MARKER)
     counts = np.asarray(data["counts"], dtype=float)
     V = counts.shape[0]
     rng = np.random.default_rng(4)
     weights = [np.zeros((V, V)), rng.normal(size=(V, V)), 5 * rng.normal(size=(V, V)), np.log(counts + 1.0)]
     cases = [(W, N, reg) for W in weights for N in (counts, counts + 0.7) for reg in (0.0, 0.01, 0.3)]
-    results = page.evaluate("cases => cases.map(([W, N, reg]) => __bt.mod.maths.lossAndGradFromCounts(W, N, reg))",
+    results = page.evaluate("cases => cases.map(([W, N, reg]) => "
+                            "__widget.module.maths.lossAndGradFromCounts(W, N, reg))",
                             [(W.tolist(), N.tolist(), reg) for W, N, reg in cases])
     for (W, N, reg), js in zip(cases, results, strict=True):
         loss, grad = loss_and_grad_from_counts(W, N, reg)
         assert js["loss"] == pytest.approx(loss, rel=1e-9, abs=1e-12), reg
         np.testing.assert_allclose(js["grad"], grad, rtol=1e-9, atol=1e-12)
     for alpha in (0.0, 1.0, 2.5):
-        js_opt = page.evaluate("([N, V]) => __bt.mod.maths.countOptimum(Float64Array.from(N.flat()), V)",
+        js_opt = page.evaluate("([N, V]) => __widget.module.maths.countOptimum(Float64Array.from(N.flat()), V)",
                                [(counts + alpha).tolist(), V])
         assert js_opt == pytest.approx(count_optimum(counts, alpha), rel=1e-12)
 
 
 def test_training_falls_toward_the_count_optimum_and_never_below(page):
-    data = page.evaluate(LOAD_MODULE)
+    data = import_module(page, MARKER)
     counts = np.asarray(data["counts"])
     N = counts + data["alpha"]
     optimum = count_optimum(counts, data["alpha"])
@@ -173,7 +125,7 @@ def test_controls_work_from_the_keyboard_and_a_new_alpha_restarts(page):
         page.keyboard.press("ArrowRight")  # alpha from 0 to 1: add-one smoothing, a new objective
     s = shown(page)
     assert root.locator(".bt-alpha-val").inner_text() == "1" and s["steps"] == 0
-    data = page.evaluate(LOAD_MODULE)
+    data = import_module(page, MARKER)
     assert s["optimum"] == pytest.approx(count_optimum(np.asarray(data["counts"]), 1.0), abs=5e-5)
     root.locator(".bt-train").focus()
     page.keyboard.press("Enter")

@@ -1,77 +1,24 @@
-"""Every worked figure chapter 2 must show is in its stored outputs, computed by labcode."""
+"""Chapter 2: what the stored outputs print and glue (the worked figures are in tests/figures.py)."""
 import json
-import math
 import re
 
 import numpy as np
 import pytest
 
 import labcode
-from test_chapter_content import BOOK, output_numbers, shown
+import notebook_outputs
+from figures import float32_spikes, step_size_curves
+from notebook_outputs import BOOK, output_numbers, shown
 
 NOTEBOOK = "02_gradient.ipynb"
 
 
 def printed_text(notebook=NOTEBOOK):
-    """Everything a notebook prints or glues, as one string."""
-    nb = json.loads((BOOK / notebook).read_text(encoding="utf-8"))
-    texts = []
-    for cell in nb["cells"]:
-        for out in cell.get("outputs", []):
-            texts.append("".join(out.get("text", "")))
-            texts += ["".join(v) for k, v in out.get("data", {}).items() if k.endswith("text/plain")]
-    return "\n".join(texts)
+    return notebook_outputs.printed_text(notebook)
 
 
 def glued(name, mime="text/plain", notebook=NOTEBOOK):
-    """The value a notebook glued under `name`: a float from text/plain, else the text of `mime`."""
-    nb = json.loads((BOOK / notebook).read_text(encoding="utf-8"))
-    found = [out["data"] for cell in nb["cells"] for out in cell.get("outputs", [])
-             if out.get("metadata", {}).get("scrapbook", {}).get("name") == name]
-    assert len(found) == 1, f"{name!r} is glued {len(found)} times"
-    value = "".join(found[0][f"application/papermill.record/{mime}"])
-    return float(value) if mime == "text/plain" else value
-
-
-def chapter2_figures():
-    z, y = np.log([2.0, 1.0, 0.5]), 1
-    g = labcode.cross_entropy_grad(z, y)
-    z_big = np.array([1000.0, 1001.0, 999.0])
-    q = np.array([0.1, 0.8, 0.1])
-    docs = [[labcode.BOS, 3, 5, labcode.EOS], [labcode.BOS, 4, labcode.EOS]]
-    _, targets = labcode.collate(docs)
-    logits = np.zeros(targets.shape + (6,))
-    h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
-    z_lin = labcode.linear(h, W)
-    g_lin = labcode.cross_entropy_grad(z_lin, 1)
-    dh, dW, db = labcode.linear_backward(g_lin, h, W)
-    return {
-        "gradient p - e_y": (g, 6),
-        "one step with lr 0.1": (-0.1 * g, 6),
-        "loss after the step": (labcode.cross_entropy(z - 0.1 * g, y), 6),
-        "p of [1000, 1001, 999]": (labcode.softmax(z_big), 6),
-        "loss of [1000, 1001, 999]": (labcode.cross_entropy(z_big, 1), 6),
-        "gradient of [1000, 1001, 999]": (labcode.cross_entropy_grad(z_big, 1), 6),
-        "soft target gradient p - q": (labcode.cross_entropy_grad(z, q), 6),
-        "batch mean loss ln 6": (labcode.cross_entropy(logits, targets), 6),
-        "batch perplexity 6": (math.exp(labcode.cross_entropy(logits, targets)), 4),
-        "batch gradient times N": (labcode.cross_entropy_grad(logits, targets)[0, 0] * 5, 6),
-        "denominators 10/5 and 10/6": ([10 / 5, 10 / 6], 4),
-        "linear scores": (z_lin, 0),
-        "linear probabilities": (labcode.softmax(z_lin), 6),
-        "linear g": (g_lin, 6),
-        "dL/dh": (dh, 6),
-        "dL/dW rows g and 2g": (dW, 6),
-        "dL/db = g": (db, 6),
-    }
-
-
-@pytest.mark.parametrize("name", list(chapter2_figures()))
-def test_chapter2_shows_every_required_figure(name):
-    numbers = output_numbers(NOTEBOOK)
-    values, decimals = chapter2_figures()[name]
-    missing = [float(v) for v in np.ravel(values) if not shown(numbers, float(v), decimals)]
-    assert not missing, f"{name}: not in the stored outputs: {missing}"
+    return notebook_outputs.glued(notebook, name, mime)
 
 
 def test_chapter2_shows_exact_fractions_of_the_worked_example():
@@ -88,17 +35,6 @@ def test_chapter2_shows_the_three_step_sizes_below_1e_7():
         err = labcode.gradcheck(f, labcode.cross_entropy_grad(z, 1), z, delta).max_abs_error
         assert err < 1e-7
         assert f"δ = {delta:.0e}：最大绝对误差 {err:.1e}" in text
-
-
-def step_size_curves():
-    """The two error curves of the step-size figure, recomputed with labcode."""
-    z = np.log([2.0, 1.0, 0.5])
-    g = labcode.cross_entropy_grad(z, 1)
-    f = lambda v: labcode.cross_entropy(v, 1)  # noqa: E731
-    deltas = np.logspace(-12, 0, 25)
-    errs64 = labcode.step_size_errors(f, z, g, deltas)
-    errs32 = labcode.step_size_errors(f, z.astype(np.float32), g, deltas)
-    return deltas, errs64, errs32
 
 
 def test_chapter2_shows_the_error_curve_minima_for_both_precisions():
@@ -141,14 +77,9 @@ def test_chapter2_glues_the_float32_floor_and_its_spike():
 
 
 def test_chapter2_shows_that_the_spike_depends_on_an_irrelevant_shift():
-    z, y = np.log([2.0, 1.0, 0.5]), 1
-    g = labcode.cross_entropy_grad(z, y)
-    f = lambda v: labcode.cross_entropy(v, y)  # noqa: E731
-    shifts = np.linspace(0, 0.1, 201)
-    errs = np.array([labcode.gradcheck(f, g, (z + c).astype(np.float32), 1e-8).max_abs_error for c in shifts])
-    spikes = int((errs > 1).sum())
-    assert 0 < spikes < len(shifts), "a shift that changes nothing mathematically must flip the spike on and off"
-    assert f"{len(shifts)} 个 c 里，{spikes} 个出现尖峰" in printed_text()
+    spikes = float32_spikes()
+    assert 0 < spikes < 201, "a shift that changes nothing mathematically must flip the spike on and off"
+    assert f"201 个 c 里，{spikes} 个出现尖峰" in printed_text()
 
 
 def test_chapter2_figure_text_states_the_computed_curves():

@@ -1,5 +1,4 @@
-"""Every worked figure chapter 3 must show is in its stored outputs, computed by labcode."""
-import functools
+"""Chapter 3: what the stored outputs print, the figure, the index rule and the symbols (figures: tests/figures.py)."""
 import json
 import re
 
@@ -8,65 +7,12 @@ import pytest
 
 import labcode
 from labcode import corpus
-from test_chapter_content import BOOK, output_numbers, shown
+from notebook_outputs import BOOK
 
 NOTEBOOK = "03_shared_embedding.ipynb"
-E = np.zeros((6, 2))
-E[3], E[5] = [1.0, 0.0], [0.0, 2.0]
-IDS = np.array([3, 5, 3])
-A = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
 BATCH = ["谢谢", "天天向上", "我爱我家"]   # the chapter's batch of sentences
-WIDTH = 4                                 # the width d of its random tables
-
-
-def tied_gradient(E_table, inputs, targets):
-    """The two paths of the gradient when E is both the lookup table and the output layer (W = E^T)."""
-    H = labcode.embedding(E_table, inputs)
-    d_logits = labcode.cross_entropy_grad(labcode.linear(H, E_table.T), targets)
-    dH, dW, _ = labcode.linear_backward(d_logits, H, E_table.T)
-    return labcode.embedding_backward(dH, inputs, len(E_table)), dW.T
-
-
-def nonzero_rows(grad):
-    return int(np.any(grad != 0, axis=1).sum())
-
-
-@functools.cache
-def chapter3_figures():
-    H = labcode.embedding(E, IDS)
-    dE = labcode.embedding_backward(A, IDS, 6)
-    wrong = labcode.embedding_backward_overwrite(A, IDS, 6)
-    numeric = labcode.numerical_grad(lambda table: np.sum(A * labcode.embedding(table, IDS)), E)
-    V = len(corpus.vocab())
-    inputs, targets = corpus.make_batch(BATCH)
-    rng = np.random.default_rng(0)
-    table = rng.normal(scale=0.1, size=(V, WIDTH))
-    d_input, d_output = tied_gradient(table, inputs, targets)
-    score_table = labcode.embedding(table, np.arange(V)) @ rng.normal(size=(WIDTH, V))
-    g_three = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
-    return {
-        "H rows [1,0],[0,2],[1,0]": (H, 0),
-        "one-hot X": (labcode.one_hot(IDS, 6), 0),
-        "probe contributions 1, 2, 3": ((A * H).sum(axis=1), 0),
-        "probe J = 6": (np.sum(A * H), 1),
-        "row 3 gets [4, 1], row 5 [-1, 1]": (np.concatenate([dE[3], dE[5]]), 0),
-        "overwrite bug row 3 = [3, -1]": (wrong[3], 0),
-        "central difference on E[3][0] = 4": (numeric[3, 0], 6),
-        "bag of rows [1, 2] in both orders": (H[:2].sum(axis=0), 0),
-        "low-rank bigram: rank d, 2Vd and V^2 parameters": (
-            [np.linalg.matrix_rank(score_table), 2 * V * WIDTH, V * V], 0),
-        "tied weights: distinct inputs, rows the lookup reaches, rows both paths reach": (
-            [len(np.unique(inputs)), nonzero_rows(d_input), nonzero_rows(d_input + d_output)], 0),
-        "exercise: add.at sums three contributions": (labcode.embedding_backward(g_three, [1, 1, 1], 3)[1], 0),
-    }
-
-
-@pytest.mark.parametrize("name", list(chapter3_figures()))
-def test_chapter3_shows_every_required_figure(name):
-    numbers = output_numbers(NOTEBOOK)
-    values, decimals = chapter3_figures()[name]
-    missing = [float(v) for v in np.atleast_1d(values).ravel() if not shown(numbers, float(v), decimals)]
-    assert not missing, f"{name}: not in the stored outputs: {missing}"
+IDS = np.array([3, 5, 3])                # the worked example: ids and the probe's coefficients A
+A = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
 
 
 def stored(notebook=NOTEBOOK):

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import yaml
 from bs4 import BeautifulSoup
 
+import book_layout
+import build_pdf
+import handouts
 from conftest import ROOT
+from handouts import flat as _flat
 
 # "练习 练习 5", "图 图 1.1", "表 表 1.1": the word, again, then the number.
 DOUBLED = re.compile(r"(练习|图|表)\s*\1\s*\d")
@@ -23,10 +26,6 @@ FENCE = re.compile(r"^(`{3,}|~{3,}).*?^\1\s*$", re.M | re.S)
 # Titles this short ("练习", "小结", "术语表") are ordinary words too; a dropped title is a longer one.
 MIN_TITLE = 5
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
-
-
-def _flat(text: str) -> str:
-    return re.sub(r"\s+", "", text)
 
 
 def doubled_words(text: str) -> list[str]:
@@ -107,18 +106,11 @@ def test_the_site_checks_can_fail():
 
 # --- the PDFs -------------------------------------------------------------------
 
-def _chapter_docnames() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    files = [str(Path(e["file"]).with_suffix("")) for e in toc.get("chapters", [])]
-    files += [str(Path(e["file"]).with_suffix("")) for part in toc.get("parts", []) for e in part.get("chapters", [])]
-    return files
-
-
 def section_titles() -> list[str]:
     """Headings of every page in _toc.yml whose printed text is predictable (no maths, no code)."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     titles = []
-    for name in [toc["root"]] + _chapter_docnames():
+    for name in [toc["root"]] + build_pdf.toc_files():
         path = next((ROOT / name).with_suffix(s) for s in (".ipynb", ".md") if (ROOT / name).with_suffix(s).exists())
         if path.suffix == ".ipynb":
             cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
@@ -155,10 +147,6 @@ def bare_titles_in_text(text: str, titles: list[str]) -> list[str]:
     return found
 
 
-def _pdf_text(pdf: Path) -> str:
-    return subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-
-
 def _pdfs(pdf_dir: Path) -> list[Path]:
     pdfs = sorted(pdf_dir.glob("*.pdf"))
     assert any(p.name == "book.pdf" for p in pdfs), f"no book.pdf among {pdfs}"
@@ -166,14 +154,14 @@ def _pdfs(pdf_dir: Path) -> list[Path]:
 
 
 def test_pdfs_have_no_doubled_reference_word(pdf_dir):
-    doubled = {pdf.name: doubled_words(_pdf_text(pdf)) for pdf in _pdfs(pdf_dir)}
+    doubled = {pdf.name: doubled_words(handouts.text(pdf)) for pdf in _pdfs(pdf_dir)}
     assert not {k: v for k, v in doubled.items() if v}, doubled
 
 
 def test_pdfs_never_drop_a_section_title_into_a_sentence(pdf_dir):
     titles = section_titles()
     assert len(titles) >= 5, titles
-    bare = {pdf.name: bare_titles_in_text(_pdf_text(pdf), titles) for pdf in _pdfs(pdf_dir)}
+    bare = {pdf.name: bare_titles_in_text(handouts.text(pdf), titles) for pdf in _pdfs(pdf_dir)}
     assert not {k: v for k, v in bare.items() if v}, bare
 
 
@@ -189,7 +177,7 @@ def test_the_pdf_checks_can_fail():
 
 def test_pdfs_label_split_code_and_tables_with_full_width_brackets(pdf_dir):
     latin = re.compile(r"\((续|接)[上下]页|[续接][上下]页\)")
-    found = {pdf.name: latin.findall(_flat(_pdf_text(pdf))) for pdf in _pdfs(pdf_dir)}
+    found = {pdf.name: latin.findall(_flat(handouts.text(pdf))) for pdf in _pdfs(pdf_dir)}
     assert not {k: v for k, v in found.items() if v}, found
 
 
@@ -200,14 +188,14 @@ def _numbers(text: str) -> list[str]:
 
 
 def test_site_and_pdf_number_figures_tables_and_exercises_alike(built_site, pdf_dir):
-    chapters = [c for c in _chapter_docnames() if (pdf_dir / f"{Path(c).name}.pdf").exists()]
+    chapters = [c for c in build_pdf.toc_files() if (pdf_dir / f"{Path(c).name}.pdf").exists()]
     assert chapters, f"no chapter handout in {pdf_dir}"
     checked = 0
     for docname in chapters:
         html = BeautifulSoup((built_site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
         labels = html.select("article .caption-number, article p.admonition-title")
         site = _numbers(" ".join(label.get_text(" ") for label in labels))
-        pdf = _numbers(_pdf_text(pdf_dir / f"{Path(docname).name}.pdf"))
+        pdf = _numbers(handouts.text(pdf_dir / f"{Path(docname).name}.pdf"))
         assert set(site) <= set(pdf), f"{docname}: numbered on the site {site}, in the PDF {pdf}"
         checked += len(site)
     assert checked, "no figure, table or exercise numbered like 图 1.1 on the site: nothing was compared"
@@ -226,30 +214,9 @@ def test_every_figure_on_the_site_has_a_chinese_alt_text(built_site):
 
 # --- the back matter: lettered the same way on the site and in the PDFs ------------------------
 
-def _load_build_pdf():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("build_pdf", ROOT / "scripts" / "build_pdf.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def expected_numbers() -> dict[str, str]:
-    """What each page of _toc.yml is numbered: 1, 2, … for chapters, A, B, … from the first appendix on
-    (scripts/build_pdf.py decides where the back matter starts, for the PDFs)."""
-    build_pdf = _load_build_pdf()
-    back = build_pdf.back_matter_title()
-    numbers, chapter, letter = {}, 0, None
-    for docname in _chapter_docnames():
-        if letter is None and back is not None and build_pdf._first_heading(docname) == back:
-            letter = "A"
-        if letter is None:
-            chapter += 1
-            numbers[docname] = str(chapter)
-        else:
-            numbers[docname] = letter
-            letter = chr(ord(letter) + 1)
-    return numbers
+    """What each page of _toc.yml is numbered: 1, 2, … for chapters, A, B, … for the back matter (book_layout)."""
+    return book_layout.numbers(build_pdf.toc_pages())
 
 
 def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
@@ -257,8 +224,7 @@ def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
     assert "A" in numbers.values(), f"no back matter in _toc.yml: {numbers}"
     index = BeautifulSoup((built_site / "intro.html").read_text(encoding="utf-8"), "html.parser")
     sidebar = " ".join(index.select_one("nav.bd-docs-nav").get_text(" ").split())
-    book = _flat(_pdf_text(pdf_dir / "book.pdf"))
-    build_pdf = _load_build_pdf()
+    book = _flat(handouts.text(pdf_dir / "book.pdf"))
     for docname, number in numbers.items():
         page = BeautifulSoup((built_site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
         h1 = page.select_one("article h1")
@@ -273,7 +239,7 @@ def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
         numbered = [m.group(1) for m in (re.match(r"(?:[图表]|练习)?\s*([A-Z]|\d+)\.\d+", t) for t in labels) if m]
         assert set(numbered) <= {number}, f"{docname}: numbers {sorted(set(numbered))} on a page numbered {number}"
         if not number.isdigit():
-            printed = _flat(build_pdf.printed_title(build_pdf._first_heading(docname)))
+            printed = _flat(book_layout.printed_title(build_pdf.first_heading(docname)))
             assert f"附录{number}{printed}" in book, f"book.pdf does not list 附录 {number} {printed}"
     # No page is numbered past the chapters on the site (the old “5. 附录”, “练习 5.1”).
     chapters = sum(n.isdigit() for n in numbers.values())
@@ -288,7 +254,7 @@ def test_appendix_pdfs_letter_their_exercises(pdf_dir):
         if number.isdigit() or not pdf.exists():
             continue
         for name in (pdf, pdf.with_name(pdf.stem + "-answers.pdf")):
-            text = re.sub(r"\s+", "", _pdf_text(name))
+            text = re.sub(r"\s+", "", handouts.text(name))
             exercises = re.findall(r"练习([A-Z]|\d+)\.\d+", text)
             assert exercises and set(exercises) == {number}, f"{name.name}: exercises numbered {sorted(set(exercises))}"
             assert f"附录{number}" in text and "附录：" not in text[:400], f"{name.name}: heading {text[:200]!r}"
@@ -315,7 +281,7 @@ def test_exercise_titles_use_full_width_brackets_on_the_site(built_site):
 def test_exercise_titles_use_full_width_brackets_in_the_pdfs(pdf_dir):
     answers = 0
     for pdf in _pdfs(pdf_dir):
-        text = _pdf_text(pdf)
+        text = handouts.text(pdf)
         assert not LATIN_TITLE.search(text), f"{pdf.name}: {LATIN_TITLE.search(text).group(0)!r}"
         if pdf.name.endswith("-answers.pdf"):
             answers += "解答：练习" in _flat(text)
@@ -329,6 +295,6 @@ RAW_LABEL = re.compile(r"\b(?:fig|tab|ch\d|app)[-\u2010\u2011][a-z0-9\-\u2010\u2
 
 def test_pdfs_never_print_a_raw_label(pdf_dir):
     """A {numref} to a figure the answer key leaves out prints its number (“图 2.1”), not “fig-ch2-…”."""
-    found = {pdf.name: RAW_LABEL.findall(_pdf_text(pdf)) for pdf in _pdfs(pdf_dir)}
+    found = {pdf.name: RAW_LABEL.findall(handouts.text(pdf)) for pdf in _pdfs(pdf_dir)}
     assert not {k: v for k, v in found.items() if v}, found
     assert RAW_LABEL.search("再与 fig\u2011ch2\u2011step\u2011size 对照") and not RAW_LABEL.search("再与图 2.3 对照")

@@ -4,7 +4,6 @@ The fresh run of every notebook that must write the stored file again happens on
 learner's environment: tests/test_kit.py. Here: the stored files themselves, and the refusal to store what
 nbval could not compare.
 """
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -12,12 +11,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import execute_notebooks
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = [ROOT / "intro.ipynb", *sorted((ROOT / "book").glob("*.ipynb"))]
 
-_spec = importlib.util.spec_from_file_location("execute_notebooks", ROOT / "scripts" / "execute_notebooks.py")
-execute_notebooks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(execute_notebooks)
 
 
 def test_stored_notebooks_have_no_timings_and_consistent_widget_state():

@@ -8,10 +8,9 @@
   every notebook downloaded from the site runs and writes exactly the stored notebook: outputs, pictures and
   widget state, byte for byte but for the Python patch version. This is the suite's one run of the notebooks.
 - With no font but matplotlib's own, the figures' Chinese labels use the CJK font the wheel requires.
-tests/test_kernel_widgets.py drags the softmax explorer's sliders in the kit's own JupyterLab.
+tests/test_softmax_explorer_kernel.py drags the softmax explorer's sliders in the kit's own JupyterLab.
 """
 import email
-import importlib.util
 import json
 import re
 import zipfile
@@ -21,20 +20,12 @@ import nbformat
 import pytest
 from nbclient.exceptions import CellExecutionError
 
+import execute_notebooks
+import learner_kit
+
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
 NOTEBOOKS = [ROOT / "intro.ipynb", *CHAPTERS]  # the home page is a notebook too (in the zip)
-
-
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-execute_notebooks = _load("execute_notebooks", ROOT / "scripts" / "execute_notebooks.py")
-learner_kit = _load("learner_kit", ROOT / "_ext" / "learner_kit.py")
 
 
 # --- the wheel ----------------------------------------------------------------------------------------------
@@ -61,7 +52,8 @@ def test_wheel_holds_the_package_its_data_and_the_widgets_front_end(kit_wheel):
     assert metadata["Name"] == "lm-by-hand" and kit_wheel.name.startswith("lm_by_hand-")
     assert metadata["Requires-Python"] == ">=3.11"
     required = {re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() for r in metadata.get_all("Requires-Dist")}
-    assert required == {"numpy", "matplotlib", "ipython", "ipywidgets", "anywidget", "pylopdf-fonts-zh-cn"}
+    assert required == {"numpy", "matplotlib", "ipython", "ipywidgets", "anywidget", "traitlets",
+                        "pylopdf-fonts-zh-cn"}
     assert tags["Root-Is-Purelib"] == "true" and tags.get_all("Tag") == ["py3-none-any"]
 
 

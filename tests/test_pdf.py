@@ -1,19 +1,21 @@
 """PDF handouts: built through the LaTeX route, checked as text (pdftotext) and as pictures (pdftoppm)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 import yaml
 
-import labcode
+import book_layout
+import build_pdf
 from conftest import require_tool
+from figures import figures
+from handouts import flat as _flat
+from handouts import pages as _pages
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBox(", "HBox(", "Layout(",
@@ -21,90 +23,9 @@ WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBo
                 "application/vnd.jupyter")
 
 
-def _load_build_pdf():
-    spec = importlib.util.spec_from_file_location("build_pdf", ROOT / "scripts" / "build_pdf.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-build_pdf = _load_build_pdf()
 TEX_HINT = "sudo apt-get install " + " ".join(build_pdf._debian_pdf_packages())
 CHAPTERS = build_pdf.chapters()
 COURSE_TITLE = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["title"]
-
-
-def key_figures(stem: str) -> list[str]:
-    """Numbers each chapter prints, computed here from labcode (not copied from its output)."""
-    if stem == "01_probability_to_loss":
-        z = np.log([2.0, 1.0, 0.5])
-        return [
-            f"{labcode.softmax(np.array([0.0, 1.0, 2.0]))[2]:.8f}",          # printed probs of [0, 1, 2]
-            f"{labcode.cross_entropy(z, 1):.6f}",                             # the worked loss ln(7/2)
-            f"{labcode.cross_entropy(np.zeros(27), 0):.6f}",                  # uniform loss ln 27
-            f"{labcode.entropy(labcode.softmax(np.array([2.0, 1.0, 0.0]), temperature=0.5)):.4f}",
-            "τ=0.5：",                                                        # the temperature is τ, typeset
-        ]
-    if stem == "02_gradient":
-        h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
-        dh, _, _ = labcode.linear_backward(labcode.cross_entropy_grad(labcode.linear(h, W), 1), h, W)
-        z = np.log([2.0, 1.0, 0.5])
-        g, f = labcode.cross_entropy_grad(z, 1), lambda v: labcode.cross_entropy(v, 1)
-        deltas = np.logspace(-12, 0, 25)
-        ratio = labcode.step_size_errors(f, z.astype(np.float32), g, deltas) / labcode.step_size_errors(f, z, g, deltas)
-        spikes = sum(labcode.gradcheck(f, g, (z + c).astype(np.float32), 1e-8).max_abs_error > 1
-                     for c in np.linspace(0, 0.1, 201))
-        return [
-            f"{labcode.cross_entropy(np.array([1000.0, 1001.0, 999.0]), 1):.6f}",   # the large-score loss
-            f"{labcode.cross_entropy(np.zeros((2, 3, 6)), np.array([[3, 5, 2], [4, 2, -100]])):.6f}",  # ln 6
-            f"{dh[0]:.6f}",                                                         # dL/dh through the layer
-            f"的{ratio[(deltas >= 1e-6) & (deltas <= 4e-3)].min():.0f}倍到",       # float32 vs float64, glued
-            f"{spikes}个出现尖峰",                                                  # the float32 spike is chance
-        ]
-    if stem == "appendix":
-        X, W = np.array([[10.0, 2.0], [4.0, 6.0], [8.0, 0.0]]), np.array([[3.0], [5.0]])
-        preds, y = labcode.linear(X, W, [20.0]), np.array([[62.0], [60.0], [45.0]])
-        _, dW, _ = labcode.linear_backward(labcode.mse_grad(preds, y), X, W)
-        # Verbatim text prints minus as U+2011: look for the magnitudes.
-        # The forgotten transpose of a square X passes the shape check, not the central difference.
-        X2, y2 = X[:2], y[:2]
-        r2 = (labcode.linear(X2, W, [20.0]) - y2).ravel()
-        gap = labcode.gradcheck(lambda v: labcode.mse(labcode.linear(X2, v, [20.0]), y2), (X2 @ r2).reshape(2, 1), W)
-        return [f"{abs(dW[0, 0]):.6f}", f"{dW[1, 0]:.6f}", f"{np.var([0.0, 1.0, 1.0, 2.0], ddof=1):.4f}",
-                f"{gap.max_abs_error:.1e}"]
-    if stem == "03_shared_embedding":
-        E, ids = np.zeros((6, 2)), [3, 5, 3]
-        E[3], E[5] = [1.0, 0.0], [0.0, 2.0]
-        A = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
-        slope = labcode.numerical_grad(lambda table: np.sum(A * labcode.embedding(table, ids)), E)[3, 0]
-        V = len(labcode.corpus.vocab())
-        return [
-            f"J={np.sum(A * labcode.embedding(E, ids))}",                         # the probe loss
-            f"的斜率≈{slope:.6f}",                                                # central difference on E[3][0]
-            f"g[ids]+=A给出{labcode.embedding_backward_overwrite(A, ids, 6)[3, 0]:g}",  # the overwrite bug
-            f"梯度非零的行：{V}/{V}",                                             # tied weights: every row
-        ]
-    if stem == "04_bigram":
-        words = labcode.load_words()
-        vocab = labcode.build_vocab(words)
-        xs, ys = labcode.encode_pairs(words, vocab)
-        counts = labcode.count_matrix(xs, ys, len(vocab))
-        idioms = labcode.load_idioms()
-        zh_vocab = labcode.build_vocab(idioms)
-        zh_xs, zh_ys = labcode.encode_pairs(idioms, zh_vocab)
-        zh_counts = labcode.count_matrix(zh_xs, zh_ys, len(zh_vocab))
-        return [
-            f"{len(xs)}",                                                     # pairs on names.txt
-            f"{len(set(words)):,}个不同的名字",                                # fewer distinct names than lines
-            f"{labcode.count_nll(counts):.6f}",                               # count NLL, alpha = 0
-            f"{labcode.count_nll(counts, alpha=1.0):.6f}",                    # count NLL, alpha = 1
-            f"{np.exp(labcode.count_nll(counts)):.3f}",                       # its perplexity
-            f"保证是{4 * len(xs) / counts.sum(axis=1).max():.1f}",            # the global learning-rate bound
-            f"{labcode.idioms.pair_nll(zh_counts, zh_xs, zh_ys, 1.0):.6f}",   # add-one smoothing on the idioms
-            "τ=0.5：平均",                                                    # sampled idioms, per temperature
-            f"{50257 * 768:,}个数",                                           # GPT-2's wte, in 下一步
-        ]
-    return []
 
 
 # --- building: the `pdf_dir` fixture in conftest.py builds every handout once per session ---
@@ -114,18 +35,6 @@ def _latex_logs(pdf_dir: Path) -> list[Path]:
     logs = sorted((pdf_dir / "latex-work").glob("*/_build/latex/*.log"))
     assert len(logs) == len(_all_pdfs(pdf_dir)), f"expected one xelatex log per PDF, found {logs}"
     return logs
-
-
-def _pages(pdf: Path, layout: bool = True) -> list[str]:
-    """Text of each page; layout=False gives reading order (columns one after the other)."""
-    cmd = ["pdftotext"] + (["-layout"] if layout else []) + [str(pdf), "-"]
-    text = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    return text.split("\f")[:-1] if text.endswith("\f") else text.split("\f")
-
-
-def _flat(text: str) -> str:
-    """Text without any whitespace: xeCJK's spacing around Latin and digits varies."""
-    return re.sub(r"\s+", "", text)
 
 
 def _page_count(pdf: Path) -> int:
@@ -251,7 +160,7 @@ def test_handout_has_chinese_chapter_heading_and_contents(pdf_dir, chapter):
         text = "".join(_pages(pdf))
         flat = _flat(text)
         assert _flat(chapter["label"]) in flat, f"{pdf.name}: no heading {chapter['label']}"
-        printed = build_pdf.printed_title(chapter["title"])
+        printed = book_layout.printed_title(chapter["title"])
         assert _flat(chapter["label"] + printed) in flat, f"{pdf.name}: no heading {chapter['label']} {printed}"
         for english in ("CHAPTER", "Contents"):
             assert english not in text, f"{pdf.name} prints {english!r}"
@@ -269,7 +178,7 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
     pages = _pages(pdf)
     # Page 1 has the plain header (course title, page number), in reading order for the two-column list.
     first = _flat(_pages(pdf, layout=False)[0])
-    assert _flat(chapter["label"]) in first and _flat(build_pdf.printed_title(chapter["title"])) in first, \
+    assert _flat(chapter["label"]) in first and _flat(book_layout.printed_title(chapter["title"])) in first, \
         f"page 1 of {pdf.name}: {first!r}"
     assert _flat(build_pdf.KIND_STUDENT) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_STUDENT}"
     assert _contents_heading_pages(pdf) == [1], f"{pdf.name}: 目录 on pages {_contents_heading_pages(pdf)}"
@@ -279,7 +188,7 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
         assert _flat(title) in first, f"page 1 of {pdf.name} does not list the section {title!r}"
     # The chapter text begins on page 1 and the heading is not repeated on page 2.
     assert _opening_text(chapter["docname"]) in first, f"{pdf.name}: the chapter text does not start on page 1"
-    assert _flat(build_pdf.printed_title(chapter["title"])) not in _flat(_body(pages[1])), \
+    assert _flat(book_layout.printed_title(chapter["title"])) not in _flat(_body(pages[1])), \
         f"{pdf.name} repeats the chapter heading on page 2"
 
 
@@ -287,7 +196,7 @@ def test_student_handout_starts_the_chapter_on_page_one_with_its_sections_listed
 def test_answer_key_starts_with_the_chapter_heading_and_no_contents(pdf_dir, chapter):
     pdf = pdf_dir / f"{chapter['stem']}-answers.pdf"
     first = _flat(_body(_pages(pdf)[0]))
-    assert _flat(chapter["label"]) in first and _flat(build_pdf.printed_title(chapter["title"])) in first, \
+    assert _flat(chapter["label"]) in first and _flat(book_layout.printed_title(chapter["title"])) in first, \
         f"page 1 of {pdf.name}: {first!r}"
     assert _flat(build_pdf.KIND_ANSWERS) in first, f"page 1 of {pdf.name} does not say {build_pdf.KIND_ANSWERS}"
     assert not _contents_heading_pages(pdf), f"{pdf.name} prints a 目录 (of one entry)"
@@ -297,12 +206,13 @@ def test_answer_key_starts_with_the_chapter_heading_and_no_contents(pdf_dir, cha
 
 
 def test_chapters_are_numbered_and_appendices_lettered():
-    chapters = [c for c in CHAPTERS if not c["appendix"]]
-    appendices = [c for c in CHAPTERS if c["appendix"]]
+    chapters = [c for c in CHAPTERS if not c["title"].startswith("附录")]
+    appendices = [c for c in CHAPTERS if c["title"].startswith("附录")]
+    assert chapters and appendices and CHAPTERS == chapters + appendices
     assert [c["label"] for c in chapters] == [f"第 {i} 章" for i in range(1, len(chapters) + 1)]
     assert [c["label"] for c in appendices] == [f"附录 {chr(65 + i)}" for i in range(len(appendices))]
-    assert [build_pdf.handout_title(c) for c in appendices] == [c["title"] for c in appendices]
-    assert [build_pdf.handout_title(c) for c in chapters] == [f"{c['label']}　{c['title']}" for c in chapters]
+    assert [c["handout_title"] for c in appendices] == [c["title"] for c in appendices]
+    assert [c["handout_title"] for c in chapters] == [f"{c['label']}　{c['title']}" for c in chapters]
     # The back matter of book.pdf starts at the first appendix, or at the glossary if there is none.
     assert build_pdf.back_matter_title() == (appendices[0]["title"] if appendices else "术语表")
 
@@ -314,7 +224,7 @@ def test_appendix_handouts_and_the_back_of_the_book_say_appendix_not_chapter(pdf
             head = _flat(_pages(pdf)[0])
             assert _flat(chapter["label"]) in head, f"{pdf.name}: {head[:120]!r}"
             # The heading: page header, label and title (the text below may name chapters: the symbol table does).
-            title = _flat(build_pdf.printed_title(chapter["title"]))
+            title = _flat(book_layout.printed_title(chapter["title"]))
             assert title in head, f"{pdf.name}: no title {title!r} in {head[:120]!r}"
             heading = head[:head.index(title) + len(title)]
             assert not re.search(r"第\d+章", heading), f"{pdf.name} calls the appendix a chapter: {heading!r}"
@@ -338,7 +248,7 @@ def test_book_has_a_title_page_and_a_full_contents(pdf_dir):
     front = [page for page in pages[1:] if re.search(r"第[ivxl]+页", _flat(page.strip().splitlines()[0]))]
     listed = _flat("".join(front))
     for chapter in CHAPTERS:
-        for title in [build_pdf.printed_title(chapter["title"])] + _section_titles(chapter["docname"]):
+        for title in [book_layout.printed_title(chapter["title"])] + _section_titles(chapter["docname"]):
             assert _flat(title) in listed, f"book.pdf contents lack {title!r}"
 
 
@@ -392,11 +302,13 @@ def test_every_page_has_course_title_and_its_number_in_the_header(pdf_dir, chapt
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
 def test_handout_shows_the_numbers_the_chapter_computes(pdf_dir, chapter):
-    expected = key_figures(chapter["stem"])
-    assert expected, f"list the numbers chapter {chapter['stem']} prints in key_figures() of tests/test_pdf.py"
-    flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf")))
-    for figure in expected:
-        assert figure in flat, f"{chapter['stem']}.pdf does not show {figure}"
+    """The figures of tests/figures.py with a handout text, as the handout prints them (verbatim code prints
+    the minus sign as U+2011, maths as U+2212: both read as "-")."""
+    expected = [f.handout.format(v) for f in figures(chapter["stem"]) if f.handout for v in f.values()]
+    assert expected, f"give some figures of {chapter['stem']} a handout text in tests/figures.py"
+    flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf"))).translate({0x2011: "-", 0x2212: "-"})
+    missing = [text for text in expected if _flat(text) not in flat]
+    assert not missing, f"{chapter['stem']}.pdf does not show {missing}"
 
 
 def test_no_widget_or_figure_text_repr_is_printed(pdf_dir):
@@ -410,7 +322,8 @@ def test_no_widget_or_figure_text_repr_is_printed(pdf_dir):
 def test_answer_boxes_are_blanks_for_students_and_answered_in_the_key(pdf_dir, chapter):
     """Each answer box of the chapter (_ext/answer_box) prints its question in every handout; the answer,
     computed from labcode at build time, only in the answer key, which also names the box's section."""
-    from test_answer_box import answer_text, book_boxes, problem
+    from answer_box.problems import answer_text, problem
+    from notebook_outputs import book_boxes
 
     boxes = [problem(kind, {k: v for k, v in options.items() if k != "label"})
              for stem, kind, options in book_boxes() if stem == chapter["stem"]]
@@ -514,8 +427,9 @@ def test_packages_the_script_asks_for_are_in_debian_packages_txt():
 def test_appendix_headings_say_appendix_once(pdf_dir):
     """“附录 A” above the title, and the title without a second 附录 (the site keeps “附录：…”)."""
     appendices = [c for c in CHAPTERS if c["appendix"]]
-    assert all(build_pdf.printed_title(c["title"]) != c["title"] for c in appendices if c["title"].startswith("附录："))
-    assert build_pdf.printed_title("附录：符号") == "符号" and build_pdf.printed_title("第 1 章") == "第 1 章"
+    assert all(book_layout.printed_title(c["title"]) != c["title"]
+               for c in appendices if c["title"].startswith("附录："))
+    assert book_layout.printed_title("附录：符号") == "符号" and book_layout.printed_title("第 1 章") == "第 1 章"
     for chapter in appendices:
         for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / "book.pdf"):
             text = _flat("".join(_pages(pdf)))

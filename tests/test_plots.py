@@ -1,16 +1,19 @@
-"""Figures of chapter 1: Chinese labels render, bars show labcode's numbers, bad input is refused."""
+"""labcode.plots: Chinese labels render, the figures show labcode's numbers, bad input is refused (chapters 1, 3, 4)."""
 import io
 import logging
+import re
 import warnings
 
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
+from PIL import Image
 
 import labcode
-from labcode import fonts, plots
+from labcode import bigram, fonts, plots
 
 LABELS = ["红", "黄", "绿"]
 
@@ -186,3 +189,93 @@ def test_bar_probs_rejects_a_two_dimensional_row():
 def test_before_after_needs_exactly_two_titles(titles):
     with pytest.raises(ValueError, match="titles 必须正好是两个标题.*收到"):
         plots.softmax_before_after([0.0, 1.0, 2.0], [0.0, 1.0, 3.0], LABELS, titles=titles)
+
+
+# ---------------------------------------------------------------- chapter 3: embedding rows
+E = np.array([[0.5, -0.5], [0.1, 0.3], [-0.2, 0.4], [1.0, 0.0], [0.7, 0.7], [0.0, 2.0]])
+C = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
+
+
+def texts(fig):
+    return [t.get_text() for ax in fig.axes for t in ax.texts]
+
+
+def test_figure_marks_read_counts_and_the_summed_gradient_row():
+    fig = plots.embedding_rows(E, [3, 5, 3], C)
+    assert isinstance(fig, Figure)
+    shown = texts(fig)
+    assert "E[3] = [1, 0]  读 2 次" in shown and "E[5] = [0, 2]  读 1 次" in shown
+    assert "E[4] = [0.7, 0.7]  未读" in shown
+    assert "dE[3] = [1, 2] + [3, -1] = [4, 1]" in shown and "dE[4] = [0, 0]" in shown
+    assert sum(t.startswith("位置 ") for t in shown) == 3
+    fig.canvas.draw()  # renders without missing glyphs (a warning would fail under -W error in CI)
+
+
+@pytest.mark.parametrize("E_bad, ids, grad, kind, pattern", [
+    (E, [3, 6], np.zeros((2, 2)), IndexError, r"ids 的每个编号都必须 < 6"),
+    (E, [[3]], np.zeros((1, 1, 2)), ValueError, r"ids 必须是一维且至多 8 个"),
+    (np.zeros((11, 2)), [0], np.zeros((1, 2)), ValueError, r"E 至多 10 行、3 列才画得下"),
+    (E, [3, 5], np.zeros((3, 2)), ValueError, r"grad_out 的形状必须是 ids.shape \+ \(d,\)"),
+])
+def test_bad_inputs_are_refused(E_bad, ids, grad, kind, pattern):
+    with pytest.raises(kind, match=pattern):
+        plots.embedding_rows(E_bad, ids, grad)
+
+
+# ---------------------------------------------------------------- chapter 4: counts and loss curve
+COUNTS = np.array([[0, 3, 1], [2, 0, 7], [1, 1, 0]])
+SYMBOLS = [".", "a", "é"]
+
+
+def test_heat_map_writes_every_bigram_and_its_count():
+    fig = plots.count_heatmap(COUNTS, SYMBOLS)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert len(texts) == 2 * COUNTS.size
+    for i, a in enumerate(SYMBOLS):
+        for j, b in enumerate(SYMBOLS):
+            k = 2 * (i * 3 + j)
+            assert texts[k] == a + b and texts[k + 1] == str(COUNTS[i, j])
+    np.testing.assert_array_equal(fig.axes[0].images[0].get_array(), COUNTS)
+    assert "前一个字" in all_text(fig) and "后一个字" in all_text(fig)
+
+
+def test_heat_map_gives_the_site_the_same_picture_as_svg():
+    """The site shows the SVG (text as text, a twentieth of the PNG's weight), the PDF the PNG: same labels, same
+    displayed size, and the same SVG text on every run (the notebook stores it and nbval compares it)."""
+    fig = plots.count_heatmap(COUNTS, SYMBOLS)
+    svg = fig._repr_mimebundle_()["image/svg+xml"]
+    assert svg == plots.figure_svg(plots.count_heatmap(COUNTS, SYMBOLS))
+    texts = re.findall(r">([^<>]+)</text>", svg)
+    for i, a in enumerate(SYMBOLS):
+        for j, b in enumerate(SYMBOLS):
+            assert a + b in texts and str(COUNTS[i, j]) in texts
+    assert "前一个字 i" in texts and "后一个字 j" in texts
+    png = io.BytesIO()
+    fig.savefig(png, format="png", bbox_inches="tight")
+    width, height = Image.open(png).size
+    shown = re.search(r'<svg [^>]*width="(\d+)px" height="(\d+)px"', svg)
+    assert abs(int(shown.group(1)) - width) <= 2 and abs(int(shown.group(2)) - height) <= 2
+
+
+def test_loss_curve_draws_the_losses_against_the_count_optimum(caplog):
+    _, losses = bigram.train(np.zeros((3, 3)), COUNTS, lr=5.0, steps=50)
+    optimum = bigram.count_nll(COUNTS)
+    fig = plots.loss_curve(losses, optimum)
+    curve, line = fig.axes[0].lines[:2]
+    np.testing.assert_array_equal(curve.get_ydata(), losses)
+    assert set(line.get_ydata()) == {optimum}
+    assert f"{optimum:.4f}" in all_text(fig)
+    png, problems = render_png(fig, caplog)
+    assert png.startswith(b"\x89PNG") and problems == []
+
+
+def test_heat_map_renders_without_missing_glyphs(caplog):
+    png, problems = render_png(plots.count_heatmap(COUNTS, SYMBOLS), caplog)
+    assert png.startswith(b"\x89PNG") and problems == []
+
+
+def test_chapter4_figures_refuse_bad_input():
+    with pytest.raises(ValueError, match="counts 必须是 \\(2, 2\\) 的非负计数.*\\(3, 3\\)"):
+        plots.count_heatmap(COUNTS, [".", "a"])
+    with pytest.raises(ValueError, match="losses 必须是至少两个有限值"):
+        plots.loss_curve([2.0], 1.0)

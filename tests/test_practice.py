@@ -379,6 +379,134 @@ def train_with(*, sign=-1.0, use_lr=True, fresh=True, assign=True, give_back_sta
     return fn
 
 
+# ---- more wrong implementations a learner writes: each is named, or at least never misnamed ----
+
+def softmax_mean_shift(z):
+    e = np.exp(z - z.mean())                      # shift by the mean: fine until the scores span > ~1420
+    return e / e.sum()
+
+
+def softmax_returns_log(z):
+    return np.log(stable_softmax(z))
+
+
+def logsumexp_min_shift(z):
+    m = z.min()
+    return m + np.log(np.sum(np.exp(z - m)))
+
+
+def logsumexp_mean_shift(z):
+    m = z.mean()
+    return m + np.log(np.sum(np.exp(z - m)))
+
+
+def logsumexp_math(z):
+    return math.log(sum(math.exp(v) for v in z))  # no shift, one number at a time: OverflowError
+
+
+def cross_entropy_minus_max(z, y):
+    m = z.max()
+    return m + np.log(np.sum(np.exp(z - m))) - m  # the max where z[y] belongs
+
+
+def cross_entropy_math(z, y):
+    return -math.log(math.exp(z[y]) / sum(math.exp(v) for v in z))
+
+
+def grad_minus_one(z, y):
+    return stable_softmax(z) - 1
+
+
+def grad_wrt_p(z, y):
+    g = np.zeros_like(z)
+    g[y] = -1 / stable_softmax(z)[y]              # d(-ln p_y)/dp_y, not d/dz
+    return g
+
+
+def mean_loss_batch_max(logits, targets):
+    valid = targets != -100
+    s = logits - logits.max()                     # one max for the whole batch
+    logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    return -logp[valid][np.arange(valid.sum()), targets[valid]].mean()
+
+
+def mean_loss_no_keepdims(logits, targets):
+    valid = targets != -100
+    s = logits - logits.max(axis=1)               # (N, V) - (N,)
+    logp = s - np.log(np.exp(s).sum(axis=1))
+    return -logp[valid][np.arange(valid.sum()), targets[valid]].mean()
+
+
+def softmax_rows(scores):
+    return stable_softmax_rows(scores - scores.max(axis=1, keepdims=True))
+
+
+def mean_loss_batch_normalised(logits, targets):
+    valid = targets != -100
+    s = logits - logits.max(axis=1, keepdims=True)
+    logp = s - np.log(np.exp(s).sum())            # no axis: normalised over the whole batch
+    return -logp[valid][np.arange(valid.sum()), targets[valid]].mean()
+
+
+def embedding_zeros_like(ids, dH, vocab_size):
+    dE = np.zeros_like(dH)                        # (T, d) instead of (vocab_size, d)
+    np.add.at(dE, ids, dH)
+    return dE
+
+
+def bigram_batch_max(W, xs, ys):
+    return bigram_with(lambda W, xs: stable_softmax_rows(W[xs] - W[xs].max()))(W, xs, ys)
+
+
+def stable_softmax_rows(s):
+    e = np.exp(s)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def bigram_no_keepdims(W, xs, ys):
+    def probs(W, xs):
+        s = W[xs] - W[xs].max(axis=1)
+        return np.exp(s) / np.exp(s).sum(axis=1)
+    return bigram_with(probs)(W, xs, ys)
+
+
+def bigram_swapped(W, xs, ys):
+    return bigram_loops(W, ys, xs)
+
+
+def bigram_columns(W, xs, ys):
+    loss, dW = bigram_loops(W.T, xs, ys)          # logits = W[:, xs].T
+    return loss, dW.T
+
+
+def numerical_grad_precedence(f, x, delta):
+    grad = np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[k] = delta
+        grad[k] = (f(x + step) - f(x - step)) / 2 * delta
+    return grad
+
+
+def numerical_grad_back_to_x(f, x, delta):
+    x, grad = x.copy(), np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        x[k] += delta
+        plus = f(x)
+        x[k] -= delta                             # back at x, not at x - delta
+        grad[k] = (plus - f(x)) / (2 * delta)
+    return grad
+
+
+def numerical_grad_never_stored(f, x, delta):
+    grad = np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[k] = delta
+        (f(x + step) - f(x - step)) / (2 * delta)  # computed, never stored in grad[k]
+    return grad
+
+
 WRONG = [
     (check_softmax, no_shift_softmax, "no_max_shift", ["最大值", "上溢", "ch1-overflow"]),
     (check_softmax, lambda z: z / z.sum(), "divide_by_sum", ["总和", "ch1-divide-by-sum"]),
@@ -435,6 +563,25 @@ WRONG = [
     (check_training_loop, train_with(fresh=False), "stale_gradient", ["循环里面"]),
     (check_training_loop, train_with(assign=False), "weights_not_updated", ["赋回"]),
     (check_training_loop, train_with(give_back_start=True), "start_weights_returned", ["return W, losses"]),
+    (check_softmax, softmax_mean_shift, "mean_shift", ["平均值", "ch1-overflow"]),
+    (check_softmax, softmax_returns_log, "log_probabilities", ["对数概率", "ch1-softmax"]),
+    (check_logsumexp, logsumexp_min_shift, "min_shift", ["最小值"]),
+    (check_logsumexp, logsumexp_mean_shift, "mean_shift", ["平均值"]),
+    (check_logsumexp, logsumexp_math, "no_max_shift", ["OverflowError", "最大值"]),
+    (check_cross_entropy, cross_entropy_minus_max, "max_score_not_target", ["z[y]", "ch1-logsumexp"]),
+    (check_cross_entropy, cross_entropy_math, "no_max_shift", ["最大值"]),
+    (check_cross_entropy_grad, grad_minus_one, "every_component_minus_one", ["每一项都减了 1", "g[y] -= 1"]),
+    (check_cross_entropy_grad, grad_wrt_p, "derivative_wrt_probability", ["-1/p_y", "链式法则"]),
+    (check_mean_loss, mean_loss_batch_max, "max_of_whole_batch", ["整批的最大值", "keepdims=True", "ch1-overflow"]),
+    (check_mean_loss, mean_loss_no_keepdims, "keepdims_missing", ["broadcast", "keepdims=True", "ch4-mistakes"]),
+    (check_embedding_backward, embedding_zeros_like, "gradient_shape_of_dH", ["IndexError", "(vocab_size, d)"]),
+    (check_bigram_loss_and_grad, bigram_batch_max, "max_of_whole_batch", ["整批的最大值"]),
+    (check_bigram_loss_and_grad, bigram_no_keepdims, "keepdims_missing", ["keepdims=True"]),
+    (check_bigram_loss_and_grad, bigram_swapped, "xs_ys_swapped", ["W[xs]", "ch4-network"]),
+    (check_bigram_loss_and_grad, bigram_columns, "columns_of_W", ["W[:, xs]"]),
+    (check_numerical_grad, numerical_grad_precedence, "division_precedence", ["/ (2 * delta)", "δ²"]),
+    (check_numerical_grad, numerical_grad_back_to_x, "one_point_at_x", ["2δ", "old"]),
+    (check_numerical_grad, numerical_grad_never_stored, "perturbed_array_shared", ["grad[k]"]),
 ]
 
 
@@ -457,8 +604,75 @@ def test_each_named_mistake_is_recognised_with_its_hint(check, fn, key, words):
     text = str(result)
     assert "认出的错误：" + result.mistakes[0].title in text
     for word in words:
-        assert word in text, f"{word!r} missing from:\n{text}"
+        if re.fullmatch(r"ch\d-[\w-]+", word):            # the section the hint points to
+            assert result.mistakes[0].label == word, result.mistakes[0].label
+        else:
+            assert word in text, f"{word!r} missing from:\n{text}"
     assert f'href="{result.mistakes[0].href}"' in result._repr_html_()
+
+
+def test_a_mistake_is_told_apart_by_the_cases_that_separate_it_from_look_alikes():
+    """With y = 1 (the book's example), p - 1 and p - y are the same numbers, and with y = 0 p - y is p: the other
+    cases decide, and the first failing case already names the mistake that explains them all."""
+    for fn, key in ((grad_minus_one, "every_component_minus_one"), (lambda z, y: stable_softmax(z) - y,
+                                                                    "label_subtracted"),
+                    (lambda z, y: stable_softmax(z), "missing_minus_e_y")):
+        result = check_cross_entropy_grad(fn)
+        assert {case.mistake.key for case in result.failures} == {key}, str(result)
+    # a mistake that the reader's passing cases contradict is not named: the mean shift passes [1000, 1001, 1002],
+    # where an unshifted softmax gives nan, so it is not “没有先减最大值”
+    assert [h.key for h in check_softmax(softmax_mean_shift).mistakes] == ["mean_shift"]
+    assert [h.key for h in check_cross_entropy(log_of_softmax).mistakes] == ["log_of_underflow"]
+
+
+def test_each_mistake_the_checkers_predict_is_named_when_a_reader_makes_exactly_it(monkeypatch):
+    """For every named mistake of every battery: a function that returns, on each case, what that mistake returns
+    there is told that mistake (the battery tells every named mistake apart from the others)."""
+    from labcode.practice import battery
+    from labcode.practice import bigram as b
+    from labcode.practice import embedding as e
+    from labcode.practice import gradient as g
+    from labcode.practice import probability as p
+    from labcode.practice import training as t
+    seen = {}
+
+    def spy(check, fn, probes, **options):
+        seen[check] = probes, options["predict"]
+        return battery.run(check, fn, probes, **options)
+
+    for module in (p, g, e, b, t):
+        monkeypatch.setattr(module, "run", spy)
+    named = 0
+    for check, fns in RIGHT.items():
+        check(fns[0])
+        probes, predict = seen[check.__name__]
+        with np.errstate(all="ignore"):
+            predictions = [predict(probe) for probe in probes]
+        for key in dict.fromkeys(hint.key for found in predictions for hint, _ in found):
+            answers = [next((v for hint, v in found if hint.key == key), probe.expected)
+                       for probe, found in zip(probes, predictions, strict=True)]
+            answers = [tuple(probe.expected[i] if part is battery.ANY else part for i, part in enumerate(answer))
+                       if type(answer) is tuple else answer for probe, answer in zip(probes, answers, strict=True)]
+
+            def exactly(*args, answers=answers, probes=probes):
+                k = next(k for k, probe in enumerate(probes) if _same_args(args, probe.args))
+                return answers[k]
+            result = check(exactly)
+            assert result.mistakes and result.mistakes[0].key == key, f"{check.__name__}: {key}\n{result}"
+            named += 1
+    assert named >= 50
+
+
+def _same_args(args, probe_args):
+    """The arguments of one case (copies of its arrays; functions compared by their code: the battery makes its
+    functions afresh on every check)."""
+    from labcode.practice.battery import similar
+
+    def same(a, b):
+        if isinstance(b, np.ndarray):
+            return similar(a, b)
+        return getattr(a, "__code__", a) == getattr(b, "__code__", b)
+    return all(same(a, b) for a, b in zip(args, probe_args, strict=True))
 
 
 def test_bigram_sum_instead_of_mean_is_named_from_the_loss():
@@ -468,11 +682,28 @@ def test_bigram_sum_instead_of_mean_is_named_from_the_loss():
     assert check_bigram_loss_and_grad(summed).mistakes[0].key == "sum_not_mean"
 
 
+@pytest.mark.parametrize("check, fn", [
+    # shifted the numerator only: zeros on big scores, not the nan of an unshifted softmax
+    (check_softmax, lambda z: np.exp(z - z.max()) / np.exp(z).sum()),
+    (check_logsumexp, lambda z: z.max()),                                  # the max alone
+    (check_cross_entropy, lambda z, y: labcode.logsumexp(z) + z[y]),         # + z[y]: not eps, not a sign of ℓ
+    (check_cross_entropy_grad, lambda z, y: right_grad(z, y) / len(z)),      # divided by V
+    # masked the logits but not the targets: an IndexError that has nothing to do with -100
+    (check_mean_loss, lambda z, t: -labcode.log_softmax(z[t != -100], axis=1)[np.arange(len(t)), t].mean()),
+    (check_mean_loss, mean_loss_batch_normalised),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_mistakes_the_book_does_not_name_get_the_general_advice_and_no_wrong_name(check, fn):
+    result = check(fn)
+    assert not result.passed and result.mistakes == (), str(result)
+    assert "认出的错误" not in str(result) and f"怎么改：{result.advice.fix}" in str(result)
+
+
 def test_an_unrecognised_mistake_still_fails_with_the_general_advice():
     result = check_softmax(lambda z: stable_softmax(z)[::-1].copy())
     assert not result.passed and result.mistakes == ()
     text = str(result)
-    assert "认出的错误" not in text and "怎么改：三步" in text and "ch1-softmax" in text
+    assert "认出的错误" not in text and "怎么改：三步" in text
+    assert "参见：第 1 章“softmax：先取指数，再归一化”一节" in text
 
 
 # ---- odd return values and calls that fail: reported, never a crash ----
@@ -503,13 +734,19 @@ def test_odd_results_are_failed_cases_not_crashes(fn, words):
     (check_bigram_loss_and_grad, lambda W, xs, ys: bigram.loss_and_grad(W, xs, ys)[0], ["应返回两个值 (loss, dW)"]),
     (check_bigram_loss_and_grad, lambda W, xs, ys: (1.0, [[0.0]]), ["dW：返回的是 list"]),
     (check_embedding_backward, lambda ids, dH, V: dH, ["形状应为 (6, 2)", "(3, 2)"]),
+    (check_embedding_backward, lambda ids, dH, V: labcode.embedding_backward(dH, ids, V).T,
+     ["形状应为 (6, 2)，收到 (2, 6)，正好是转置的形状", "(vocab_size, d)"]),
+    (check_embedding_backward, lambda ids, dH, V: labcode.embedding_backward(dH, ids, ids.max() + 1),
+     ["形状应为 (4, 3)，收到 (3, 3)", "没被读到的行是 0"]),
+    (check_bigram_loss_and_grad, lambda W, xs, ys: (bigram.loss_and_grad(W, xs, ys)[0], softmax_rows(W[xs])),
+     ["dW：形状应为 (3, 3)，收到 (4, 3)"]),
     (check_numerical_grad, lambda f, x, d: np.zeros(x.size + 1), ["形状应为 (3,)", "(4,)"]),
     (check_training_loop, lambda lg, W, lr, steps: W, ["应返回两个值 (W, losses)，收到 ndarray"]),
     (check_training_loop, lambda lg, W, lr, steps: (W, "losses"), ["losses：应是一串数（列表或数组），收到 str"]),
     (check_training_loop, lambda lg, W, lr, steps: (W, [[1.0]]), ["losses：应是一维的一串数"]),
     (check_training_loop, lambda lg, W, lr, steps: (W.tolist(), []), ["W：返回的是 list"]),
     (check_training_loop, lambda lg, W, lr, steps: (lambda W, L: (W, L[:-1]))(*train_append_after(lg, W, lr, steps)),
-     ["应有 steps + 1 = 5 个数", "收到 4 个：少了最后一次更新之后的损失"]),
+     ["应有 steps + 1 = 5 个数", "收到 4 个：前几个都对，少了最后一次更新之后的损失"]),
     (check_training_loop, lambda lg, W, lr, steps: (lambda W, L: (W, L[1:]))(*train_append_after(lg, W, lr, steps)),
      ["收到 4 个：少了出发点（更新之前）的损失"]),
 ])
@@ -579,7 +816,7 @@ def test_a_failing_report_shows_the_first_failure_with_input_expected_actual_and
     assert text.startswith("check_softmax：没通过（12 项里有 3 项没过）")
     for line in ("第一项没过：分数都很大 [1000, 1001, 1002]", "输入：z = [1000., 1001., 1002.]",
                  "期望：[0.090031, 0.244728, 0.665241]", "实际：[nan, nan, nan]", "问题：结果含 nan",
-                 "参见：第 1 章“先减最大值”一节（01_probability_to_loss.html#ch1-overflow）",
+                 "参见：第 1 章“先减最大值”一节（01_probability_to_loss.ipynb）",
                  "其余没过：分数都很负 [-1000, -1001, -1002]；跨度很大 [-1000, 0, 1000]",
                  "rtol=1e-05, atol=1e-08"):
         assert line in text
@@ -596,7 +833,8 @@ def test_the_html_report_escapes_and_links():
     assert html.startswith('<div class="lc-practice" lang="zh-CN">')
     assert "<b>&" not in html and "&lt;b&gt;&amp;" in html
     html = check_softmax(no_shift_softmax)._repr_html_()
-    assert '<a href="01_probability_to_loss.html#ch1-overflow">第 1 章“先减最大值”一节</a>' in html
+    assert ('<a href="01_probability_to_loss.ipynb#cell-id=58b5d69f">第 1 章“先减最大值”一节</a>'
+            "（01_probability_to_loss.ipynb）") in html
     for label in ("输入", "期望", "实际", "认出的错误", "怎么改"):
         assert f">{label}</dt><dd" in html
     assert "color" not in html and "<code" not in html      # inherited colours only: readable in light and dark
@@ -630,6 +868,44 @@ def test_reports_are_the_same_on_every_run_and_hold_no_addresses():
         str(check_bigram_loss_and_grad(bigram_with(no_shift_rows)))
 
 
+def _lines_of(text, label):
+    """The lines of one labelled part of a text report (a multi-line array continues on indented lines)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"  {label}："))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("    ")), len(lines))
+    return lines[start:end]
+
+
+def test_small_inputs_are_printed_in_full_and_large_ones_as_shape_and_excerpt():
+    def wrong_on_large(W, xs, ys):            # right, except one entry of dW when V = 27
+        loss, dW = bigram.loss_and_grad(W, xs, ys)
+        if W.shape[0] == 27:
+            dW = dW.copy()
+            dW[5, 3] += 1.0
+        return loss, dW
+    result = check_bigram_loss_and_grad(wrong_on_large)
+    first, text = result.failures[0], str(result)
+    assert first.name == "随机 W（V = 27），60 个训练对"
+    assert "W = 形状 (27, 27) 的数组，前两行：\n[[" in first.inputs and "（共 60 个数）" in first.inputs
+    # expected and actual show the same few numbers around the entry that is off, in its row
+    for label, entry in (("期望", "8.363085e-05"), ("实际", "1.000084e+00")):
+        shown = "\n".join(_lines_of(text, label))
+        assert "dW = 形状 (27, 27) 的数组，编号为 5 的行里编号为 0 到 6 的数：\n" in shown and entry in shown, shown
+    for label in ("输入", "期望", "实际"):
+        assert len(_lines_of(text, label)) <= 4, _lines_of(text, label)
+    # ... and the full input is one attribute away, to replay the case
+    assert "完整输入：把结果存下来：r = check_bigram_loss_and_grad(你的函数)；r.failures[0].args" in text
+    W, xs, ys = first.args
+    assert W.shape == (27, 27) and xs.shape == (60,)
+    assert not np.allclose(wrong_on_large(*first.args)[1], bigram.loss_and_grad(*first.args)[1])
+
+    small = check_softmax(no_shift_softmax)            # three numbers: printed in full, no pointer to the rest
+    assert small.failures[0].inputs == "z = [1000., 1001., 1002.]" and "完整输入" not in str(small)
+    zeros = check_mean_loss(lambda z, t: labcode.cross_entropy(z, t) * 1.01)
+    assert zeros.failures[0].inputs == "logits = np.zeros((6, 6))，targets = [   3,    5,    2,    4,    2, -100]"
+    assert "完整输入" not in str(zeros)                   # np.zeros((6, 6)) is the whole input
+
+
 def test_the_report_ignores_global_print_options():
     expected = str(check_softmax(no_shift_softmax))
     with np.printoptions(precision=2, linewidth=20, threshold=3):
@@ -661,20 +937,28 @@ def test_passing_something_that_is_not_callable_is_a_type_error(check, not_a_fun
         check(not_a_function)
 
 
-# ---- the pointers lead to real sections ----
+# ---- the pointers lead to real sections, in the notebook beside the reader's ----
 
-def _labels(chapter):
-    page = hint_catalogue.Hint("", "", "", "", f"ch{chapter}-x", "").href.split(".")[0]
-    cells = json.loads((ROOT / "book" / f"{page}.ipynb").read_text(encoding="utf-8"))["cells"]
-    return {m for cell in cells if cell["cell_type"] == "markdown"
-            for m in re.findall(r"^\((ch\d-[\w-]+)\)=", "".join(cell["source"]), flags=re.M)}
+def _sections(notebook):
+    """{label: (id of the cell that holds the label, the heading right after it)} of a chapter notebook."""
+    cells = json.loads((ROOT / "book" / notebook).read_text(encoding="utf-8"))["cells"]
+    return {m.group(1): (cell["id"], m.group(2)) for cell in cells if cell["cell_type"] == "markdown"
+            for m in re.finditer(r"^\((ch\d-[\w-]+)\)=\n#+ (.*)$", "".join(cell["source"]), flags=re.M)}
 
 
-def test_every_hint_points_at_a_label_of_its_chapter():
+def test_every_hint_points_at_the_cell_of_its_section_in_its_chapters_notebook():
+    """The link opens the chapter's notebook at the cell holding the section's label (JupyterLab: #cell-id=…),
+    and the section named in words is the one that heading starts: each run of its Chinese is in the heading."""
     catalogue = [v for v in vars(hint_catalogue).values() if isinstance(v, hint_catalogue.Hint)]
     assert len(catalogue) >= 20
     for hint in catalogue:
-        assert hint.label in _labels(hint.chapter), f"{hint.key}: no ({hint.label})= in chapter {hint.chapter}"
+        sections = _sections(hint.notebook)
+        assert hint.label in sections, f"{hint.key}: no ({hint.label})= before a heading in {hint.notebook}"
+        cell, heading = sections[hint.label]
+        assert hint.href == f"{hint.notebook}#cell-id={cell}", \
+            f"{hint.key}: the cell holding ({hint.label})= has the id {cell!r}: update SECTION_CELLS in report.py"
+        for run in re.findall(r"[\u4e00-\u9fff]+", hint.section):
+            assert run in heading, f"{hint.key}: {hint.section!r} is not the section {heading!r}"
         assert hint.fix and hint.section and (hint.why or not hint.title)
 
 

@@ -1,15 +1,20 @@
-"""Every widget of the family and every answer box on the built site follows the page's light or dark theme.
+"""Every widget of the family, every answer box and every “你来写” report on the built site follows the page's
+light or dark theme.
 
-For each built page with a family widget (root class ``lc-widget``) or an answer box, in light and in dark mode:
-the widget sits on the page's own background (no light box on the dark theme), and every piece of
-text in it has WCAG AA contrast (4.5:1) against what is really painted behind it. The colours are
-measured at 1200 px during the `site_tour` visit of every page (WIDGET_CONTRAST in tests/site_tour.py).
+For each built page with a family widget (root class ``lc-widget``), an answer box or a “你来写” report on screen,
+in light and in dark mode: the widget sits on the page's own background (a report, on what its exercise box shows:
+no light box on the dark theme), and every piece of text in it has WCAG AA contrast (4.5:1) against what is really
+painted behind it. The colours are measured at 1200 px during the `site_tour` visit of every page (WIDGET_CONTRAST
+in tests/site_tour.py).
 """
 from __future__ import annotations
 
 
-def assert_follows_the_theme(site_tour, built_site, marker: str, key: str, least: int) -> None:
-    """Every built page whose HTML has `marker` was measured under `key` in both themes, and passes."""
+def assert_follows_the_theme(site_tour, built_site, marker: str, key: str, least: int, on: str = "page") -> None:
+    """Every built page whose HTML has `marker` was measured under `key` in both themes, and passes.
+
+    `on`: what must show behind the root, "page" (the page's background) or "around" (whatever its cell's output
+    area sits on, such as an exercise box)."""
     pages = sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html")
                    if marker in p.read_text(encoding="utf-8"))
     assert pages, f"no built page has {marker}"
@@ -21,8 +26,8 @@ def assert_follows_the_theme(site_tour, built_site, marker: str, key: str, least
             for r in slices:
                 where = f"{path} {key} {r['widget']} at +{r['offset']}px ({scheme})"
                 assert r["theme"] == scheme, where
-                assert max(abs(a - b) for a, b in zip(r["behindRoot"], r["page"], strict=True)) < 2, \
-                    f"{where}: painted on {r['behindRoot']}, the page is {r['page']}"
+                assert max(abs(a - b) for a, b in zip(r["behindRoot"], r[on], strict=True)) < 2, \
+                    f"{where}: painted on {r['behindRoot']}, {'the page' if on == 'page' else 'around it'} is {r[on]}"
                 low = [t for t in r["texts"] if t["ratio"] < 4.5]
                 assert low == [], f"{where}: text below 4.5:1 contrast: {low[:5]}"
                 if scheme == "dark":
@@ -38,3 +43,9 @@ def test_every_widget_follows_light_and_dark_with_aa_contrast(site_tour, built_s
 def test_every_answer_box_follows_light_and_dark_with_aa_contrast(site_tour, built_site):
     """The answer boxes (_ext/answer_box) too: their question, buttons, help and progress texts."""
     assert_follows_the_theme(site_tour, built_site, 'class="answer-box"', "answer_boxes", 40)
+
+
+def test_every_you_write_report_follows_light_and_dark_with_aa_contrast(site_tour, built_site):
+    """The “你来写” reports (labcode.practice) paint no box of their own: in dark mode too they sit on whatever
+    their exercise box or page shows, in its text colour."""
+    assert_follows_the_theme(site_tour, built_site, 'class="lc-practice"', "practice_reports", 10, on="around")

@@ -77,8 +77,11 @@ def test_actions_are_pinned_by_version():
 
 
 def test_the_published_site_carries_the_wheel_and_pypi_waits_to_be_switched_on():
-    build_prerequisites = re.search(r"^build:(.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M).group(1)
-    assert "kit" in build_prerequisites.split()  # `make build` in book.yml builds the wheel the site links
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    prerequisites = dict(re.findall(r"^(\w+):(.*)$", makefile, re.M))
+    build_recipe = makefile.split("\nbuild:", 1)[1].split("\n\n")[0]
+    # `make build` in book.yml ends with `make site`, which builds the wheel the site links first.
+    assert "kit" in prerequisites["site"].split() and "$(MAKE) --no-print-directory site" in build_recipe
     data = workflow(PYPI)
     assert data["on"] == {"push": {"tags": ["v*"]}} and data["permissions"] == {"contents": "read"}
     wheel, publish = data["jobs"]["wheel"], data["jobs"]["publish"]
@@ -89,14 +92,19 @@ def test_the_published_site_carries_the_wheel_and_pypi_waits_to_be_switched_on()
     assert not upload.get("with"), "trusted publishing needs no password or token"
 
 
-def test_pull_requests_test_on_lowest_and_newest_python_and_main_publishes():
+def test_pull_requests_and_main_test_on_lowest_and_newest_python_and_main_publishes():
     data = workflow()
     assert "pull_request" in data["on"] and data["on"]["push"]["branches"] == ["main"]
     test, build, deploy = data["jobs"]["test"], data["jobs"]["build"], data["jobs"]["deploy"]
     floor = re.search(r'requires-python = ">=(\d+\.\d+)"', (ROOT / "pyproject.toml").read_text()).group(1)
     assert test["strategy"]["matrix"]["python"] == [floor, "3.14"]
-    assert "pull_request" in test["if"] and "pull_request" in build["if"] and "!=" in build["if"]
+    # The tests run on every event (after a merge into main too); main publishes only once they pass.
+    assert "if" not in test and "pull_request" in build["if"] and "!=" in build["if"] and build["needs"] == "test"
     assert [s["run"] for s in test["steps"] if "run" in s][-1] == "make test"
+    for job, folders in ((test, {"_build/screenshots", "_build/logs"}), (build, {"_build/pdf/logs"})):
+        uploads = [s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@")]
+        assert uploads and uploads[0]["if"] == "failure()", "a failing job uploads what shows why"
+        assert folders <= set(uploads[0]["with"]["path"].split()), uploads[0]["with"]["path"]
     upload = next(s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-pages-artifact@"))
     assert upload["with"]["path"] == "_build/html"
     assert deploy["needs"] == "build" and deploy["permissions"] == {"pages": "write", "id-token": "write"}

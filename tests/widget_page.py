@@ -1,15 +1,43 @@
-"""A chapter page with a widget, loaded once per browser-test module and put back before each test.
+"""A chapter page with a widget on the built site, for the browser tests (`test_<widget>_browser.py`).
 
-Loading a chapter (MathJax, the widget runtime) costs seconds of CPU, so a module loads its page once
-(`loaded_page`) and each test gets it back with its first widget returned, through the widget's own
-controls, to the state a fresh load showed (`restored_page`, which checks that it really is). The
-fixtures of tests/test_browser.py show the pattern; the generators here are their bodies.
+A browser test module sets PAGE (the chapter's HTML path), WIDGET (the root's selector) and MARKER (text of the
+widget's ES module, which the page embeds in its widget state). Loading a chapter (MathJax, the widget runtime)
+costs seconds of CPU, so the module's page is loaded once (`loaded` in conftest.py), offline, and each test gets it
+back (`page`) with its first widget returned, through the widget's own controls, to the state a fresh load showed:
+the module's RESTORE_JS sets the controls its `restorable_state(page)` recorded, and the state must then equal the
+fresh load's (a widget that cannot say so, such as the gradient explorer, is only put back by its reset button).
+`page_at_width` loads the page at another width in a context of its own, as a phone would.
 """
 from __future__ import annotations
 
-from conftest import offline_context
+import browser
 
 DESKTOP = {"width": 1200, "height": 900}
+
+# Runs in the page: imports the ES module of the widget whose module text holds `marker`, from the widget state the
+# page embeds, into window.__widget = {module, state}; returns the state (without the module's text).
+IMPORT_MODULE_JS = """async (marker) => {
+    const state = JSON.parse(document.querySelector(
+        'script[type="application/vnd.jupyter.widget-state+json"]').textContent).state;
+    const model = Object.values(state).find(m => m.state._esm && m.state._esm.includes(marker));
+    const url = URL.createObjectURL(new Blob([model.state._esm], {type: "text/javascript"}));
+    window.__widget = {module: await import(url), state: model.state};
+    return Object.fromEntries(Object.entries(model.state).filter(([k]) => k !== "_esm" && k !== "_css"));
+}"""
+
+
+def import_module(page, marker):
+    """The page's own module of the widget (`window.__widget.module` in the page); returns the widget's state."""
+    return page.evaluate(IMPORT_MODULE_JS, marker)
+
+
+def offline_context(chromium, **options):
+    """A new browser context and page whose requests to anything but 127.0.0.1 are blocked and recorded in
+    `page.external`; returns (context, page)."""
+    context = chromium.new_context(**options)
+    page = context.new_page()
+    page.external = browser.offline(context)
+    return context, page
 
 
 def open_widget_page(chromium, url, root, **options):
@@ -36,32 +64,18 @@ def assert_page_clean(page):
         f"scripts, styles or static files missing: {page.missing}")
 
 
-def loaded_page(chromium, url, root, state):
-    """Module fixture body: the page at desktop size, with `page.fresh = state(page)` as first loaded."""
-    context, page = open_widget_page(chromium, url, root, viewport=DESKTOP)
-    page.fresh = state(page)
-    yield page
-    context.close()
+def assert_fits_its_column(root, width):
+    """A widget at viewport `width` is no wider than its column and ends on the screen (1 px of rounding)."""
+    overflow = root.evaluate("el => el.scrollWidth - el.clientWidth")
+    assert overflow <= 1, f"the widget is wider than its column at {width}px by {overflow}px"
+    assert root.evaluate("el => el.getBoundingClientRect().right <= document.documentElement.clientWidth + 1"), (
+        f"the widget runs off the screen at {width}px")
 
 
-def restored_page(loaded, root, state, restore_js):
-    """Test fixture body: `restore_js(root element, loaded.fresh["controls"])` sets the first widget's controls
-    back as a reader would; the state must then equal the fresh load's. The page must stay clean."""
-    loaded.locator(root).first.evaluate(restore_js, loaded.fresh["controls"])
-    assert state(loaded) == loaded.fresh, "the widget did not return to the state of a fresh load"
-    yield loaded
-    assert_page_clean(loaded)
-
-
-def page_at_width(request, chromium, url, root, width):
-    """Test fixture body: the page laid out from its load at `width`: the module's restored `page` fixture at
-    desktop width, else a page loaded at that width in a context of its own, as a phone would."""
-    if width == DESKTOP["width"]:
-        yield request.getfixturevalue("page")
-        return
-    context, page = open_widget_page(chromium, url, root, viewport={**DESKTOP, "width": width})
-    try:
-        yield page
-        assert_page_clean(page)
-    finally:
-        context.close()
+def restore(loaded, module):
+    """Put the first widget back through its own controls (the module's RESTORE_JS), and check that it shows the
+    fresh load's state where the module can say what that is (`restorable_state`)."""
+    state = getattr(module, "restorable_state", None)
+    loaded.locator(module.WIDGET).first.evaluate(module.RESTORE_JS, loaded.fresh and loaded.fresh.get("controls"))
+    if state:
+        assert state(loaded) == loaded.fresh, "the widget did not return to the state of a fresh load"

@@ -4,14 +4,17 @@
 """
 from __future__ import annotations
 
+import collections
+import dataclasses
+import functools
 import numbers
-import re
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from .report import Case, CheckResult
+from .text import first_line, index_text, long_array, names, number, raw, show, worst
 
 RTOL, ATOL = 1e-5, 1e-8
 TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:g})，期望值由 labcode 算出；"
@@ -37,10 +40,6 @@ class Returned(tuple):
         return self
 
 
-def _names(value):
-    return getattr(value, "names", ("loss", "dW"))
-
-
 @dataclass(frozen=True)
 class Raised:
     """读者的函数抛出的异常（与它“返回”一个异常对象区分开）。"""
@@ -48,20 +47,45 @@ class Raised:
     error: Exception
 
 
-def run(check, fn, probes, *, coerce, diagnose, advice, tolerance=TOLERANCE):
+# 预测里“这一部分不管”：例如只写错了损失的写法，梯度是什么都算符合。
+ANY = object()
+
+
+def run(check, fn, probes, *, coerce, predict, advice, explain_error=None, tolerance=TOLERANCE):
     """逐项调用 ``fn``，返回 :class:`CheckResult`；第一项就抛出 NotImplementedError 时报告“还没写”。
 
-    ``tolerance`` 是报告里“比较标准”一行的文字。
+    ``predict(probe)`` 列出书里讲过的常见错误在这一项上会返回什么：[(Hint, 那种写法的返回值)]，同一种错误可以有
+    几种写法；``explain_error(probe, Raised)`` 认出读者的函数抛出的错（Hint 或 None）。由 :func:`settle`
+    定下每一项没过的检查认出的是哪一种错误。``tolerance`` 是报告里“比较标准”一行的文字。
     """
     require_callable(fn, check)
-    cases = []
+    judged = []
     for probe in probes:
         outcome = call(fn, probe.args)
-        if not cases and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
-            case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown)
+        if not judged and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
+            case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown, args=probe.args)
             return CheckResult(check, [case], advice=advice, tolerance=tolerance, not_written=True)
-        cases.append(judge(probe, outcome, coerce, diagnose))
-    return CheckResult(check, cases, advice=advice, tolerance=tolerance)
+        judged.append(judge(probe, outcome, coerce, predict, explain_error))
+    return CheckResult(check, settle(judged), advice=advice, tolerance=tolerance)
+
+
+def settle(judged):
+    """[(Case, 这一项符合的错误, 这一项排除的错误)] -> 每一项没过的检查认出一种错误，或者不认。
+
+    一种错误预测某一项会错、读者却通过了这一项，就不是它。其余的里，能解释的没过的项越多，越可能是读者真犯的那一种：
+    每一项取它的候选里解释得最多的那一种（例如 y = 1 时 p - y 与 p - 1 相同，y = 0 的那一项分得清）。
+    几种在整组检查里都分不清时（例如损失求和不平均，梯度也就没有除以 N），取 predict 里排在前面的那一种。
+    """
+    ruled_out = set().union(*(out for _, _, out in judged))
+    suspects = [[hint for hint in found if hint.key not in ruled_out] for _, found, _ in judged]
+    votes = collections.Counter(key for found in suspects for key in {hint.key for hint in found})
+
+    def choose(found):
+        best = max(votes[hint.key] for hint in found)
+        return next(hint for hint in found if votes[hint.key] == best)
+
+    return [dataclasses.replace(case, mistake=choose(found)) if found else case
+            for (case, _, _), found in zip(judged, suspects, strict=True)]
 
 
 def require_callable(fn, check):
@@ -81,32 +105,43 @@ def call(fn, args):
             return Raised(err)
 
 
-def judge(probe, outcome, coerce, diagnose):
-    expected = show(probe.expected)
+def judge(probe, outcome, coerce, predict, explain_error):
+    """这一项的 Case（还没定下认出的错误）、它的结果符合的常见错误，和它排除的常见错误（见 settle）。"""
+    failed = functools.partial(Case, probe.name, False, inputs=probe.shown, args=probe.args)
     if isinstance(outcome, Raised):
         err = outcome.error
         message = f"调用时抛出了 {type(err).__name__}：{first_line(err)}"
-        mistake = safely(diagnose, probe, outcome)
-        return Case(probe.name, False, message, probe.shown, expected, "（没有返回值）", mistake)
+        found = safely(lambda: explain_error(probe, outcome) if explain_error else None, None)
+        case = failed(message, expected=show(probe.expected), actual="（没有返回值）")
+        return case, (found,) if found is not None else (), set()
     try:
         value, problem = coerce(outcome, probe.expected)
     except Exception as err:  # 返回值古怪到连读都读不了（例如元素的 __float__ 出错）
         value, problem = None, f"返回值无法读取：{type(err).__name__}"
     if problem:
-        return Case(probe.name, False, problem, probe.shown, expected, raw(outcome))
+        return failed(problem, expected=show(probe.expected), actual=raw(outcome)), (), set()
+    wrong = safely(lambda: predict(probe), [])
     if close(value, probe.expected):
-        return Case(probe.name, True, "通过")
-    mistake = safely(diagnose, probe, value)
-    return Case(probe.name, False, describe(value, probe.expected), probe.shown, expected, show(value), mistake)
+        return Case(probe.name, True, "通过"), (), safely(lambda: ruled_out(value, wrong), set())
+    at = focus(value, probe.expected)
+    case = failed(describe(value, probe.expected), expected=show(probe.expected, at), actual=show(value, at))
+    return case, safely(lambda: matching(value, wrong), ()), set()
 
 
-def safely(diagnose, probe, value):
-    # 认错误只是锦上添花：读者的返回值再古怪，也不能让检查崩溃。
+def safely(compute, otherwise):
+    """认错误只是锦上添花：读者的返回值再古怪，也不能让检查崩溃（出错时得到 otherwise：什么也没认出）。"""
     try:
-        with np.errstate(all="ignore"):
-            return diagnose(probe, value)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return compute()
     except Exception:
-        return None
+        return otherwise
+
+
+def ruled_out(passed, wrong):
+    """读者通过了这一项：在这一项上每种写法都会出错的那些错误（的 key），就不是读者犯的。"""
+    keys = {hint.key for hint, _ in wrong}
+    return {key for key in keys if not any(similar(passed, value) for hint, value in wrong if hint.key == key)}
 
 
 # ---- 整理返回值：(值, None)，或 (None, 问题) ----
@@ -123,7 +158,10 @@ def as_array(value, expected):
     if value.dtype.kind != "f":
         return None, f"应返回浮点数组，收到 dtype {value.dtype}"
     if value.shape != expected.shape:
-        return None, f"形状应为 {expected.shape}，收到 {value.shape}"
+        problem = f"形状应为 {expected.shape}，收到 {value.shape}"
+        if value.ndim == 2 and value.shape == expected.shape[::-1]:
+            problem += "，正好是转置的形状"
+        return None, problem
     return value, None
 
 
@@ -177,71 +215,44 @@ def close(actual, expected):
 
 
 def similar(actual, wrong):
-    """actual 是否就是某个错误写法的结果（NaN 与 NaN、inf 与 inf 算相同）。"""
+    """actual 是否就是某个错误写法的结果（NaN 与 NaN、inf 与 inf 算相同；一组值逐个比，ANY 的部分不管）。"""
+    if isinstance(wrong, tuple):
+        return isinstance(actual, tuple) and len(actual) == len(wrong) and \
+            all(w is ANY or similar(a, w) for a, w in zip(actual, wrong, strict=True))
     with np.errstate(all="ignore"):
         a, w = np.asarray(actual, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
         return a.shape == w.shape and bool(np.allclose(a, w, rtol=RTOL, atol=ATOL, equal_nan=True))
 
 
-def finite(actual):
-    return bool(np.isfinite(np.asarray(actual, dtype=np.float64)).all())
+def matching(actual, wrong):
+    """[(Hint, 那种错误写法的结果)] 里结果与 actual 相同的那些 Hint（同一种错误只列一次）。"""
+    return tuple({hint.key: hint for hint, value in wrong if similar(actual, value)}.values())
 
 
 def describe(actual, expected):
     """没通过时的一句话：哪里含 nan/inf，或哪个下标差得最多。"""
     if isinstance(expected, tuple):
-        parts = [f"{name}：{describe(a, e)}" for name, a, e in zip(_names(expected), actual, expected, strict=True)
+        parts = [f"{name}：{describe(a, e)}" for name, a, e in zip(names(expected), actual, expected, strict=True)
                  if not close(a, e)]
         return "；".join(parts)
     a = np.asarray(actual, dtype=np.float64)
     for bad, word in ((np.isnan(a), "nan"), (np.isinf(a), "inf")):
         if bad.any():
-            where = "" if a.ndim == 0 else f"（下标 {_index(np.argwhere(bad)[0])} 处）"
+            where = "" if a.ndim == 0 else f"（下标 {index_text(np.argwhere(bad)[0])} 处）"
             return f"结果含 {word}{where}"
     if a.ndim == 0:
-        return f"与期望差 {_num(abs(float(a) - float(expected)))}"
-    k = np.unravel_index(np.argmax(np.abs(a - expected)), a.shape)
-    return f"下标 {_index(k)} 处差得最多：期望 {_num(expected[k])}，实际 {_num(a[k])}"
+        return f"与期望差 {number(abs(float(a) - float(expected)))}"
+    k = worst(a, expected)
+    return f"下标 {index_text(k)} 处差得最多：期望 {number(expected[k])}，实际 {number(a[k])}"
 
 
-# ---- 把值写成报告里的文字（与全局 printoptions 无关，逐字确定） ----
-
-def show(value):
-    if isinstance(value, tuple):
-        return "，".join(f"{name} = {show(v)}" for name, v in zip(_names(value), value, strict=True))
-    if isinstance(value, np.ndarray) and value.ndim > 0:
-        text = np.array2string(value, precision=6, separator=", ", threshold=24, edgeitems=3, max_line_width=76,
-                               floatmode="maxprec", suppress_small=False, sign="-")
-        return text + ("（float32）" if value.dtype == np.float32 else "")
-    return _num(value)
+def focus(actual, expected):
+    """报告里期望和实际要看的同一处：大的多维数组里差得最多的下标（对 (loss, dW) 这样的一组值逐个取）。"""
+    if isinstance(expected, tuple):
+        return tuple(focus(a, e) for a, e in zip(actual, expected, strict=True))
+    if isinstance(expected, np.ndarray) and expected.ndim > 1 and np.shape(actual) == expected.shape \
+            and (long_array(expected) or long_array(np.asarray(actual))):
+        return tuple(int(i) for i in worst(actual, expected))
+    return None
 
 
-def raw(value):
-    """任意返回值的短文字：数值数组照常显示，其余用 repr（去掉内存地址，最多 120 个字符）。"""
-    if isinstance(value, (list, tuple)):
-        try:
-            arr = np.asarray(value, dtype=np.float64)
-        except Exception:
-            arr = None
-        if arr is not None and arr.ndim > 0:
-            return f"{type(value).__name__} {show(arr)}"
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"<{type(value).__name__}>"
-    text = re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
-def first_line(err):
-    lines = str(err).strip().splitlines()
-    text = lines[0] if lines else "（没有说明）"
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
-def _num(x):
-    return f"{float(x):.10g}"
-
-
-def _index(k):
-    return "[" + ", ".join(str(int(i)) for i in k) + "]"

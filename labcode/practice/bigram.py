@@ -5,11 +5,13 @@ import numpy as np
 
 from ..bigram import loss_and_grad
 from ..embedding import embedding_backward
-from ..probability import cross_entropy, softmax
+from ..probability import softmax
 from . import hints
-from .battery import Probe, Raised, as_loss_and_grad, close, finite, run, show, similar
+from .battery import ANY, Probe, as_loss_and_grad, run
 from .embedding import kept_one_copy
-from .probability import EXTREME, loss_mistake
+from .gradient import raised_in_batch
+from .probability import loss_mistakes
+from .text import show
 
 SEED = 4
 
@@ -66,39 +68,36 @@ def check_bigram_loss_and_grad(fn):
     probes = [Probe(name, (W, xs, ys), loss_and_grad(W, xs, ys),
                     f"W = {show(W)}，xs = {show(xs)}，ys = {show(ys)}")
               for name, W, xs, ys in _bigram_cases()]
-    return run("check_bigram_loss_and_grad", fn, probes, coerce=as_loss_and_grad, diagnose=_diagnose_bigram,
-               advice=hints.ADVICE_BIGRAM)
+    return run("check_bigram_loss_and_grad", fn, probes, coerce=as_loss_and_grad, predict=_bigram_mistakes,
+               explain_error=_bigram_error, advice=hints.ADVICE_BIGRAM)
 
 
-def _diagnose_bigram(probe, actual):
-    if isinstance(actual, Raised):
-        return None
+def _bigram_mistakes(probe):
+    """(loss, dW) 的常见错误写法；只写错了损失的，梯度不管（ANY），只写错了梯度的，损失不管。"""
     W, xs, ys = probe.args
     W = W.astype(np.float64)
-    (loss, dW), (loss_ref, dW_ref) = actual, probe.expected
-    N, V = len(xs), W.shape[0]
+    (loss_ref, dW_ref), N, V = probe.expected, len(xs), W.shape[0]
     onehot = np.eye(V)[ys]                                                   # (N, V)
     columns = softmax(W, axis=0)[xs]                                         # 每一列归一化的 W
     across = softmax(W[xs], axis=0)                                          # 沿这一批归一化
-    if not close(loss, loss_ref):
-        per_pair = cross_entropy(W[xs], ys, reduction="none")
-        if not finite(loss):  # inf 或 nan：先认数值错误（错误的轴在极端行上也可能给出 inf）
-            return loss_mistake(loss, loss_ref, extreme=np.abs(W).max() > EXTREME, worst=per_pair.max())
-        wrong = [(hints.WRONG_AXIS, -np.log(columns[np.arange(N), ys]).mean()),
-                 (hints.WRONG_AXIS, -np.log(across[np.arange(N), ys]).mean()),
-                 (hints.SUM_NOT_MEAN, loss_ref * N), (hints.LOSS_SIGN, -loss_ref)]
-        for hint, value in wrong:
-            if similar(loss, value):
-                return hint
-        return loss_mistake(loss, loss_ref, extreme=np.abs(W).max() > EXTREME, worst=per_pair.max())
     probs = softmax(W[xs])                                                   # (N, V)
-    wrong = [(hints.MISSING_EY, embedding_backward(probs / N, xs, V)), (hints.GRAD_SIGN, -dW_ref),
-             (hints.NOT_DIVIDED_BY_N, dW_ref * N),
-             (hints.WRONG_AXIS, embedding_backward((columns - onehot) / N, xs, V)),
-             (hints.WRONG_AXIS, embedding_backward((across - onehot) / N, xs, V))]
-    for hint, value in wrong:
-        if similar(dW, value):
-            return hint
-    if kept_one_copy(dW, xs, (probs - onehot) / N):
-        return hints.BIGRAM_OVERWRITE
-    return hints.NO_MAX_SHIFT if not finite(dW) and np.abs(W).max() > EXTREME else None
+    swapped, transposed = loss_and_grad(W, ys, xs), loss_and_grad(W.T, xs, ys)
+    wrong = [(hints.SWAPPED_PAIRS, swapped), (hints.W_COLUMNS, (transposed[0], transposed[1].T))]
+    wrong += [(hint, (loss, ANY)) for hint, loss in [
+        (hints.WRONG_AXIS, -np.log(columns[np.arange(N), ys]).mean()),
+        (hints.WRONG_AXIS, -np.log(across[np.arange(N), ys]).mean()),
+        (hints.SUM_NOT_MEAN, loss_ref * N), (hints.LOSS_SIGN, -loss_ref)]]
+    wrong += [(hint, (rows.mean(), ANY)) for hint, rows in loss_mistakes(W[xs], ys, batch_max=(W[xs].max(), W.max()))]
+    wrong += [(hint, (ANY, dW)) for hint, dW in [
+        (hints.MISSING_EY, embedding_backward(probs / N, xs, V)), (hints.GRAD_SIGN, -dW_ref),
+        (hints.NOT_DIVIDED_BY_N, dW_ref * N), (hints.WRONG_AXIS, embedding_backward((columns - onehot) / N, xs, V)),
+        (hints.WRONG_AXIS, embedding_backward((across - onehot) / N, xs, V)),
+        *((hints.BIGRAM_OVERWRITE, dW) for dW in kept_one_copy(xs, (probs - onehot) / N, V))]]
+    e = np.exp(W[xs])                                                        # 没减最大值的 softmax
+    return wrong + [(hints.NO_MAX_SHIFT, (ANY, embedding_backward((e / e.sum(axis=1, keepdims=True) - onehot) / N,
+                                                                   xs, V)))]
+
+
+def _bigram_error(probe, raised):
+    W, xs, _ = probe.args
+    return raised_in_batch(raised, W[xs])

@@ -5,7 +5,8 @@ import numpy as np
 
 from ..embedding import embedding_backward
 from . import hints
-from .battery import Probe, Raised, as_array, run, show, similar
+from .battery import Probe, as_array, run
+from .text import show
 
 SEED = 3
 
@@ -51,28 +52,43 @@ def check_embedding_backward(fn):
     probes = [Probe(name, (ids, dH, V), embedding_backward(dH, ids, V),
                     f"ids = {show(ids)}，dH = {show(dH)}，vocab_size = {V}")
               for name, ids, dH, V in _embedding_cases()]
-    return run("check_embedding_backward", fn, probes, coerce=as_array, diagnose=_diagnose_embedding,
-               advice=hints.ADVICE_EMBEDDING)
+    return run("check_embedding_backward", fn, probes, coerce=_as_gradient_table, predict=_embedding_mistakes,
+               explain_error=_embedding_error, advice=hints.ADVICE_EMBEDDING)
 
 
-def _diagnose_embedding(probe, actual):
+def _as_gradient_table(value, expected):
+    """dE 与 as_array 的要求一样；形状不对时，说出它该是什么形状。"""
+    value, problem = as_array(value, expected)
+    if problem and problem.startswith("形状应为"):
+        problem += "（dE 与嵌入表 E 同形状 (vocab_size, d)：每个编号一行，没被读到的行是 0）"
+    return value, problem
+
+
+def _embedding_mistakes(probe):
     ids, dH, V = probe.args
-    if isinstance(actual, Raised):
-        # X @ dH 没有转置：X 是 (T, V)，只有 V = T 时才乘得起来
-        matmul = isinstance(actual.error, ValueError) and "matmul" in str(actual.error)
-        return hints.MISSING_TRANSPOSE if matmul and len(ids) != V else None
-    if len(ids) == V and similar(actual, np.eye(V)[ids] @ dH):
+    wrong = [(hints.OVERWRITE, value) for value in kept_one_copy(ids, dH, V)]
+    if len(ids) == V:                                    # X @ dH 没有转置，只有 T = V 时乘得起来
+        wrong.append((hints.MISSING_TRANSPOSE, np.eye(V)[ids] @ dH))
+    return wrong
+
+
+def _embedding_error(probe, raised):
+    ids, dH, V = probe.args
+    error, message = raised.error, str(raised.error)
+    # X @ dH 没有转置：X 是 (T, V)，只有 V = T 时才乘得起来
+    if isinstance(error, ValueError) and "matmul" in message and len(ids) != V:
         return hints.MISSING_TRANSPOSE
-    return hints.OVERWRITE if kept_one_copy(actual, ids, dH) else None
+    # dE = np.zeros_like(dH)：只有 T 行，编号大于等于 T 时越界
+    if isinstance(error, IndexError) and f"with size {len(ids)}" in message and ids.max() >= len(ids):
+        return hints.DE_SHAPE
+    return None
 
 
-def kept_one_copy(actual, ids, rows):
-    """重复编号的错误写法：每个被读到的行恰好等于它的某一份梯度（而不是几份之和），其余行为 0。"""
-    for i in range(actual.shape[0]):
-        mine = rows[ids == i]
-        if len(mine) == 0:
-            if not similar(actual[i], np.zeros_like(actual[i])):
-                return False
-        elif not any(similar(actual[i], row) for row in mine):
-            return False
-    return True
+def kept_one_copy(ids, rows, size):
+    """重复编号的错误写法（dE[ids] += dH，或逐个赋值 dE[ids[t]] = dH[t]）会得到的结果：同一个编号出现几次，
+    只留下一份。NumPy 不保证留下的是哪一份：给出留下最后一份和留下第一份的两种。"""
+    last = np.zeros((size, rows.shape[1]))
+    last[ids] = rows                                     # 重复的下标：最后一次写入留下
+    first = np.zeros((size, rows.shape[1]))
+    first[ids[::-1]] = rows[::-1]
+    return [last, first]

@@ -1,13 +1,16 @@
 """第 2 章的“你来写”：检查读者写的交叉熵梯度 p - e_y、中心差分，和一批里只对有效目标取平均的损失。"""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..gradients import numerical_grad
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from . import hints
-from .battery import ATOL, RTOL, Probe, Raised, as_array, as_number, finite, run, show, similar
-from .probability import EXTREME, loss_mistake
+from .battery import ATOL, RTOL, Probe, as_array, as_number, run
+from .probability import loss_mistakes, overflow_error, overflowed
+from .text import show
 
 SEED = 2
 IGNORE = -100
@@ -58,21 +61,16 @@ def check_cross_entropy_grad(fn):
     """
     probes = [Probe(name, (z, y), cross_entropy_grad(z, y), f"z = {show(z)}，y = {y}")
               for name, z, y in _gradient_cases()]
-    return run("check_cross_entropy_grad", fn, probes, coerce=as_array, diagnose=_diagnose_gradient,
+    return run("check_cross_entropy_grad", fn, probes, coerce=as_array, predict=_gradient_mistakes,
+               explain_error=overflow_error(hints.NO_MAX_SHIFT),
                advice=hints.ADVICE_GRAD)
 
 
-def _diagnose_gradient(probe, actual):
-    if isinstance(actual, Raised):
-        return None
+def _gradient_mistakes(probe):
     z, y = probe.args[0].astype(np.float64), probe.args[1]
-    p = softmax(z)
-    for hint, value in ((hints.MISSING_EY, p), (hints.GRAD_SIGN, -probe.expected), (hints.LABEL_SUBTRACTED, p - y)):
-        if similar(actual, value):
-            return hint
-    if not finite(actual) and np.abs(z).max() > EXTREME:
-        return hints.NO_MAX_SHIFT
-    return None
+    p, e_y, e = softmax(z), np.eye(z.size)[y], np.exp(z)
+    return [(hints.MISSING_EY, p), (hints.GRAD_SIGN, -probe.expected), (hints.LABEL_SUBTRACTED, p - y),
+            (hints.ALL_MINUS_ONE, p - 1), (hints.WRT_PROBABILITY, -e_y / p[y]), (hints.NO_MAX_SHIFT, e / e.sum() - e_y)]
 
 
 # ---- 一批的平均损失 ----
@@ -143,15 +141,14 @@ def check_mean_loss(fn):
     probes = [Probe(name, (logits, targets), cross_entropy(logits, targets),
                     f"logits = {show(logits)}，targets = {show(targets)}")
               for name, logits, targets in _mean_loss_cases()]
-    return run("check_mean_loss", fn, probes, coerce=as_number, diagnose=_diagnose_mean_loss,
+    return run("check_mean_loss", fn, probes, coerce=as_number, predict=_mean_loss_mistakes,
+               explain_error=_mean_loss_error,
                advice=hints.ADVICE_MEAN_LOSS)
 
 
-def _diagnose_mean_loss(probe, actual):
+def _mean_loss_mistakes(probe):
     logits, targets = probe.args[0].astype(np.float64), probe.args[1]
     valid = targets != IGNORE
-    if isinstance(actual, Raised):
-        return hints.IGNORE_AS_INDEX if isinstance(actual.error, IndexError) and not valid.all() else None
     per_target = cross_entropy(logits, targets, reduction="none")      # (N,)，被忽略处为 0
     total, V = per_target.sum(), logits.shape[1]
     wrong = [(hints.DENOMINATOR_ALL, total / targets.size), (hints.SUM_NOT_MEAN, total)]
@@ -161,11 +158,30 @@ def _diagnose_mean_loss(probe, actual):
     if V >= 100 and not valid.all():                                    # -100 被当成编号为 V - 100 的候选
         as_index = cross_entropy(logits, np.where(valid, targets, V + IGNORE), reduction="none")
         wrong += [(hints.IGNORE_AS_INDEX, as_index.mean()), (hints.IGNORE_AS_INDEX, as_index.sum() / valid.sum())]
-    for hint, value in wrong:
-        if similar(actual, value):
-            return hint
-    return loss_mistake(actual, probe.expected, extreme=np.abs(logits).max() > EXTREME,
-                        worst=per_target.max())
+    Z, ys = logits[valid], targets[valid]
+    return wrong + [(hint, rows.mean()) for hint, rows in loss_mistakes(Z, ys, batch_max=(logits.max(), Z.max()))]
+
+
+def _mean_loss_error(probe, raised):
+    logits, targets = probe.args
+    return raised_in_batch(raised, logits, targets != IGNORE)
+
+
+def raised_in_batch(raised, scores, rows=None):
+    """一批分数（形状 (N, V)）上抛出的错认得出的几种：拿 -100 当下标、少了 keepdims、没减最大值。
+
+    rows 是有效的行（掩码）；没给时每一行都有效。
+    """
+    error, message = raised.error, str(raised.error)
+    N, V = scores.shape
+    if rows is not None and not rows.all() and isinstance(error, IndexError) and \
+            ("-100" in message or "out of range" in message):
+        return hints.IGNORE_AS_INDEX
+    # 形状 (n,) 的行最大值（或行和）与 (n, V) 的分数相减：NumPy 说 “shapes (n,V) (n,)”
+    for n, v, m in re.findall(r"\((\d+), ?(\d+)\) \((\d+),\)", message if isinstance(error, ValueError) else ""):
+        if n == m and int(v) == V and int(n) != V:
+            return hints.KEEPDIMS
+    return hints.NO_MAX_SHIFT_LOSS if overflowed(raised, scores) else None
 
 
 # ---- 中心差分 ----
@@ -233,25 +249,27 @@ def check_numerical_grad(fn):
     """
     probes = [Probe(name, (f, x, delta), numerical_grad(f, x, delta), f"{formula}，x = {show(x)}，delta = {delta:g}")
               for name, f, x, delta, formula in _numerical_grad_cases()]
-    return run("check_numerical_grad", fn, probes, coerce=as_array, diagnose=_diagnose_numerical_grad,
+    return run("check_numerical_grad", fn, probes, coerce=as_array, predict=_numerical_grad_mistakes,
+               explain_error=_numerical_grad_error,
                advice=hints.ADVICE_NUMERICAL_GRAD, tolerance=DIFFERENCE_TOLERANCE)
 
 
 
-def _diagnose_numerical_grad(probe, actual):
+def _numerical_grad_mistakes(probe):
     f, x, delta = probe.args
-    if isinstance(actual, Raised):
-        return hints.FLATTENED_INPUT if x.ndim > 1 else None
-    wrong = [(hints.ONE_SIDED, _one_sided(f, x, delta, +1)), (hints.ONE_SIDED, _one_sided(f, x, delta, -1)),
-             (hints.HALF_DENOMINATOR, 2 * probe.expected), (hints.ALL_AT_ONCE, _all_at_once(f, x, delta)),
+    forward, backward = _one_sided(f, x, delta, +1), _one_sided(f, x, delta, -1)
+    wrong = [(hints.ONE_SIDED, forward), (hints.ONE_SIDED, backward), (hints.HALF_DENOMINATOR, 2 * probe.expected),
+             (hints.PRECEDENCE, probe.expected * delta ** 2), (hints.ALL_AT_ONCE, _all_at_once(f, x, delta)),
              (hints.ROWS_AT_ONCE, _by_rows(f, x, delta)), (hints.NOT_RESTORED, _not_restored(f, x, delta)),
-             (hints.SHARED_ARRAY, _one_sided(f, x, delta, +1) / 2),
-             (hints.SHARED_ARRAY, _one_sided(f, x, delta, -1) / 2),
-             (hints.SHARED_ARRAY, np.zeros_like(probe.expected))]    # x ± δ 落在同一个数组上：两次函数值相同
-    wrong += [(hints.DELTA_IGNORED, numerical_grad(f, x, other)) for other in (1e-4, 1e-5, 1e-6) if other != delta]
-    found = {hint.key: hint for hint, value in wrong if not similar(value, probe.expected) and similar(actual, value)}
-    # 几种错误在这一项上给出同样的数（例如 f 对整体平移不变时都是 0）：分不清，留给别的检查项去认
-    return next(iter(found.values())) if len(found) == 1 else None
+             (hints.ONE_POINT_AT_X, forward / 2), (hints.ONE_POINT_AT_X, backward / 2),
+             (hints.SHARED_ARRAY, np.zeros_like(probe.expected))]    # 两次函数值在同一点上算：差商全是 0
+    return wrong + [(hints.DELTA_IGNORED, numerical_grad(f, x, other)) for other in (1e-4, 1e-5, 1e-6)
+                    if other != delta]
+
+
+def _numerical_grad_error(probe, raised):
+    # 把矩阵压平（或只取一行）再交给 f：f 里的矩阵乘法对不上形状
+    return hints.FLATTENED_INPUT if probe.args[1].ndim > 1 else None
 
 
 def _unit(x, k, delta):

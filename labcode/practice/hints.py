@@ -39,7 +39,14 @@ MIN_SHIFT = Hint(
     "min_shift", "减去的是最小值，不是最大值",
     "z - z.min() 让最小的分数变成 0，其余分数都 ≥ 0；像 [-1000, 0, 1000] 这样跨度大的分数，最大一项减完还是 2000，"
     f"超过约 {EXP_LIMIT}，exp 照样上溢。",
-    "减去最大值：s = z - z.max()，这样每一项都 ≤ 0，指数都在 (0, 1] 里。",
+    "减去最大值 m = z.max()：每一项 z - m 都 ≤ 0，指数都在 (0, 1] 里。",
+    "ch1-overflow", "先减最大值")
+
+MEAN_SHIFT = Hint(
+    "mean_shift", "减去的是平均值，不是最大值",
+    "减去任何同一个数，结果在数学上都不变，但只有减最大值能保证不上溢：[-1000, 0, 1000] 减去平均值 0 还是原样，"
+    f"最大一项 1000 超过约 {EXP_LIMIT}，exp 上溢成 inf。",
+    "减去最大值 m = z.max()：每一项 z - m 都 ≤ 0，指数都在 (0, 1] 里。",
     "ch1-overflow", "先减最大值")
 
 SELF_SHIFT = Hint(
@@ -53,6 +60,13 @@ DIVIDE_BY_SUM = Hint(
     "z / z.sum() 不是 softmax：总和为 0 时除零，分数有正有负时会得到负的或大于 1 的“概率”。",
     "先取指数再归一化：e = np.exp(z - z.max())，p = e / e.sum()。",
     "ch1-divide-by-sum", "直接除以总和，为什么不行")
+
+LOG_PROBS = Hint(
+    "log_probabilities", "返回的是对数概率 ln p",
+    "softmax 给出概率本身：每一项在 0 到 1 之间，总和为 1。你的结果是它们的对数（都 ≤ 0），"
+    "那是交叉熵里才用到的 ln p。",
+    "去掉最后的 np.log：e = np.exp(z - z.max())，返回 e / e.sum()。",
+    "ch1-softmax", "softmax：先取指数，再归一化")
 
 NOT_NORMALISED = Hint(
     "not_normalised", "没有归一化",
@@ -79,6 +93,13 @@ EPS_IN_LOG = Hint(
     "真实的损失（例如 2000）被压成约 -log(eps)，梯度也几乎为 0。",
     "不加 eps，用稳定的等价公式：loss = logsumexp(z) - z[y]。",
     "ch1-epsilon", "加一个小常数")
+
+TARGET_SCORE_MAX = Hint(
+    "max_score_not_target", "减去的是最大分数，不是真实目标的分数",
+    "交叉熵是 logsumexp(z) - z[y]：减的是真实目标 y 的分数。logsumexp 里为了稳定减去的最大值 m 要在那里加回来，"
+    "不是用来代替 z[y] 的；目标恰好是分数最高的候选时两者相同，其余时候都错。",
+    "loss = logsumexp(z) - z[y]。",
+    "ch1-logsumexp", "直接从分数算损失")
 
 LOSS_SIGN = Hint(
     "loss_sign", "损失的符号反了",
@@ -107,11 +128,39 @@ GRAD_SIGN = Hint(
     "g = softmax(z)；g[y] -= 1。",
     "ch2-sum-zero", "梯度的各分量之和为 0")
 
+ALL_MINUS_ONE = Hint(
+    "every_component_minus_one", "每一项都减了 1",
+    "-e_y 只在目标那一项减 1，其余分量不动：e_y 是编号为 y 的分量为 1、其余为 0 的独热向量。"
+    "你的结果是 p - 1，各分量之和是 1 - V 而不是 0。",
+    "g = p.copy()；g[y] -= 1。",
+    "ch2-derivation", "逐个坐标求导")
+
+WRT_PROBABILITY = Hint(
+    "derivative_wrt_probability", "求的是对概率 p_y 的导数，不是对分数 z 的导数",
+    "-ln p_y 对 p_y 的导数是 -1/p_y，但我们要的是损失对分数 z_k 的导数：p_y 通过 softmax 依赖每一个分数，"
+    "按链式法则整理下来是 p_k - 1[k = y]：不只目标那一项，其余分量（p_k）也不为 0。",
+    "g = softmax(z)；g[y] -= 1（也就是 p - e_y）。",
+    "ch2-derivation", "逐个坐标求导")
+
 LABEL_SUBTRACTED = Hint(
     "label_subtracted", "把整数编号 y 直接从概率向量里减去",
     "p - y 让每一项都减去了 y 这个数；要减的是独热向量 e_y：只有编号为 y 的那一项减 1。",
     "g = p.copy()；g[y] -= 1。",
     "ch2-soft-targets", "软目标")
+
+GLOBAL_MAX = Hint(
+    "max_of_whole_batch", "减去的是整批的最大值，不是每一行的最大值",
+    "每一行（一个位置）要减它自己的最大值。整批只减一个最大值时，分数比它低很多的行（例如低 1000）指数全部下溢成 0，"
+    "这一行的 log(0) 或 0/0 给出 inf 或 nan。",
+    "m = logits.max(axis=1, keepdims=True)，s = logits - m；再按行算 logsumexp。",
+    "ch1-overflow", "先减最大值")
+
+KEEPDIMS = Hint(
+    "keepdims_missing", "按行求最大值或总和后，少了 keepdims=True",
+    "logits.max(axis=1) 的形状是 (N,)，与 (N, V) 的 logits 相减时 NumPy 把它沿最后一轴广播："
+    "每一列减去同编号那一行的值。N ≠ V 时报形状不合的错，N = V 时不报错，数却是错的。",
+    "logits.max(axis=1, keepdims=True)（形状 (N, 1)），或者 logits.max(axis=1)[:, None]；求总和时也一样。",
+    "ch4-mistakes", "常见错误清单")
 
 DENOMINATOR_ALL = Hint(
     "denominator_counts_ignored", "分母把被忽略的位置也算进去了",
@@ -145,6 +194,21 @@ ONE_SIDED = Hint(
     "两侧各走一步：(f(x + δe_k) - f(x - δe_k)) / (2δ)。",
     "ch2-finite-diff", "第二道检查：中心差分")
 
+PRECEDENCE = Hint(
+    "division_precedence", "分母少了括号：/ 2 * delta",
+    "a / 2 * delta 从左到右算，是 (a / 2) * delta：乘了 δ/2，而不是除以 2δ，结果是正确值的 δ² 倍"
+    "（δ = 1e-5 时小了 10 个数量级）。",
+    "把分母括起来：(f(x + step) - f(x - step)) / (2 * delta)。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
+ONE_POINT_AT_X = Hint(
+    "one_point_at_x", "两次函数值里有一次是在 x 本身上算的",
+    "中心差分要 x + δe_k 和 x - δe_k 两个点。在 x 上原地改时，先加 δ、再减 δ，回到的是 x 本身（要减 2δ 才到 "
+    "x - δe_k）；xp = x、xm = x 没有 copy 时，改一个也就改了另一个。算出的只有前向（或后向）差分的一半。",
+    "用两个新数组：x + step 和 x - step（step 只有编号为 k 的分量是 δ）；原地改的话，记下 old = x[k]，"
+    "先 x[k] = old + delta，再 x[k] = old - delta，最后 x[k] = old。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
 HALF_DENOMINATOR = Hint(
     "denominator_delta", "分母写成了 δ，应为 2δ",
     "x + δe_k 与 x - δe_k 相距 2δ，两次函数值之差要除以这段距离；只除以 δ，每个分量都大了一倍。",
@@ -172,10 +236,11 @@ NOT_RESTORED = Hint(
     "ch2-finite-diff", "第二道检查：中心差分")
 
 SHARED_ARRAY = Hint(
-    "perturbed_array_shared", "扰动用的数组就是 x 本身（没有 copy）",
-    "xp = x 不会复制数组，xp 和 x 是同一块内存：改 xp[k] 也改了 x，x + δe_k 和 x - δe_k 落到了同一个数组上，"
-    "两次函数值不是在两个点上算的（常见结果是 0，或者只有一半）。",
-    "用 xp = x.copy()、xm = x.copy() 各自扰动；或者 x + step、x - step，它们本来就是新数组。",
+    "perturbed_array_shared", "每个分量都是 0：两次函数值是在同一点上算的",
+    "最常见的原因是 xp = x、xm = x 没有 copy：三个名字是同一块内存，改 xp[k] 也改了 x 和 xm，加上的 δ 又被减掉，"
+    "f(xp) 和 f(xm) 算的是同一个点，相减得 0。也可能是循环里算了差商，却没有写进 grad[k]。",
+    "用 xp = x.copy()、xm = x.copy() 各自扰动，或者 x + step、x - step（它们本来就是新数组）；"
+    "再确认每个差商都存进了 grad[k]。",
     "ch2-finite-diff", "第二道检查：中心差分")
 
 DELTA_IGNORED = Hint(
@@ -207,6 +272,13 @@ MISSING_TRANSPOSE = Hint(
     "dE = X.T @ dH。",
     "ch3-gradient", "梯度是 X^T A")
 
+DE_SHAPE = Hint(
+    "gradient_shape_of_dH", "dE 建成了 dH 的形状",
+    "dE 是嵌入表 E 的梯度，与 E 同形状 (vocab_size, d)：词表里每个编号一行，没被读到的行是 0。"
+    "np.zeros_like(dH) 的形状是 (T, d)，编号大于等于 T 的行放不下。",
+    "dE = np.zeros((vocab_size, dH.shape[1]))，再 np.add.at(dE, ids, dH)。",
+    "ch3-gradient", "梯度是 X^T A")
+
 # ---- 第 4 章：bigram 的损失与梯度 ----
 
 WRONG_AXIS = Hint(
@@ -214,6 +286,20 @@ WRONG_AXIS = Hint(
     "每一行（一个前一个字）的分数要在这一行里归一化：沿候选轴 axis=1。沿 axis=0 归一化时，每一列之和为 1，"
     "不同行互相干扰，代码却照常运行。",
     "probs = softmax(W[xs], axis=1)，或者对每一行单独做 softmax。",
+    "ch4-network", "同一个模型，写成一层网络")
+
+SWAPPED_PAIRS = Hint(
+    "xs_ys_swapped", "xs 和 ys 用反了",
+    "xs 是每个训练对的前一个字，用来取分数的行：logits = W[xs]；ys 是后一个字，是要预测的目标。"
+    "反过来就成了“由后一个字预测前一个字”。",
+    "logits = W[xs]，目标是 ys：对每个训练对 r 取 -log probs[r, ys[r]]，再求平均。",
+    "ch4-network", "同一个模型，写成一层网络")
+
+W_COLUMNS = Hint(
+    "columns_of_W", "取的是 W 的列，不是行",
+    "W 编号为 i 的行是“前一个字是 i”时各个候选的分数（编号为 k 的列给候选 k 打分）：独热向量乘 W 取出的是一行，"
+    "W[xs]。W[:, xs] 取的是列，把前一个字当成了候选。",
+    "logits = W[xs]（形状 (N, V)），梯度也加回这些行：np.add.at(dW, xs, dlogits)。",
     "ch4-network", "同一个模型，写成一层网络")
 
 BIGRAM_OVERWRITE = Hint(

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..probability import cross_entropy, logsumexp, softmax
+from ..probability import cross_entropy, log_softmax, logsumexp, softmax
 from . import hints
-from .battery import Probe, Raised, as_array, as_number, finite, run, show, similar
+from .battery import Probe, as_array, as_number, run
+from .text import show
 
 SEED = 1  # 随机分数的种子：每次检查都是同样几组数，报告逐字相同
 # |z| 超过它时，没减最大值的 exp 在 float32 里就会上溢（float64 里是约 709.78）。
@@ -58,23 +59,32 @@ def check_softmax(fn):
     (False, '没有先减最大值')
     """
     probes = [Probe(name, (z,), softmax(z), f"z = {show(z)}") for name, z in _score_vectors()]
-    return run("check_softmax", fn, probes, coerce=as_array, diagnose=_diagnose_softmax,
-               advice=hints.ADVICE_SOFTMAX)
+    return run("check_softmax", fn, probes, coerce=as_array, predict=_softmax_mistakes,
+               explain_error=overflow_error(hints.NO_MAX_SHIFT), advice=hints.ADVICE_SOFTMAX)
 
 
-def _diagnose_softmax(probe, actual):
-    if isinstance(actual, Raised):
-        return None
+def _softmax_mistakes(probe):
     z = probe.args[0].astype(np.float64)
-    wrong = [(hints.DIVIDE_BY_SUM, z / z.sum()), (hints.SELF_SHIFT, np.full(z.shape, 1 / z.size)),
-             (hints.MIN_SHIFT, np.exp(z - z.min()) / np.exp(z - z.min()).sum()),
-             (hints.NOT_NORMALISED, np.exp(z - z.max())), (hints.NOT_NORMALISED, np.exp(z))]
-    for hint, value in wrong:
-        if similar(actual, value):
-            return hint
-    if not finite(actual) and np.abs(z).max() > EXTREME:
-        return hints.NO_MAX_SHIFT
-    return None
+    e, from_min, from_mean = np.exp(z), np.exp(z - z.min()), np.exp(z - z.mean())
+    return [(hints.NO_MAX_SHIFT, e / e.sum()), (hints.DIVIDE_BY_SUM, z / z.sum()),
+            (hints.SELF_SHIFT, np.full(z.shape, 1 / z.size)), (hints.MIN_SHIFT, from_min / from_min.sum()),
+            (hints.MEAN_SHIFT, from_mean / from_mean.sum()),
+            (hints.NOT_NORMALISED, np.exp(z - z.max())), (hints.NOT_NORMALISED, e), (hints.LOG_PROBS, log_softmax(z))]
+
+
+def overflow_error(hint):
+    """explain_error：没减最大值、用 math.exp 逐个算的写法在极端分数上抛出的错（上溢、除以 0、log 0）就是 hint。"""
+    def explain(probe, raised):
+        return hint if overflowed(raised, probe.args[0]) else None
+    return explain
+
+
+def overflowed(raised, scores):
+    """抛出的错是不是 math.exp 上溢、除以 0 或 log 0，而且分数里有绝对值很大的数。"""
+    error = raised.error
+    domain = isinstance(error, ValueError) and "math domain" in str(error)
+    big = np.abs(np.asarray(scores, dtype=np.float64)).max() > EXTREME
+    return big and (isinstance(error, (OverflowError, ZeroDivisionError)) or domain)
 
 
 # ---- logsumexp ----
@@ -95,20 +105,19 @@ def check_logsumexp(fn):
     """
     vectors = _score_vectors()
     vectors.insert(1, ("书里的例子 [ln 2, 0, -ln 2]", np.log([2.0, 1.0, 0.5])))
+    # 减最小值会上溢、减平均值不会：分得清这两种错误
+    vectors.append(("相差 1000 [0, 1000]", np.array([0.0, 1000.0])))
     probes = [Probe(name, (z,), float(logsumexp(z)), f"z = {show(z)}") for name, z in vectors]
-    return run("check_logsumexp", fn, probes, coerce=as_number, diagnose=_diagnose_logsumexp,
-               advice=hints.ADVICE_LOGSUMEXP)
+    return run("check_logsumexp", fn, probes, coerce=as_number, predict=_logsumexp_mistakes,
+               explain_error=overflow_error(hints.NO_MAX_SHIFT_LSE), advice=hints.ADVICE_LOGSUMEXP)
 
 
-def _diagnose_logsumexp(probe, actual):
-    if isinstance(actual, Raised):
-        return None
+def _logsumexp_mistakes(probe):
     z = probe.args[0].astype(np.float64)
-    if similar(actual, np.log(np.sum(np.exp(z - z.max())))):
-        return hints.LSE_MAX_NOT_ADDED
-    if not finite(actual) and np.abs(z).max() > EXTREME:
-        return hints.NO_MAX_SHIFT_LSE
-    return None
+    return [(hints.LSE_MAX_NOT_ADDED, np.log(np.sum(np.exp(z - z.max())))),
+            (hints.NO_MAX_SHIFT_LSE, np.log(np.sum(np.exp(z)))),
+            *((hint, m + np.log(np.sum(np.exp(z - m)))) for hint, m in ((hints.MIN_SHIFT, z.min()),
+                                                                         (hints.MEAN_SHIFT, z.mean())))]
 
 
 # ---- 交叉熵 ----
@@ -154,35 +163,38 @@ def check_cross_entropy(fn):
     """
     probes = [Probe(name, (z, y), float(cross_entropy(z, y)), f"z = {show(z)}，y = {y}")
               for name, z, y in _loss_cases()]
-    return run("check_cross_entropy", fn, probes, coerce=as_number, diagnose=_diagnose_cross_entropy,
-               advice=hints.ADVICE_CROSS_ENTROPY)
+    return run("check_cross_entropy", fn, probes, coerce=as_number, predict=_cross_entropy_mistakes,
+               explain_error=overflow_error(hints.NO_MAX_SHIFT_LOSS), advice=hints.ADVICE_CROSS_ENTROPY)
 
 
-def _diagnose_cross_entropy(probe, actual):
-    if isinstance(actual, Raised):
-        return None
-    z, expected = probe.args[0].astype(np.float64), probe.expected
-    for hint, value in ((hints.LOSS_SIGN, -expected), (hints.LOG_BASE, expected / np.log(2)),
-                        (hints.LOG_BASE, expected / np.log(10))):
-        if similar(actual, value):
-            return hint
-    return loss_mistake(actual, expected, extreme=np.abs(z).max() > EXTREME, worst=expected)
+def _cross_entropy_mistakes(probe):
+    z, y = probe.args[0].astype(np.float64), probe.args[1]
+    expected = probe.expected
+    wrong = [(hints.LOSS_SIGN, -expected), (hints.LOG_BASE, expected / np.log(2)),
+             (hints.LOG_BASE, expected / np.log(10)), (hints.TARGET_SCORE_MAX, logsumexp(z) - z.max())]
+    return wrong + [(hint, rows[0]) for hint, rows in loss_mistakes(z[None, :], np.array([y]))]
 
 
-# 目标的损失超过它时，p_y = e^(-损失) 在 float64 里下溢成 0（约 744.4）。
-UNDERFLOW_LOSS = -np.log(np.finfo(np.float64).smallest_subnormal)
+# 读者在对数里常加的小常数：10 的负几次方，或 float64、float32 的机器精度。
+EPSILONS = (*(10.0 ** -k for k in range(3, 17)), np.finfo(np.float64).eps, np.finfo(np.float32).eps)
 
 
-def loss_mistake(actual, expected, *, extreme, worst):
-    """损失算错时，认出书里讲过的三种数值错误：没减最大值、先算概率再取对数、对数里加 eps。
+def loss_mistakes(Z, ys, batch_max=()):
+    """书里讲过的数值错误算出的每一行损失：[(Hint, 形状 (n,) 的损失)]，分数 Z 形状 (n, V)，目标 ys 形状 (n,)。
 
-    extreme : 输入里有绝对值很大的分数；worst : 这一项里最大的单个目标损失 -ln p_y
-    （超过 UNDERFLOW_LOSS 时 p_y 下溢成 0，超过 14 时 p_y < 1e-6，加 eps 就会明显改变损失）。
+    没减最大值（先算概率再取对数，或直接 log Σ exp）、先算概率再取对数（概率下溢成 0）、对数里加 eps；
+    batch_max 里的每个数是整批的最大值：每一行都减它（而不是各行自己的最大值）的写法。
     """
-    if not finite(actual):
-        if extreme and actual == np.inf and worst > UNDERFLOW_LOSS:
-            return hints.LOG_OF_UNDERFLOW
-        return hints.NO_MAX_SHIFT_LOSS if extreme else None
-    if worst > 14 and 0 <= actual < expected - 1e-3:
-        return hints.EPS_IN_LOG
-    return None
+    r = np.arange(len(ys))
+    e = np.exp(Z)
+    p = softmax(Z, axis=1)
+    found = [(hints.NO_MAX_SHIFT_LOSS, -np.log(e[r, ys] / e.sum(axis=1))),
+             (hints.NO_MAX_SHIFT_LOSS, np.log(e.sum(axis=1)) - Z[r, ys]),
+             (hints.LOG_OF_UNDERFLOW, -np.log(p[r, ys]))]
+    found += [(hints.EPS_IN_LOG, -np.log(p[r, ys] + eps)) for eps in EPSILONS]
+    for m in batch_max:
+        s = Z - m
+        es = np.exp(s)
+        found += [(hints.GLOBAL_MAX, np.log(es.sum(axis=1)) - s[r, ys]),
+                  (hints.GLOBAL_MAX, -np.log(es[r, ys] / es.sum(axis=1)))]
+    return found

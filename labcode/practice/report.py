@@ -5,10 +5,29 @@
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-# 每章的网页文件名（不带 .html）：提示里的链接指向本书网站上的小节锚点。
-PAGES = {1: "01_probability_to_loss", 2: "02_gradient", 3: "03_shared_embedding", 4: "04_bigram"}
+from .text import long_array
+
+# 每章的笔记本。没通过的报告只出现在读者运行笔记本的地方（JupyterLab、Notebook、VS Code），网站上只存着
+# “还没写”和“通过”；学习包把各章笔记本放在同一个文件夹里，所以提示链接到读者身边的笔记本，而不是网页。
+NOTEBOOKS = {1: "01_probability_to_loss.ipynb", 2: "02_gradient.ipynb", 3: "03_shared_embedding.ipynb",
+             4: "04_bigram.ipynb"}
+
+# 提示指向的小节：标签 -> 章节笔记本里写着这个标签（和小节标题）的单元格的 id。JupyterLab 4 打开以
+# #cell-id=… 结尾的链接时，会滚到那个单元格；tests/test_practice.py 核对这些 id 与笔记本一致。
+SECTION_CELLS = {
+    "ch1-divide-by-sum": "db4c86ee", "ch1-softmax": "87420387", "ch1-overflow": "58b5d69f", "ch1-loss": "1e82170d",
+    "ch1-logsumexp": "8afe3658", "ch1-extreme": "d1fbb0d2", "ch1-epsilon": "c2689599",
+    "ch2-derivation": "49f61887", "ch2-sum-zero": "dfaf6b1d", "ch2-finite-diff": "459e3a41",
+    "ch2-step-size": "c543de7f", "ch2-soft-targets": "2b5c3818", "ch2-batch": "5cc1e614",
+    "ch2-denominator": "9e13be81",
+    "ch3-gradient": "5ac7e418", "ch3-overwrite-bug": "96981852",
+    "ch4-network": "network", "ch4-gradient": "gradient", "ch4-training": "training", "ch4-mistakes": "mistakes",
+}
+
+FULL_INPUTS = ("把结果存下来：r = {check}(你的函数)；r.failures[0].args 就是这一项传给你的函数的参数，"
+               "你的函数(*r.failures[0].args) 可以单独重现它")
 
 NOT_WRITTEN = ("函数抛出了 NotImplementedError，书里给的骨架就是这样。"
                "把 raise 那一行换成你的代码，先运行定义函数的那一格，再运行这一格。")
@@ -33,9 +52,15 @@ class Hint:
         return int(self.label[2:self.label.index("-")])
 
     @property
+    def notebook(self) -> str:
+        """讲这个错误的那一章的笔记本，如 ``01_probability_to_loss.ipynb``。"""
+        return NOTEBOOKS[self.chapter]
+
+    @property
     def href(self) -> str:
-        """相对于章节网页的链接，如 ``01_probability_to_loss.html#ch1-overflow``。"""
-        return f"{PAGES[self.chapter]}.html#{self.label}"
+        """相对于读者笔记本的链接，如 ``01_probability_to_loss.ipynb#cell-id=58b5d69f``：在 JupyterLab 里点开，
+        就打开那一章的笔记本并滚到这一节。"""
+        return f"{self.notebook}#cell-id={SECTION_CELLS[self.label]}"
 
     @property
     def where(self) -> str:
@@ -53,6 +78,7 @@ class Case:
     expected: str = ""
     actual: str = ""
     mistake: Hint | None = None
+    args: tuple = field(default=(), repr=False, compare=False)   # 传给读者函数的参数（报告里可能只列出一小段）
 
 
 class CheckResult:
@@ -123,8 +149,10 @@ class CheckResult:
         parts = [("通过", "；".join(passed) if passed else "（没有）")]
         if self.failures:
             first = self.failures[0]
-            parts += [("第一项没过", first.name), ("输入", first.inputs), ("期望", first.expected),
-                      ("实际", first.actual), ("问题", first.message)]
+            parts += [("第一项没过", first.name), ("输入", first.inputs)]
+            if any(long_array(arg) for arg in first.args):
+                parts.append(("完整输入", FULL_INPUTS.format(check=self.check)))
+            parts += [("期望", first.expected), ("实际", first.actual), ("问题", first.message)]
             hint = first.mistake or (self.mistakes[0] if self.mistakes else None)
             if hint is not None:
                 seen_in = "" if first.mistake else f"（在“{_case_with(self.failures, hint)}”这一项里认出）"
@@ -145,7 +173,7 @@ class CheckResult:
         lines = [f"{self.check}：{self.verdict()}"]
         for label, text in self._sections():
             if isinstance(text, Hint):
-                text = f"{text.where}（{text.href}）"
+                text = f"{text.where}（{text.notebook}）"
             text = text.replace("\n", "\n    ")  # 多行的数组接着缩进，不顶格
             lines.append(f"  {label}：{text}" if label else f"  {text}")
         return lines
@@ -156,7 +184,8 @@ class CheckResult:
         notes, items = [], []
         for label, text in self._sections():
             if isinstance(text, Hint):
-                body = f'<a href="{html.escape(text.href)}">{html.escape(text.where)}</a>'
+                body = (f'<a href="{html.escape(text.href)}">{html.escape(text.where)}</a>'
+                        f"（{html.escape(text.notebook)}）")
             elif label in ("输入", "期望", "实际"):
                 body = f'<span style="{_MONO}">{html.escape(text)}</span>'
             else:
@@ -170,7 +199,7 @@ class CheckResult:
         return f'<div class="lc-practice" lang="zh-CN">{head}{"".join(notes)}{table}</div>'
 
 
-_MONO = "font-family: var(--pst-font-family-monospace, monospace); white-space: pre-wrap; overflow-wrap: anywhere"
+_MONO = "font-family: var(--pst-font-family-monospace, monospace); white-space: pre-wrap; overflow-wrap: break-word"
 _GRID = "display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.25em 0.8em; margin: 0"
 
 

@@ -12,7 +12,8 @@ import numpy as np
 from ..bigram import count_matrix, loss_and_grad, loss_and_grad_from_counts
 from ..words import build_vocab, encode_pairs, load_words
 from . import hints
-from .battery import Probe, Raised, Returned, as_array, run, show, similar
+from .battery import Probe, Returned, as_array, run, similar
+from .text import show
 
 
 def descend(loss_and_grad, W, lr, steps, *, sign=-1.0, fresh=True, move=True):
@@ -87,10 +88,9 @@ def check_training_loop(fn):
     """
     probes = []
     for name, step_fn, W, lr, steps, formula in _training_cases():
-        shown_W = f"np.zeros({W.shape})" if not np.any(W) else show(W)
         probes.append(Probe(name, (step_fn, W, lr, steps), Returned(("W", "losses"), descend(step_fn, W, lr, steps)),
-                            f"loss_and_grad：{formula}；W = {shown_W}，lr = {lr:g}，steps = {steps}"))
-    return run("check_training_loop", fn, probes, coerce=_as_weights_and_losses, diagnose=_diagnose_training,
+                            f"loss_and_grad：{formula}；W = {show(W)}，lr = {lr:g}，steps = {steps}"))
+    return run("check_training_loop", fn, probes, coerce=_as_weights_and_losses, predict=_training_mistakes,
                advice=hints.ADVICE_TRAINING)
 
 
@@ -122,23 +122,17 @@ def _length_problem(losses, want):
         if similar(losses, want[1:]):
             return head + "：少了出发点（更新之前）的损失"
         if similar(losses, want[:-1]):
-            return head + "：少了最后一次更新之后的损失"
+            return head + ("：前几个都对，少了最后一次更新之后的损失（循环结束后还要再记一次；"
+                           "如果循环只走了 steps - 1 步，W 也少更新了一次）")
     return head
 
 
-def _diagnose_training(probe, actual):
-    if isinstance(actual, Raised):
-        return None
+def _training_mistakes(probe):
     step_fn, W, lr, steps = probe.args
-    W_out, losses = actual
     wrong = [(hints.DESCENT_SIGN, descend(step_fn, W, lr, steps, sign=+1.0)),
-             (hints.STALE_GRADIENT, descend(step_fn, W, lr, steps, fresh=False))]
+             (hints.STALE_GRADIENT, descend(step_fn, W, lr, steps, fresh=False)),
+             (hints.W_NOT_UPDATED, descend(step_fn, W, lr, steps, move=False)),
+             (hints.START_W_RETURNED, (W, probe.expected[1]))]
     if lr != 1:
         wrong.append((hints.LR_IGNORED, descend(step_fn, W, 1.0, steps)))
-    wrong.append((hints.W_NOT_UPDATED, descend(step_fn, W, lr, steps, move=False)))
-    for hint, (W_wrong, losses_wrong) in wrong:
-        if steps > 0 and similar(losses, losses_wrong) and similar(W_out, W_wrong):
-            return hint
-    if similar(losses, probe.expected[1]) and steps > 0 and similar(W_out, W):
-        return hints.START_W_RETURNED
-    return None
+    return wrong

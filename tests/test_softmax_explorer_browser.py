@@ -6,49 +6,16 @@ back, through its own controls, to what a fresh load shows (checked). Screenshot
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import labcode
-import widget_page
-from conftest import assert_fits_its_column
-from widget_page import DESKTOP, loaded_page, restored_page
+from conftest import SHOTS
+from widget_page import DESKTOP, assert_fits_its_column, import_module
 
-ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "_build" / "screenshots"
-ROOT_SELECTOR = ".sx-root"
-MARKER = "export function explorerMaths"  # text of the widget's ES module, embedded in the page state
-
-
-# ---------------------------------------------------------------- fixtures
-@pytest.fixture(scope="module")
-def explorer_url(built_site, site_url):
-    """URL of the first built page that embeds a softmax explorer."""
-    pages = sorted(p for p in built_site.rglob("*.html") if MARKER in p.read_text(encoding="utf-8"))
-    if not pages:
-        pytest.fail("no page of the built site embeds the softmax explorer "
-                    "(book/01_probability_to_loss.ipynb should display labcode.softmax_explorer)")
-    return f"{site_url}/{pages[0].relative_to(built_site).as_posix()}"
-
-
-@pytest.fixture(scope="module")
-def loaded(chromium, explorer_url):
-    """The chapter page, loaded once for this module at desktop size; `page.fresh` is what its first
-    explorer showed then."""
-    yield from loaded_page(chromium, explorer_url, ROOT_SELECTOR, restorable_state)
-
-
-@pytest.fixture
-def page(loaded):
-    """The loaded page with its first explorer put back, through its own controls, as a fresh load shows it."""
-    yield from restored_page(loaded, ROOT_SELECTOR, restorable_state, RESTORE_JS)
-
-
-@pytest.fixture
-def page_at_width(request, chromium, explorer_url, width):
-    yield from widget_page.page_at_width(request, chromium, explorer_url, ROOT_SELECTOR, width)
+PAGE = "book/01_probability_to_loss.html"
+WIDGET = ".sx-root"
+MARKER = "export function explorerMaths"
 
 
 # The reader's controls: each slider's value, the temperature slider's value (log10 T) and the chosen target.
@@ -72,7 +39,7 @@ RESTORE_JS = """(root, controls) => {
 
 
 def widget(page):
-    return page.locator(ROOT_SELECTOR).first
+    return page.locator(WIDGET).first
 
 
 def shown_state(page):
@@ -185,15 +152,8 @@ GRID_T = [1e-3, 0.1, 1.0, 3.7, 1e3]
 def test_page_maths_agrees_with_labcode_to_1e9_on_extreme_grid(page):
     """Runs explorerMaths from the module text embedded in the page itself, in Chromium's JS engine."""
     cases = [(z, t, y) for z in GRID_LOGITS for t in GRID_T for y in range(len(z))]
-    results = page.evaluate(
-        """async (cases) => {
-            const state = JSON.parse(document.querySelector(
-                'script[type="application/vnd.jupyter.widget-state+json"]').textContent).state;
-            const esm = Object.values(state).map(m => m.state._esm).find(s => s && s.includes("explorerMaths"));
-            const url = URL.createObjectURL(new Blob([esm], {type: "text/javascript"}));
-            const mod = await import(url);
-            return cases.map(([z, t, y]) => mod.explorerMaths(z, t, y));
-        }""", cases)
+    import_module(page, MARKER)
+    results = page.evaluate("cases => cases.map(([z, t, y]) => __widget.module.explorerMaths(z, t, y))", cases)
     assert len(results) == len(cases)
     for (z, t, y), js in zip(cases, results, strict=True):
         scaled = np.asarray(z, dtype=float) / t

@@ -9,58 +9,23 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-import widget_page
-from conftest import assert_fits_its_column
+from conftest import SHOTS
 from labcode import embedding_backward
 from labcode.corpus import UNK
 from labcode.corpus import encode as _encode
-from widget_page import DESKTOP, loaded_page, restored_page
+from widget_page import DESKTOP, assert_fits_its_column, import_module
 
-ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "_build" / "screenshots"
 PAGE = "book/03_shared_embedding.html"
-ROOT_SELECTOR = ".ee-root"
-MARKER = "export function explorerState"  # text of the widget's ES module, embedded in the page state
-STATE_JS = """() => {
-    const state = JSON.parse(document.querySelector(
-        'script[type="application/vnd.jupyter.widget-state+json"]').textContent).state;
-    return Object.values(state).map(m => m.state).find(s => s._esm && s._esm.includes("explorerState"));
-}"""
+WIDGET = ".ee-root"
+MARKER = "export function explorerState"
 
 
 def encode(text):
     return _encode(text).tolist()
-
-
-@pytest.fixture(scope="module")
-def chapter_url(built_site, site_url):
-    page = built_site / PAGE
-    if not page.is_file() or MARKER not in page.read_text(encoding="utf-8"):
-        pytest.fail(f"{PAGE} should display labcode.embedding_explorer (no embedding explorer in the built page)")
-    return f"{site_url}/{PAGE}"
-
-
-@pytest.fixture(scope="module")
-def loaded(chromium, chapter_url):
-    """The chapter page, loaded once for this module at desktop size; `page.fresh` is what its first
-    explorer showed then (and the page's theme)."""
-    yield from loaded_page(chromium, chapter_url, ROOT_SELECTOR, restorable_state)
-
-
-@pytest.fixture
-def page(loaded):
-    """The loaded page with its first explorer put back, through its own controls, as a fresh load shows it."""
-    yield from restored_page(loaded, ROOT_SELECTOR, restorable_state, RESTORE_JS)
-
-
-@pytest.fixture
-def page_at_width(request, chromium, chapter_url, width):
-    yield from widget_page.page_at_width(request, chromium, chapter_url, ROOT_SELECTOR, width)
 
 
 # The reader's controls: the phrase box, the example list and the overwrite-bug switch.
@@ -82,7 +47,7 @@ RESTORE_JS = """(root, controls) => {
 
 
 def widget(page):
-    return page.locator(ROOT_SELECTOR).first
+    return page.locator(WIDGET).first
 
 
 IDS_JS = "els => els.map(e => e.dataset.id)"
@@ -123,7 +88,7 @@ def restorable_state(page):
 
 def expected(page, text):
     """labcode's answer for this phrase, with the upstream gradients the page holds."""
-    state = page.evaluate(STATE_JS)
+    state = import_module(page, MARKER)
     ids = np.asarray(encode(text), dtype=np.int64)
     g = np.asarray(state["grad_out"], dtype=float)[:len(ids)]
     dE = embedding_backward(g, ids, len(state["vocab"]))
@@ -190,14 +155,9 @@ def test_page_maths_agrees_with_labcode_under_heavy_repetition(page):
     rng = np.random.default_rng(0)
     cases = [(rng.integers(0, V, size=T).tolist(), rng.integers(-3, 4, size=(T, D)).tolist(), V)
              for V, T, D in [(3, 12, 2), (1, 7, 3), (50, 40, 1), (8, 8, 4), (365, 12, 2)]]
-    results = page.evaluate(
-        """async ([stateOf, cases]) => {
-            const state = eval(`(${stateOf})`)();
-            const url = URL.createObjectURL(new Blob([state._esm], {type: "text/javascript"}));
-            const mod = await import(url);
-            return cases.map(([ids, g, V]) =>
-                [mod.maths.embeddingBackward(g, ids, V), mod.maths.embeddingBackwardOverwrite(g, ids, V)]);
-        }""", [STATE_JS, cases])
+    import_module(page, MARKER)
+    results = page.evaluate("cases => cases.map(([ids, g, V]) => [__widget.module.maths.embeddingBackward(g, ids, V), "
+                            "__widget.module.maths.embeddingBackwardOverwrite(g, ids, V)])", cases)
     for (ids, g, V), (right, wrong) in zip(cases, results, strict=True):
         ids, g = np.asarray(ids, dtype=np.int64), np.asarray(g, dtype=float).reshape(len(ids), -1)
         dE = embedding_backward(g, ids, V)

@@ -1,6 +1,6 @@
-"""The gradient-step explorer in a RUNNING KERNEL in JupyterLab (server and page helpers from
-test_kernel_widgets.py): buttons and sliders in the page reach Python's traits, and Python's steps
-reach the page. Both sides are checked against a trajectory computed here with labcode.
+"""The gradient-step explorer in a RUNNING KERNEL in JupyterLab (tests/kernel_server.py): buttons and sliders in
+the page reach Python's traits, and Python's steps reach the page. Both sides are checked against a trajectory
+computed here with labcode.
 """
 from __future__ import annotations
 
@@ -8,15 +8,9 @@ import numpy as np
 import pytest
 
 import labcode
-from test_kernel_widgets import (
-    SHOTS,
-    open_and_display,
-    probe_until,
-    run_cell,
-    serve_notebook,
-    widget_errors,
-)
+from kernel_server import SET
 
+WIDGET = ".gx-root"
 CELLS = [
     'import json\n'
     'import labcode\n'
@@ -27,13 +21,7 @@ CELLS = [
     'w.step(2)\n'
     'print("STEPPED", w.steps)',
 ]
-START, PROBE, STEP = range(3)
 Z0, TARGET = [0.0, 1.0, 2.0], 0
-
-
-@pytest.fixture(scope="module")
-def jupyterlab(request, jupyter_server):
-    return serve_notebook(request, jupyter_server, "jupyterlab", CELLS)
 
 
 def trajectory(z, lr, n):
@@ -44,27 +32,22 @@ def trajectory(z, lr, n):
 
 
 def page_state(page):
-    root = page.locator(".gx-root")
+    root = page.locator(WIDGET)
     return {"z": [float(v) for v in root.locator(".gx-z").evaluate_all("els => els.map(e => e.dataset.value)")],
             "steps": int(root.locator(".gx-lossline").get_attribute("data-steps")),
             "history": [float(t) for t in root.locator(".gx-item").all_text_contents()],
             "lr": float(root.locator(".gx-lrval").inner_text())}
 
 
-def test_buttons_sliders_and_python_agree_in_a_running_kernel(jupyterlab, offline_page):
-    name = jupyterlab.front_end
-    page = offline_page
-    errors = []
-    page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
-    page.set_viewport_size({"width": 1280, "height": 1000})
-    open_and_display(page, jupyterlab, root=".gx-root")
-    root = page.locator(".gx-root")
+def test_buttons_sliders_and_python_agree_in_a_running_kernel(kernel_page):
+    page = kernel_page.page
+    root = page.locator(WIDGET)
 
     # (a) two clicks on 走一步 in the page: Python holds the same logits, step count and loss history.
     for _ in range(2):
         root.locator(".gx-step").click()
     zs, losses = trajectory(Z0, 1.0, 2)
-    py = probe_until(page, {"n": 0}, lambda py: py["steps"] == 2)
+    py = kernel_page.probe_until(lambda py: py["steps"] == 2)
     assert py["steps"] == 2 and py["start"] == Z0, "the kernel never received the steps"
     np.testing.assert_allclose(py["logits"], zs[-1], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(py["history"], losses, rtol=1e-12)
@@ -73,11 +56,11 @@ def test_buttons_sliders_and_python_agree_in_a_running_kernel(jupyterlab, offlin
     root.locator(".gx-lr").focus()
     for _ in range(5):
         page.keyboard.press("ArrowRight")
-    py = probe_until(page, py, lambda py: py["lr"] != 1.0)
+    py = kernel_page.probe_until(lambda py: py["lr"] != 1.0, py)
     assert py["lr"] == pytest.approx(1.5, abs=1e-9) and py["steps"] == 2
 
     # (c) Python steps twice more at lr 1.5: the page follows with the same numbers.
-    run_cell(page, STEP)
+    kernel_page.run(SET)
     page.wait_for_function("() => document.querySelector('.gx-root .gx-lossline').dataset.steps === '4'", timeout=30000)
     zs2, losses2 = trajectory(zs[-1], py["lr"], 2)
     shown = page_state(page)
@@ -87,10 +70,5 @@ def test_buttons_sliders_and_python_agree_in_a_running_kernel(jupyterlab, offlin
 
     # (d) 回到起点 in the page: Python is back at the start.
     root.locator(".gx-reset").click()
-    py = probe_until(page, py, lambda py: py["steps"] == 0)
+    py = kernel_page.probe_until(lambda py: py["steps"] == 0, py)
     assert py["steps"] == 0 and py["logits"] == Z0 and len(py["history"]) == 1
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"kernel_gradient_{name}.png"))
-    assert page.external == [], f"requests left 127.0.0.1: {page.external}"
-    assert widget_errors(errors) == [], f"JavaScript errors in {name}"

@@ -5,50 +5,21 @@ with labcode (z <- z - lr * cross_entropy_grad(z, y)). Screenshots go to _build/
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import labcode
-from conftest import assert_fits_its_column
-from widget_page import assert_page_clean, open_widget_page
+from conftest import SHOTS
+from widget_page import assert_fits_its_column, import_module
 
-ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "_build" / "screenshots"
-MARKER = "export function stepMaths"  # text of the widget's ES module, embedded in the page state
-CHAPTER = "book/02_gradient.html"
-
-
-# ---------------------------------------------------------------- fixtures
-@pytest.fixture(scope="module")
-def gradient_url(built_site, site_url):
-    """URL of the chapter-2 page, which must embed a gradient-step explorer."""
-    page = built_site / CHAPTER
-    if not page.exists() or MARKER not in page.read_text(encoding="utf-8"):
-        pytest.fail(f"{CHAPTER} does not embed the gradient-step explorer "
-                    "(book/02_gradient.ipynb should display labcode.gradient_explorer)")
-    return f"{site_url}/{CHAPTER}"
-
-
-@pytest.fixture(scope="module")
-def loaded(chromium, gradient_url):
-    """The chapter page, loaded once for this module, offline (see `offline_page` in conftest)."""
-    context, page = open_widget_page(chromium, gradient_url, ".gx-root", viewport={"width": 1280, "height": 900})
-    yield page
-    context.close()
-
-
-@pytest.fixture
-def page(loaded):
-    """The loaded page with its first explorer back at the start of its run."""
-    widget(loaded).locator(".gx-reset").click()
-    yield loaded
-    assert_page_clean(loaded)
+PAGE = "book/02_gradient.html"
+WIDGET = ".gx-root"
+MARKER = "export function stepMaths"
+RESTORE_JS = "root => root.querySelector('.gx-reset').click()"  # back to the start of the run (not to the page's)
 
 
 def widget(page):
-    return page.locator(".gx-root").first
+    return page.locator(WIDGET).first
 
 
 def numbers(root, selector):
@@ -187,14 +158,9 @@ GRID_LR = [1e-3, 0.1, 1.0, 7.5]
 def test_page_maths_agrees_with_labcode_to_1e9(page):
     """Runs stepMaths and runSteps from the module text embedded in the page, in Chromium's JS engine."""
     cases = [(z, y, lr) for z, y in GRID for lr in GRID_LR]
-    results = page.evaluate(
-        """async (cases) => {
-            const state = JSON.parse(document.querySelector(
-                'script[type="application/vnd.jupyter.widget-state+json"]').textContent).state;
-            const esm = Object.values(state).map(m => m.state._esm).find(s => s && s.includes("stepMaths"));
-            const mod = await import(URL.createObjectURL(new Blob([esm], {type: "text/javascript"})));
-            return cases.map(([z, y, lr]) => ({one: mod.stepMaths(z, y, lr), run: mod.runSteps(z, y, lr, 5)}));
-        }""", cases)
+    import_module(page, MARKER)
+    results = page.evaluate("cases => cases.map(([z, y, lr]) => ({one: __widget.module.stepMaths(z, y, lr), "
+                            "run: __widget.module.runSteps(z, y, lr, 5)}))", cases)
     assert len(results) == len(cases)
     for (z, y, lr), js in zip(cases, results, strict=True):
         zs, losses = trajectory(z, y, lr, 5)
