@@ -7,7 +7,8 @@ next to the HTML output, as handout_links.py does for the PDFs, and copies it in
   then `jupyter lab`; the Windows commands, a virtual environment and the same in English fold out below it;
 - the home page offers the whole book: kit/lm-by-hand-notebooks.zip holds every chapter notebook and the wheel.
 Plain HTML and a little CSS (static/kit.css): `<details>` folds without script, and the theme's copy button
-already serves every `div.highlight pre`. Without a wheel (a site built without `make kit`) nothing is added.
+already serves every `div.highlight pre`. Without a wheel (a site built without `make kit`) nothing is added and the
+build warns (an error under -W).
 """
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ import zipfile
 from pathlib import Path
 
 from sphinx.errors import ExtensionError
+from sphinx.util import logging
 
 KIT = "kit"                                # the site's folder for the wheel and the zip
 ZIP_FOLDER = "lm-by-hand"                  # the folder the zip unpacks into
 ZIP_NAME = f"{ZIP_FOLDER}-notebooks.zip"
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)           # fixed entry dates: the same notebooks give the same zip
 STATIC = Path(__file__).with_name("static")
+logger = logging.getLogger(__name__)
 
 
 # --- where things are -----------------------------------------------------------------------------------
@@ -181,6 +184,11 @@ def _copy(app, exception):
 
 
 def _static(app):
+    if app.builder.format == "html" and not app.config.learner_kit_wheel:
+        # The home page promises a download under every chapter title; a site without the wheel breaks that promise.
+        logger.warning("no learner's kit: %s holds no wheel, so the pages offer no course package to download "
+                       "(build the site with `make site`, which runs `make kit` first)",
+                       kit_folder(app.srcdir, app.outdir, app.config.learner_kit_dir))
     if str(STATIC) not in map(str, app.config.html_static_path):
         app.config.html_static_path.append(str(STATIC))
 

@@ -264,21 +264,30 @@ def sample_names(W, vocab, rng, n=1, temperature=1.0, max_len=50):
     ['a', 'a']
     """
     W = _check_W(W)
-    check_rng(rng)
-    if len(vocab) != W.shape[0]:
-        raise ValueError(f"vocab 的大小必须等于 W 的行数 {W.shape[0]}，收到 {len(vocab)} 个符号")
-    n, max_len = check_int(n, "n", 0), check_int(max_len, "max_len", 1)
     probs = _softmax(W, -1, check_temperature(temperature))   # (V, V)
-    names = []
+    return _sample_words(probs.__getitem__, vocab, rng, n, max_len, rows=(W.shape[0], "W"))
+
+
+def _sample_words(next_probs, vocab, rng, n, max_len, rows):
+    """采样的循环：从 '.'（编号 0）出发，按 next_probs(前一个字) 抽下一个字，抽到 '.' 或满 max_len 个字就停。
+
+    rows = (模型的行数, 参数名)，用来核对词表的大小。
+    """
+    size, table = rows
+    if len(vocab) != size:
+        raise ValueError(f"vocab 的大小必须等于 {table} 的行数 {size}，收到 {len(vocab)} 个符号")
+    check_rng(rng)
+    n, max_len = check_int(n, "n", 0), check_int(max_len, "max_len", 1)
+    words = []
     for _ in range(n):
         ids, ix = [], 0
         while len(ids) < max_len:
-            ix = int(rng.choice(W.shape[0], p=probs[ix]))
+            ix = int(rng.choice(len(vocab), p=next_probs(ix)))
             if ix == 0:
                 break
             ids.append(ix)
-        names.append(decode(ids, vocab))
-    return names
+        words.append(decode(ids, vocab))
+    return words
 
 
 # ---- input checks about this module's concepts ----

@@ -11,13 +11,13 @@
 """
 from __future__ import annotations
 
-import numbers
 from importlib.resources import files
 
 import numpy as np
 
-from ._validate import _short, as_float_array, as_ids, check_temperature
-from .words import BOUNDARY, _check_vocab, _check_words, decode, load_words
+from ._validate import _short, as_float_array, as_ids, check_int, check_nonneg, check_temperature
+from .bigram import _sample_words
+from .words import BOUNDARY, _check_vocab, _check_words, load_words
 
 __all__ = ["IDIOMS_FILE", "UNKNOWN", "load_idioms", "capped_vocab", "encode_pairs_capped", "pair_nll",
            "next_probs", "top_next", "sample_from_counts"]
@@ -57,8 +57,7 @@ def capped_vocab(words, size):
     {'.': 0, '□': 1, 'a': 2}
     """
     words = _check_words(words)
-    if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < 3:
-        raise ValueError(f"size 必须是不小于 3 的整数（'.'、{UNKNOWN!r} 和至少一个字），收到 {size!r}")
+    size = check_int(size, "size", 3, note=f"'.'、{UNKNOWN!r} 和至少一个字")
     text = "".join(words)
     if UNKNOWN in text:
         where = next(i for i, w in enumerate(words) if UNKNOWN in w)
@@ -170,8 +169,7 @@ def top_next(counts, vocab, prev, k=5, alpha=0.0):
         raise ValueError(f"vocab 的大小必须等于 counts 的行数 {C.shape[0]}，收到 {len(vocab)} 个符号")
     if not isinstance(prev, str) or prev not in vocab:
         raise ValueError(f"prev 必须是词表里的一个字，收到 {prev!r}")
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= len(vocab):
-        raise ValueError(f"k 必须是 1 到 {len(vocab)} 之间的整数，收到 {k!r}")
+    k = check_int(k, "k", 1, len(vocab))
     i = vocab[prev]
     probs = _row_probs(C[i], _check_alpha(alpha), 1.0, i)
     best = np.argsort(-probs, kind="stable")[:k]
@@ -196,27 +194,15 @@ def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_
     """
     C = _check_counts(counts)
     _check_vocab(vocab)
-    if len(vocab) != C.shape[0]:
-        raise ValueError(f"vocab 的大小必须等于 counts 的行数 {C.shape[0]}，收到 {len(vocab)} 个符号")
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng 必须是 numpy.random.Generator（如 np.random.default_rng(4)），收到 {type(rng).__name__}")
-    for name, value in (("n", n), ("max_len", max_len)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise ValueError(f"{name} 必须是正整数，收到 {value!r}")
     alpha, temperature = _check_alpha(alpha), check_temperature(temperature)
     rows = {}                                        # 用到的行只算一次
-    words = []
-    for _ in range(n):
-        ids, ix = [], 0
-        while len(ids) < max_len:
-            if ix not in rows:
-                rows[ix] = _row_probs(C[ix], alpha, temperature, ix)
-            ix = int(rng.choice(C.shape[0], p=rows[ix]))
-            if ix == 0:
-                break
-            ids.append(ix)
-        words.append(decode(ids, vocab))
-    return words
+
+    def next_probs(ix):
+        if ix not in rows:
+            rows[ix] = _row_probs(C[ix], alpha, temperature, ix)
+        return rows[ix]
+
+    return _sample_words(next_probs, vocab, rng, n, max_len, rows=(C.shape[0], "counts"))
 
 
 # ---- input checks ----
@@ -233,6 +219,4 @@ def _check_counts(counts):
 
 
 def _check_alpha(alpha):
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not np.isfinite(alpha) or alpha < 0:
-        raise ValueError(f"alpha 必须是非负的有限实数（平滑的伪计数 α），收到 {alpha!r}")
-    return float(alpha)
+    return check_nonneg(alpha, "alpha", note="平滑的伪计数 α")

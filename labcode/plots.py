@@ -158,38 +158,39 @@ def nll_curve(highlight=None, *, p_min=0.01):
 
 # ---- chapter 2 figures ----
 
-def step_size_error_curve(f, x, grad, hs):
-    """中心差分的误差随步长 h 的变化：float64 与 float32 两条曲线（双对数坐标）。
+def step_size_error_curve(f, x, grad, deltas):
+    """中心差分的误差随差分步长 δ 的变化：float64 与 float32 两条曲线（双对数坐标）。
 
     参数
     ----
     f : 标量函数，如 ``lambda v: cross_entropy(v, y)``
     x : 求梯度的点（float64 曲线用它本身，float32 曲线用它的单精度副本）
     grad : 与 x 同形状的解析梯度
-    hs : 一列正的步长
+    deltas : 一列正的差分步长 δ
 
     返回
     ----
-    fig : matplotlib Figure；每条曲线的最低点画空心大圈，图例写出最小误差和对应的 h
+    fig : matplotlib Figure；每条曲线的最低点画空心大圈，图例写出最小误差和对应的 δ
     """
     from .gradients import step_size_errors
 
     use_cjk_font()
-    hs = np.asarray(hs, dtype=float)
+    deltas = np.asarray(deltas, dtype=float)
     fig = Figure(figsize=(6.4, 4.6), layout="constrained")
     ax = fig.subplots()
     for dtype, name, colour, marker in ((np.float64, "float64（双精度）", PALETTE[0], "o"),
                                         (np.float32, "float32（单精度）", PALETTE[5], "s")):
-        errs = step_size_errors(f, np.asarray(x, dtype=dtype), grad, hs)
+        errs = step_size_errors(f, np.asarray(x, dtype=dtype), grad, deltas)
         shown = np.maximum(errs, 1e-18)            # 误差恰为 0 时画在底部，不让对数坐标出错
         best = int(np.argmin(errs))
-        ax.loglog(hs, shown, marker=marker, markersize=3.5, color=colour,
-                  label=f"{name}：最小误差 {errs[best]:.1e}（h = {hs[best]:.0e}）")
-        ax.plot(hs[best], shown[best], marker=marker, markersize=11, markerfacecolor="none", color=colour)
-    ax.set_xlabel("步长 h（对数刻度）")
+        ax.loglog(deltas, shown, marker=marker, markersize=3.5, color=colour,
+                  label=f"{name}：最小误差 {errs[best]:.1e}（$\\delta$ = {deltas[best]:.0e}）")
+        ax.plot(deltas[best], shown[best], marker=marker, markersize=11, markerfacecolor="none", color=colour)
+    ax.set_xlabel("差分步长 $\\delta$（对数刻度）")
     ax.set_ylabel("与解析梯度的最大绝对误差")
-    ax.text(0.02, 0.97, "← 舍入误差主导（约 ε/h）", transform=ax.transAxes, va="top", fontsize=9)
-    ax.text(0.98, 0.97, "截断误差主导（约 h²）→", transform=ax.transAxes, va="top", ha="right", fontsize=9)
+    ax.text(0.02, 0.97, "← 舍入误差主导（约 $\\varepsilon_{\\mathrm{mach}}/\\delta$）", transform=ax.transAxes,
+            va="top", fontsize=9)
+    ax.text(0.98, 0.97, "截断误差主导（约 $\\delta^2$）→", transform=ax.transAxes, va="top", ha="right", fontsize=9)
     ax.grid(alpha=0.3, which="major")
     fig.legend(loc="outside lower center")
     return fig

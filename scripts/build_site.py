@@ -2,7 +2,8 @@
 """Build the site as `make site` does: `jupyter-book build . -W -n --keep-going`, warnings as errors.
 
 Usage: scripts/build_site.py [--out DIR] [--stored-outputs]
-  --out DIR         build into DIR/_build/html instead of the book's own _build/html (the tests, the benchmarks)
+  --out DIR         build into DIR/_build/html instead of the book's own _build/html (the tests, the benchmarks),
+                    with the course wheel in DIR/_build/kit (built here when it is not there yet)
   --stored-outputs  show the outputs stored in the notebooks instead of running them again (the test suite:
                     tests/test_kit.py checks that a fresh run writes exactly those outputs)
 
@@ -62,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stored-outputs", action="store_true", help="show the stored outputs, run nothing")
     args = parser.parse_args(argv)
     out = args.out.resolve() if args.out else None
+    if out is not None and not list((out / "_build" / "kit").glob("*.whl")):
+        import build_kit                    # a site elsewhere still offers the course package (`make site` runs `make kit`)
+
+        build_kit.build_wheel(out / "_build" / "kit")
     config = None
     if args.stored_outputs:
         config = write_config_copy((out or ROOT / "_build") / "_config_stored.yml", None)

@@ -77,8 +77,7 @@ def chapter2():
     z, y = WORKED_Z, 1
     g = labcode.cross_entropy_grad(z, y)
     z_big = np.array([1000.0, 1001.0, 999.0])
-    docs = [[labcode.BOS, 3, 5, labcode.EOS], [labcode.BOS, 4, labcode.EOS]]
-    _, targets = labcode.collate(docs)
+    targets = np.array([[3, 5, 2], [4, 2, labcode.IGNORE]])  # chapter 2's batch (chapter 3 builds it with collate)
     logits = np.zeros(targets.shape + (6,))
     h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
     z_lin = labcode.linear(h, W)
@@ -94,6 +93,7 @@ def chapter2():
         Figure("loss of [1000, 1001, 999]", labcode.cross_entropy(z_big, 1), 6, "{:.6f}"),
         Figure("gradient of [1000, 1001, 999]", labcode.cross_entropy_grad(z_big, 1), 6),
         Figure("soft target gradient p - q", labcode.cross_entropy_grad(z, np.array([0.1, 0.8, 0.1])), 6),
+        Figure("valid targets N of the batch", np.sum(targets != labcode.IGNORE), 0, "有效目标的个数：{:.0f}"),
         Figure("batch mean loss ln 6", labcode.cross_entropy(logits, targets), 6, "{:.6f}"),
         Figure("batch perplexity 6", np.exp(labcode.cross_entropy(logits, targets)), 4),
         Figure("batch gradient times N", labcode.cross_entropy_grad(logits, targets)[0, 0] * 5, 6),
@@ -132,6 +132,7 @@ def chapter3():
     table = rng.normal(scale=0.1, size=(V, width))
     d_input, d_output = tied_gradient(table, inputs, targets)
     score_table = labcode.embedding(table, np.arange(V)) @ rng.normal(size=(width, V))
+    collated = labcode.collate([[labcode.BOS, 3, 5, labcode.EOS], [labcode.BOS, 4, labcode.EOS]])
 
     def nonzero_rows(grad):
         return int(np.any(grad != 0, axis=1).sum())
@@ -151,6 +152,9 @@ def chapter3():
         Figure("tied weights: distinct inputs, rows the lookup reaches, rows both paths reach",
                [len(np.unique(inputs)), nonzero_rows(d_input), nonzero_rows(d_input + d_output)], 0),
         Figure("tied weights: every row of the V gets a gradient", V, 0, "梯度非零的行：{0:.0f}/{0:.0f}"),
+        Figure("collate: inputs [[1,3,5],[1,4,2]], targets [[3,5,2],[4,2,-100]]",
+               np.concatenate([np.ravel(a) for a in collated]), 0),
+        Figure("collate: EOS is a target twice", np.sum(collated[1] == labcode.EOS), 0, "EOS作为目标出现：{:.0f}次"),
         Figure("exercise: add.at sums three contributions",
                labcode.embedding_backward(np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]]), [1, 1, 1], 3)[1], 0),
     ]

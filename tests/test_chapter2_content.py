@@ -9,6 +9,7 @@ import labcode
 import notebook_outputs
 from figures import float32_spikes, step_size_curves
 from notebook_outputs import BOOK, output_numbers, shown
+from test_chapter1_content import _source, deep_boxes
 
 NOTEBOOK = "02_gradient.ipynb"
 
@@ -110,13 +111,14 @@ def test_chapter2_has_the_numbered_error_figure_with_alt_text():
     assert any("image/png" in out.get("data", {}) for out in cell["outputs"])
 
 
-def test_chapter2_shows_the_batch():
+def test_chapter2_shows_the_batch_of_targets_and_its_mask():
     text = printed_text()
-    assert "[[1 3 5]\n [1 4 2]]" in text
-    assert "[[   3    5    2]\n [   4    2 -100]]" in text
-    assert "有效目标的个数： 5" in text and "EOS 出现： 2 次" in text
-    assert "全为 0： True" in text
+    assert "IGNORE = -100" in text and "有效目标的个数： 5" in text
+    assert "valid =\n [[ True  True  True]\n [ True  True False]]" in text
+    assert "被忽略位置的梯度： [0. 0. 0. 0. 0. 0.] ，全为 0： True" in text
+    assert "big_row[-100] = 49900.0" in text                       # filter -100 before indexing
     assert "ValueError: reduction='mean' 需要至少一个有效目标" in text
+
 
 
 def test_chapter2_shows_per_document_averaging():
@@ -180,7 +182,156 @@ def test_chapter2_you_write_solutions_reproduce_labcode():
     assert gap < 1e-7
     text = printed_text()
     assert f"中心差分与 p - e_y 的最大差距 {gap:.1e}" in text
-    docs = [[labcode.BOS, 3, 5, labcode.EOS], [labcode.BOS, 4, labcode.EOS]]
-    _, targets = labcode.collate(docs)
+    targets = np.array([[3, 5, 2], [4, 2, labcode.IGNORE]])
     ln6 = labcode.cross_entropy(np.zeros(targets.shape + (6,)), targets)
     assert f"{ln6:.6f}，labcode：{ln6:.6f}" in text
+
+
+# --- the main path: the map, the 深入 boxes, what moved to chapter 3, what is said once ---------------
+
+def cells(notebook=NOTEBOOK):
+    return json.loads((BOOK / notebook).read_text(encoding="utf-8"))["cells"]
+
+
+def section_label(cells, index):
+    """The label of the section (## or ###) cell `index` sits in."""
+    for cell in reversed(cells[:index + 1]):
+        if cell["cell_type"] == "markdown":
+            found = re.findall(r"^\((ch\d-[\w-]+)\)=\n#+ ", _source(cell), re.M)
+            if found:
+                return found[-1]
+    return None
+
+
+def main_line(cells):
+    """The cells a first reading sees: outside every 深入 box."""
+    boxed = {id(c) for _, inside in deep_boxes(cells) for c in inside}
+    return [c for c in cells if id(c) not in boxed]
+
+
+def boxed_code(cells, title_part):
+    """The code of the one 深入 box whose title contains `title_part`."""
+    found = [inside for title, inside in deep_boxes(cells) if title_part in title]
+    assert len(found) == 1, f"expected one 深入 box titled …{title_part}…, found {len(found)}"
+    return "\n".join(_source(c) for c in found[0] if c["cell_type"] == "code")
+
+
+def opening(nb):
+    """The chapter's opening: the Markdown before its first section (the title cell and the text under the map)."""
+    first = next(i for i, c in enumerate(nb) if re.search(r"^## ", _source(c), re.M))
+    return "\n".join(_source(c) for c in nb[:first] if c["cell_type"] == "markdown")
+
+
+def assert_map_right_under_the_title(nb, label, stage):
+    """The title cell holds only the label and the H1; the map follows, hidden code; then the opening text."""
+    title = _source(nb[0])
+    assert re.fullmatch(rf"\({label}\)=\n# [^\n]+", title), title[:80]
+    cell = nb[1]
+    assert cell["cell_type"] == "code" and _source(cell) == f'import labcode\n\nlabcode.course_map("{stage}")'
+    text = nb[2]
+    assert text["cell_type"] == "markdown" and text["id"] == "intro-text"
+    assert "**学完本章，你将能够：**" in _source(text)
+
+
+def test_map_opens_the_chapter_at_its_stage():
+    """Right under the title, as in chapter 4: the map of the gradient stage, its code hidden."""
+    nb = cells()
+    assert_map_right_under_the_title(nb, "ch2-gradient", "gradient")
+    cell = nb[1]
+    assert cell["cell_type"] == "code" and _source(cell) == 'import labcode\n\nlabcode.course_map("gradient")'
+    assert cell["metadata"].get("tags") == ["remove-input"] and "mystnb" not in cell["metadata"]
+    alt = "".join(cell["outputs"][0]["data"]["text/plain"])
+    assert alt.strip("'").startswith("你在这里：第 2 章，"), alt[:30]
+
+
+def test_the_rounding_analysis_is_folded_and_the_rule_of_thumb_stays():
+    nb = cells()
+    taylor = boxed_code(nb, "泰勒展开")
+    float32 = boxed_code(nb, "单精度曲线")
+    assert "third = p * (1 - p) * (1 - 2 * p)" in taylor
+    for line in ("errs32[k] / errs64[k]", 'glue("meet_delta"', "np.spacing(np.float32(loss))", "shifts = np.linspace"):
+        assert line in float32, line
+    main = main_line(nb)
+    main_code = "\n".join(_source(c) for c in main if c["cell_type"] == "code")
+    main_text = "\n".join(_source(c) for c in main if c["cell_type"] == "markdown")
+    for line in ("eps**(1/3)", "plots.step_size_error_curve(", "errs32 = labcode.step_size_errors("):
+        assert line in main_code, f"{line} left the main path"
+    assert "检查梯度时用 float64、$\\delta$ 取 $10^{-5}$ 左右" in main_text
+    assert "泰勒公式" not in main_text and "np.spacing" not in main_text
+    assert "### 单精度曲线的左端" not in main_text, "a folded subsection keeps no heading"
+    for index, cell in enumerate(nb):
+        text = _source(cell)
+        if "{deep-start}" in text:
+            assert "深入框" in text[:text.index(":::{deep-start}")], "the main line does not say what the box holds"
+            end = next(j for j in range(index + 1, len(nb)) if _source(nb[j]).startswith(":::{deep-end}"))
+            assert section_label(nb, index) == section_label(nb, end), "a 深入 box spans two sections"
+    boxes = {title: section_label(nb, nb.index(inside[0])) for title, inside in deep_boxes(nb)}
+    assert sorted(boxes.values()) == ["ch2-denominator", "ch2-step-size", "ch2-step-size"], boxes
+
+
+def test_per_sequence_averaging_is_folded_and_the_book_s_mean_stays_on_the_main_line():
+    nb = cells()
+    assert "seq_means = [token_losses[b][valid[b]].mean()" in boxed_code(nb, "按条平均")
+    main = "\n".join(_source(c) for c in main_line(nb) if c["cell_type"] == "markdown")
+    assert "与 PyTorch 的默认做法相同：除以有效目标的个数 $N$" in main
+
+
+def test_the_taylor_box_predicts_the_valleys_it_is_compared_with():
+    """δ* = (3 ε |ℓ| / max|ℓ'''|)^(1/3), with ℓ''' = p(1 - p)(1 - 2p), next to the measured valley."""
+    z = np.log([2.0, 1.0, 0.5])
+    p, loss = labcode.softmax(z), labcode.cross_entropy(z, 1)
+    third = p * (1 - p) * (1 - 2 * p)
+    deltas, errs64, errs32 = step_size_curves()
+    text = printed_text()
+    for dtype, errs in ((np.float64, errs64), (np.float32, errs32)):
+        best = (3 * float(np.finfo(dtype).eps) * loss / np.abs(third).max()) ** (1 / 3)
+        valley = deltas[errs.argmin()]
+        assert 1 / 4 < best / valley < 4, "the prediction and the measured valley are of the same size"
+        assert f"{dtype.__name__}：预测的最好步长 δ ≈ {best:.0e}，实测的谷底 δ = {valley:.0e}" in text
+
+
+def test_the_prose_says_the_printed_kernel_changes_x_and_the_public_function_does_not():
+    nb = cells()
+    index = next(i for i, c in enumerate(nb) if "getsource(labcode.gradients._central_difference)" in _source(c))
+    lead = _source(nb[index - 1])
+    assert "`_central_difference`" in lead and "临时" in lead and "复制" in lead
+    assert "输入本身不会被改动" not in markdown_text()
+
+
+def test_batching_and_padding_moved_to_chapter_3():
+    """Chapter 2 keeps -100, its zero gradient, filtering before indexing and the denominator; collate, the
+    special ids and padded inputs live next to the embedding, in chapter 3's batch section."""
+    code = "\n".join(_source(c) for c in cells() if c["cell_type"] == "code")
+    text = markdown_text()
+    assert "labcode.collate(" not in code and "labcode.BOS" not in code
+    assert "`UNK`" not in text and "| `BOS` |" not in text and "{term}`特殊编号`" not in text
+    assert "<ch3-batch>" in text and "{term}`忽略标记`" in text and "{term}`掩码`" in text
+    ch3 = "\n".join(_source(c) for c in cells("03_shared_embedding.ipynb"))
+    assert "labcode.collate(docs)" in ch3 and "<ch2-batch>" in ch3
+
+
+def test_the_checkers_still_link_to_sections_on_the_main_line():
+    from labcode.practice import hints
+
+    nb = cells()
+    boxed = {id(c) for _, inside in deep_boxes(nb) for c in inside}
+    labels = {h.label for h in vars(hints).values() if isinstance(h, hints.Hint) and h.chapter == 2}
+    assert "ch2-batch" in labels and "ch2-step-size" in labels
+    for hint in (h for h in vars(hints).values() if isinstance(h, hints.Hint) and h.chapter == 2):
+        holder = [c for c in nb if re.search(rf"^\({hint.label}\)=\n#+ (.+)$", _source(c), re.M)]
+        assert len(holder) == 1 and id(holder[0]) not in boxed, hint.label
+        title = re.search(rf"^\({hint.label}\)=\n#+ (.+)$", _source(holder[0]), re.M).group(1)
+        assert hint.section.replace("δ", "$\\delta$") in title, f"{hint.key} names the section {hint.section!r}"
+
+
+def test_ideas_said_once():
+    """ch 1 shows the overflow of exp(1000); one-hot × matrix = row is explained in chapter 3, pointed to here."""
+    code = "\n".join(_source(c) for c in cells() if c["cell_type"] == "code")
+    text = markdown_text()
+    assert "np.exp(z_big)" not in code and "<ch1-overflow>" in text
+    assert "<ch3-one-hot-linear>" in text
+
+
+@pytest.mark.parametrize("term", ["偏置", "机器精度", "差分步长 <步长>", "标签平滑", "一阶近似", "掩码", "反向传播"])
+def test_chapter2_links_the_new_glossary_terms(term):
+    assert f"{{term}}`{term}`" in markdown_text()

@@ -8,11 +8,15 @@ import pytest
 import labcode
 from labcode import corpus
 from notebook_outputs import BOOK
+from test_chapter1_content import _source
+from test_chapter2_content import assert_map_right_under_the_title, boxed_code, cells, main_line, opening, section_label
 
 NOTEBOOK = "03_shared_embedding.ipynb"
 BATCH = ["谢谢", "天天向上", "我爱我家"]   # the chapter's batch of sentences
 IDS = np.array([3, 5, 3])                # the worked example: ids and the probe's coefficients A
 A = np.array([[1.0, 2.0], [-1.0, 1.0], [3.0, -1.0]])
+E = np.array([[0.5, -0.5], [0.1, 0.3], [-0.2, 0.4], [1.0, 0.0], [0.7, 0.7], [0.0, 2.0]])   # the chapter's table
+DOCS = [[labcode.BOS, 3, 5, labcode.EOS], [labcode.BOS, 4, labcode.EOS]]   # the small batch collate builds
 
 
 def stored(notebook=NOTEBOOK):
@@ -41,7 +45,7 @@ def test_chapter3_prints_the_exact_matrices_and_the_checks_that_pass():
 
 
 def test_chapter3_shows_a_position_whose_score_rises_in_the_tied_exercise():
-    """Exercise 3.6's answer says the weighted sum falls but not every position's score: the output must show one."""
+    """The tied-weights exercise says the weighted sum falls but not every position's score: the output shows one."""
     _, printed = stored()
     falling, total = map(int, re.search(r"分数下降的有效位置： (\d+) / (\d+)", printed).groups())
     inputs, targets = corpus.make_batch(BATCH)
@@ -89,6 +93,7 @@ NOTATION_SLIPS = {
     "NumPy does not say which repeated write survives": re.compile(r"最后一次写入|后写的覆盖|最后一份梯度"),
     "transpose is \\mathsf{T}": re.compile(r"\\top\b"),
     "chapters are 第 N 章": re.compile(r"第[一二三四五]章"),
+    "a position's vector is H[t] (x is the bigram's input id)": re.compile(r"x_t\b|x_\{t\}|\$x\$ 叠起来"),
 }
 
 
@@ -106,10 +111,9 @@ def test_chapter3_follows_the_symbol_table(rule):
 
 def test_chapter3_opening_places_the_embedding_before_h():
     """E[id] is the model's input; h comes after the context is mixed in (and chapter 2 already used E[ids])."""
-    nb, _ = stored()
-    opening = "".join(nb["cells"][0]["source"])
-    assert "<ch2-shapes>" in opening and "<ch3-tying>" in opening and "{term}`权重共享`" in opening
-    assert "前两章的模型从一个" not in opening
+    text = opening(cells(NOTEBOOK))
+    assert "<ch2-shapes>" in text and "<ch3-tying>" in text and "{term}`权重共享`" in text
+    assert "前两章的模型从一个" not in text
 
 
 def test_chapter3_you_write_solution_gives_the_summed_row():
@@ -120,3 +124,86 @@ def test_chapter3_you_write_solution_gives_the_summed_row():
         row = str(labcode.embedding_backward(A, IDS, 6)[3])
     assert np.array_equal(labcode.embedding_backward(A, IDS, 6)[3], A[0] + A[2])
     assert "".join(cell["outputs"][0]["text"]) == f"{row}\n"
+
+
+# --- the main path: the map, batching next to the embedding, ideas said once, the folded check -------------
+
+def test_map_opens_the_chapter_at_its_stage():
+    nb = cells(NOTEBOOK)
+    assert_map_right_under_the_title(nb, "ch3-shared-embedding", "embedding")
+    cell = nb[1]
+    assert cell["metadata"].get("tags") == ["remove-input"] and "mystnb" not in cell["metadata"]
+    alt = "".join(cell["outputs"][0]["data"]["text/plain"])
+    assert alt.strip("'").startswith("你在这里：第 3 章，"), alt[:30]
+
+
+def test_the_batch_section_builds_the_batch_and_says_why_padded_inputs_must_be_valid_ids():
+    nb = cells(NOTEBOOK)
+    start = next(i for i, c in enumerate(nb) if _source(c).startswith("(ch3-batch)=\n## "))
+    section = [c for i, c in enumerate(nb) if section_label(nb, i) == "ch3-batch"]
+    text = "\n".join(_source(c) for c in section if c["cell_type"] == "markdown")
+    code = "\n".join(_source(c) for c in section if c["cell_type"] == "code")
+    assert "labcode.collate(docs)" in code and "corpus.make_batch(texts)" in code
+    assert "<ch2-batch>" in text and "{term}`填充`" in text and "也要拿去嵌入表里取行" in text and "合法" in text
+    _, printed = stored()
+    inputs, targets = labcode.collate(DOCS)
+    assert f"inputs =\n {inputs}\ntargets =\n {targets}\nEOS 作为目标出现： {(targets == labcode.EOS).sum()} 次" \
+        in printed
+    try:
+        labcode.embedding(E, targets)
+    except ValueError as err:
+        message = f"ValueError: {err}"
+    assert printed.count(message) == 1, "labcode's refusal of -100 as an input is shown once, in the batch section"
+    assert start < next(i for i, c in enumerate(nb) if message in "".join(
+        "".join(o.get("text", "")) for o in c.get("outputs", [])))
+
+
+def test_the_whole_chain_runs_on_that_batch_in_the_next_section():
+    """The batch section only builds the batch; the next section runs lookup → projection → cross-entropy and back
+    on it, and the low-rank bigram subsection (chapter 4 refers to it) sits under that chain, which it uses."""
+    nb = cells(NOTEBOOK)
+    order = [m for c in nb for m in re.findall(r"^\((ch3-[\w-]+)\)=\n#", _source(c), re.M)]
+    assert order.index("ch3-batch") + 1 == order.index("ch3-chain") == order.index("ch3-low-rank") - 1
+    assert order.index("ch3-one-hot-linear") < order.index("ch3-batch")
+    chain = [c for i, c in enumerate(nb) if section_label(nb, i) == "ch3-chain"]
+    code = "\n".join(_source(c) for c in chain if c["cell_type"] == "code")
+    text = "\n".join(_source(c) for c in chain if c["cell_type"] == "markdown")
+    assert "labcode.embedding_backward(dH_zh, inputs, V)" in code and "numerical_grad(loss_of_tian_row" in code
+    assert "<ch3-batch>" in text, "the zero gradient of the padded rows points back to where padding is explained"
+    assert "<ch3-chain>" in "\n".join(_source(c) for i, c in enumerate(nb) if section_label(nb, i) == "ch3-tying")
+
+
+def test_negative_ids_are_shown_once():
+    """Chapter 2 shows row[-100] picking the wrong entry; here the exercise shows where NumPy's backward puts it."""
+    _, printed = stored()
+    V = len(corpus.vocab())
+    assert printed.count(f"E_zh[-100] 就是 E_zh[{V - 100}]") == 1
+    assert f"梯度落到了编号为 {V - 100} 的行： [1. 1. 1. 1.]" in printed
+
+
+def test_one_hot_times_a_matrix_is_explained_once_here():
+    """The canonical section ch3-one-hot-linear (chapter 4 refers to it) states the rule for any matrix, forward
+    and backward, and points back to chapter 2's exercise instead of setting it again."""
+    nb = cells(NOTEBOOK)
+    labels = [m for c in nb for m in re.findall(r"^\((ch3-[\w-]+)\)=", _source(c), re.M)]
+    assert "ch3-one-hot-linear" in labels and "ch3-ex-three-times" not in "\n".join(map(_source, nb))
+    section = "\n".join(_source(c) for i, c in enumerate(nb)
+                        if section_label(nb, i) == "ch3-one-hot-linear" and c["cell_type"] == "markdown")
+    assert "<ch2-ex-repeated>" in section and "<ch3-one-hot>" in section and "**任何**矩阵" in section
+    assert "按本章的说法，这只是取出" not in section
+
+
+def test_the_tied_gradient_check_is_folded_and_its_result_stays_on_the_main_line():
+    nb = cells(NOTEBOOK)
+    code = boxed_code(nb, "权重共享")
+    assert "labcode.numerical_grad(tied_loss, E_zh)" in code and 'glue("tied_rows_both"' in code
+    main = "\n".join(_source(c) for c in main_line(nb) if c["cell_type"] == "markdown")
+    for name in ("tied_distinct", "tied_rows_input", "tied_rows_both"):
+        assert f"{{glue:text}}`{name}`" in main
+    assert "AdamW" in main, "the optimiser caveat stays on the main line"
+    for index, cell in enumerate(nb):
+        text = _source(cell)
+        if "{deep-start}" in text:
+            assert "深入框" in text[:text.index(":::{deep-start}")]
+            end = next(j for j in range(index + 1, len(nb)) if _source(nb[j]).startswith(":::{deep-end}"))
+            assert section_label(nb, index) == section_label(nb, end) == "ch3-tying"

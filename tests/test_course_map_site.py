@@ -1,4 +1,5 @@
 """The course map on the built site: the home page shows it whole, a chapter page shows its own stage."""
+import json
 import re
 from pathlib import Path
 
@@ -32,3 +33,16 @@ def test_a_chapter_shows_only_its_own_stage(built_site):
         for name in shown:
             found = re.match(r"你在这里：第 (\d+) 章，", name)
             assert found and int(found.group(1)) == number, f"{docname}: a map reading {name[:20]!r}"
+
+
+def test_a_chapter_map_comes_right_under_its_title():
+    """On a phone the first screen is the title and the map; the opening text and the goals come after."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    for entry in toc["chapters"]:
+        path = ROOT / f"{entry['file']}.ipynb"
+        if not path.exists() or "course_map(" not in path.read_text(encoding="utf-8"):
+            continue
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        title = "".join(cells[0]["source"]).strip().splitlines()
+        assert title[-1].startswith("# ") and len(title) <= 2, f"{path.name}: title cell has more than label + title"
+        assert "course_map(" in "".join(cells[1]["source"]), f"{path.name}: map is not the cell under the title"

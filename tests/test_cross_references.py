@@ -298,3 +298,36 @@ def test_pdfs_never_print_a_raw_label(pdf_dir):
     found = {pdf.name: RAW_LABEL.findall(handouts.text(pdf)) for pdf in _pdfs(pdf_dir)}
     assert not {k: v for k, v in found.items() if v}, found
     assert RAW_LABEL.search("再与 fig\u2011ch2\u2011step\u2011size 对照") and not RAW_LABEL.search("再与图 2.3 对照")
+
+
+# --- quoted titles ---------------------------------------------------------------
+
+QUOTED_REF = re.compile(r"\{ref\}`“([^”]+)”[^<`]*<([\w-]+)>`")
+LABELLED_HEADING = re.compile(r"^\(([\w-]+)\)=\n#{1,6} (.+)$", re.M)
+
+
+def _book_markdown() -> dict[str, str]:
+    """Each page's Markdown: the notebooks' Markdown cells and the .md pages."""
+    texts = {}
+    for path in [ROOT / "intro.ipynb", *sorted((ROOT / "book").glob("*.ipynb"))]:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        texts[path.name] = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    for path in sorted((ROOT / "book").glob("*.md")):
+        texts[path.name] = path.read_text(encoding="utf-8")
+    return texts
+
+
+def misquoted_titles(texts: dict[str, str]) -> list[str]:
+    """Links whose text quotes a section's title (“…”一节) in words the section's heading does not have."""
+    heading = {m.group(1): m.group(2) for text in texts.values() for m in LABELLED_HEADING.finditer(text)}
+    bare = lambda s: re.sub(r"\$[^$]*\$|[\s`*]", "", s)  # noqa: E731 - maths and markup aside, the words
+    return [f"{name}: “{quoted}” -> {label} ({heading.get(label)!r})"
+            for name, text in texts.items() for quoted, label in QUOTED_REF.findall(text)
+            if bare(quoted) not in bare(heading.get(label, ""))]
+
+
+def test_a_quoted_section_title_is_the_sections_title():
+    """A renamed section leaves links quoting its old title; the reader then looks for a heading that is not there."""
+    assert misquoted_titles(_book_markdown()) == []
+    planted = {"a.md": "(x)=\n## 编号与序数\n\n见{ref}`“数学从 1 数”一节 <x>`。"}
+    assert misquoted_titles(planted) == ["a.md: “数学从 1 数” -> x ('编号与序数')"]

@@ -134,7 +134,7 @@ def test_max_len_cuts_a_word():
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda: idioms.capped_vocab(["ab"], 2), ValueError, "size 必须是不小于 3 的整数"),
-    (lambda: idioms.capped_vocab(["ab"], True), ValueError, "size 必须是不小于 3 的整数"),
+    (lambda: idioms.capped_vocab(["ab"], True), TypeError, "size 必须是不小于 3 的整数"),
     (lambda: idioms.capped_vocab(["a□"], 5), ValueError, "words 里不能有 '□'.*words\\[0\\]"),
     (lambda: idioms.capped_vocab("ab", 5), TypeError, "words 必须是词的列表"),
     (lambda: idioms.encode_pairs_capped(["ab"], {".": 0, "a": 1}), ValueError, "vocab 必须把 '□' 编为 1"),
@@ -149,11 +149,11 @@ def test_max_len_cuts_a_word():
     (lambda: idioms.next_probs([[1, 2], [3, 4]], 2), IndexError, "prev 的每个编号都必须 < 2"),
     (lambda: idioms.next_probs([[1, 2], [3, 4]], 0, temperature=0), ValueError, "temperature"),
     (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1}, "b"), ValueError, "prev 必须是词表里的一个字"),
-    (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1}, "a", k=3), ValueError, "k 必须是 1 到 2"),
+    (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1}, "a", k=3), ValueError, r"k 必须是 \[1, 2\] 内的整数"),
     (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1, "b": 2}, "a"), ValueError, "vocab 的大小"),
     (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, 4), TypeError, "rng 必须是"),
-    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, np.random.default_rng(0), n=0),
-     ValueError, "n 必须是正整数"),
+    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, np.random.default_rng(0), n=-1),
+     ValueError, "n 必须是非负整数"),
     (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, np.random.default_rng(0), max_len=0),
      ValueError, "max_len 必须是正整数"),
 ])

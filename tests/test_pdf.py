@@ -311,6 +311,20 @@ def test_handout_shows_the_numbers_the_chapter_computes(pdf_dir, chapter):
     assert not missing, f"{chapter['stem']}.pdf does not show {missing}"
 
 
+DEEP_START = re.compile(r"^:::\{deep-start\} (.+)$", re.M)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_deep_boxes_print_as_titled_asides(pdf_dir, chapter):
+    """Each 深入 box prints “深入：” and its title in the student handout (titles with maths or code are typeset
+    differently and left out here)."""
+    titles = [title for kind, source in _markdown(chapter["docname"]) if kind == "markdown"
+              for title in DEEP_START.findall(source) if not re.search(r"[$`{\\]", title)]
+    flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf")))
+    missing = [title for title in titles if _flat(f"深入：{title}") not in flat]
+    assert not missing, f"{chapter['stem']}.pdf does not print the 深入 boxes {missing}"
+
+
 def test_no_widget_or_figure_text_repr_is_printed(pdf_dir):
     for pdf in _all_pdfs(pdf_dir):
         text = "".join(_pages(pdf))

@@ -279,3 +279,15 @@ def test_chapter4_figures_refuse_bad_input():
         plots.count_heatmap(COUNTS, [".", "a"])
     with pytest.raises(ValueError, match="losses 必须是至少两个有限值"):
         plots.loss_curve([2.0], 1.0)
+
+
+def test_step_size_curve_names_the_difference_step_delta_and_renders_cleanly(caplog):
+    """The difference step is δ in the book (h is the position vector): axis, legend and notes say δ."""
+    z = np.log([2.0, 1.0, 0.5])
+    fig = plots.step_size_error_curve(lambda v: labcode.cross_entropy(v, 1), z, labcode.cross_entropy_grad(z, 1),
+                                      np.logspace(-8, 0, 9))
+    text = all_text(fig)
+    assert "\\delta" in fig.axes[0].get_xlabel() and "\\varepsilon_{\\mathrm{mach}}/\\delta" in text
+    assert " h" not in text and "h =" not in text and "h²" not in text
+    png, problems = render_png(fig, caplog)
+    assert png.startswith(b"\x89PNG") and problems == []

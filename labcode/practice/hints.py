@@ -179,13 +179,13 @@ IGNORE_AS_INDEX = Hint(
     "ignore_index_used", "拿 -100 当成了下标",
     "-100 只标记“这个位置不计分”，不是候选编号；拿它去取下标，NumPy 会从末尾倒着数（候选少于 100 个时报 IndexError）。",
     "先用掩码 valid = targets != -100 挑出有效位置，只在这些位置上取 logits[i, targets[i]]。",
-    "ch2-batch", "拼成一批：填充与忽略标记")
+    "ch2-batch", "一批里不计分的位置：忽略标记")
 
 IGNORED_COUNTED = Hint(
     "ignored_loss_counted", "被忽略的位置也算进了损失",
     "把 -100 换成某个合法编号（比如 0）只是为了能取下标；换完以后，这些位置的损失还得去掉，否则它们被当成了真的目标。",
     "per = logsumexp(z) - z[y]（y 里的 -100 先换成 0），再 per = np.where(valid, per, 0)，总和除以 valid.sum()。",
-    "ch2-batch", "拼成一批：填充与忽略标记")
+    "ch2-batch", "一批里不计分的位置：忽略标记")
 
 ONE_SIDED = Hint(
     "one_sided_difference", "只往一侧走了一步（前向或后向差分）",
