@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import labcode
-from labcode import bigram, corpus
+from labcode import bigram, corpus, idioms
 
 
 @dataclass(frozen=True)
@@ -176,8 +176,31 @@ def trained_network(lr=70.0, steps=12_000):
     return bigram.train(np.zeros(C.shape), C, lr=lr, steps=steps)
 
 
+@functools.cache
+def idioms_data():
+    """Chapter 4's idioms: the list, its pairs (xs, ys) on the full vocabulary and their count matrix C."""
+    chengyu = idioms.load_idioms()
+    vocab = bigram.build_vocab(chengyu)
+    xs, ys = bigram.encode_pairs(chengyu, vocab)
+    return chengyu, vocab, xs, ys, bigram.count_matrix(xs, ys, len(vocab))
+
+
+def idiom_held_out():
+    """Chapter 4's choice of alpha on the idioms: a seeded shuffled split, the vocabulary of the training part
+    (unknown characters as id 1); the dev losses over the grid, and the test loss at the chosen alpha."""
+    train, dev, test = bigram.split_words(idioms_data()[0], np.random.default_rng(2026))
+    vocab = idioms.capped_vocab(train, len(set("".join(train))) + 2)
+    (xs, ys), dev_pairs, test_pairs = (idioms.encode_pairs_capped(p, vocab) for p in (train, dev, test))
+    C = bigram.count_matrix(xs, ys, len(vocab))
+    dev_loss = {a: idioms.pair_nll(C, *dev_pairs, a) for a in (0.001, 0.003, 0.01, 0.03, 0.1, 1.0)}
+    best = min(dev_loss, key=dev_loss.get)
+    return list(dev_loss.values()), idioms.pair_nll(C, *test_pairs, best)
+
+
 def chapter4():
     words, _, xs, _, C = names_data()
+    chengyu, zh_vocab, zh_xs, zh_ys, zh_C = idioms_data()
+    dev_losses, test_loss = idiom_held_out()
     nll_0 = bigram.count_nll(C)
     _, first = bigram.train(np.zeros(C.shape), C, lr=70.0, steps=3)
     return [
@@ -193,6 +216,14 @@ def chapter4():
         Figure("wrong-axis row sums", (C / C.sum(axis=1)).sum(axis=1)[:4], 4),
         Figure("pairs counted by C[xs, ys] += 1", np.count_nonzero(C), 0),
         Figure("learning rate that is always safe", 4 * len(xs) / C.sum(axis=1).max(), 1, "保证是{:.1f}"),
+        Figure("idioms", len(chengyu), 0),
+        Figure("idiom NLL, alpha 0, 0.01, 0.1", [idioms.pair_nll(zh_C, zh_xs, zh_ys, a) for a in (0.0, 0.01, 0.1)], 6),
+        Figure("idiom NLL, alpha 0", idioms.pair_nll(zh_C, zh_xs, zh_ys), 6, "{:.6f}"),
+        Figure("idiom NLL, alpha 1 (add-one smoothing)", idioms.pair_nll(zh_C, zh_xs, zh_ys, 1.0), 6, "{:.6f}"),
+        Figure("idiom uniform loss ln V", np.log(len(zh_vocab)), 6, "{:.6f}"),
+        Figure("idiom dev losses over alpha", dev_losses, 4),
+        Figure("idiom test loss at the chosen alpha", test_loss, 4),
+        Figure("sampled idioms at the lowest temperature", 0.5, 1, "τ={:.1f}：平均"),
     ]
 
 
