@@ -604,7 +604,7 @@ def test_each_named_mistake_is_recognised_with_its_hint(check, fn, key, words):
     text = str(result)
     assert "认出的错误：" + result.mistakes[0].title in text
     for word in words:
-        if re.fullmatch(r"ch\d-[\w-]+", word):            # the section the hint points to
+        if re.fullmatch(r"(ch\d|app)-[\w-]+", word):       # the section the hint points to
             assert result.mistakes[0].label == word, result.mistakes[0].label
         else:
             assert word in text, f"{word!r} missing from:\n{text}"
@@ -943,7 +943,7 @@ def _sections(notebook):
     """{label: (id of the cell that holds the label, the heading right after it)} of a chapter notebook."""
     cells = json.loads((ROOT / "book" / notebook).read_text(encoding="utf-8"))["cells"]
     return {m.group(1): (cell["id"], m.group(2)) for cell in cells if cell["cell_type"] == "markdown"
-            for m in re.finditer(r"^\((ch\d-[\w-]+)\)=\n#+ (.*)$", "".join(cell["source"]), flags=re.M)}
+            for m in re.finditer(r"^\(((?:ch\d|app)-[\w-]+)\)=\n#+ (.*)$", "".join(cell["source"]), flags=re.M)}
 
 
 def test_every_hint_points_at_the_cell_of_its_section_in_its_chapters_notebook():
