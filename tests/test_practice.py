@@ -409,6 +409,48 @@ def cross_entropy_minus_max(z, y):
     return m + np.log(np.sum(np.exp(z - m))) - m  # the max where z[y] belongs
 
 
+def cross_entropy_index_before(z, y):
+    m = z.max()
+    return m + np.log(np.sum(np.exp(z - m))) - z[y - 1]  # counted from 1: y - 1 (z[-1] when y = 0)
+
+
+def cross_entropy_index_after(z, y):
+    return labcode.logsumexp(z) - z[y + 1]          # one past the target: IndexError when y is the last index
+
+
+def cross_entropy_log_of_sum(z, y):
+    return np.log(np.sum(np.exp(z))) - z[y]          # no shift, log of a sum: inf and -inf, not nan
+
+
+def grad_index_before(z, y):
+    g = stable_softmax(z)
+    g[y - 1] -= 1
+    return g
+
+
+def grad_index_after(z, y):
+    g = stable_softmax(z)
+    g[y + 1] -= 1
+    return g
+
+
+def mean_loss_index_after(logits, targets):
+    valid = targets != -100
+    z, y = logits[valid], targets[valid]
+    lse = np.array([labcode.logsumexp(row) for row in z])
+    return np.mean(lse - z[np.arange(len(y)), y + 1])
+
+
+def bigram_index_before(W, xs, ys):
+    N = len(xs)
+    logp = labcode.log_softmax(W[xs], axis=1)
+    dlogits = np.exp(logp)
+    dlogits[np.arange(N), ys - 1] -= 1
+    dW = np.zeros_like(W, dtype=float)
+    np.add.at(dW, xs, dlogits / N)
+    return -logp[np.arange(N), ys - 1].mean(), dW
+
+
 def cross_entropy_math(z, y):
     return -math.log(math.exp(z[y]) / sum(math.exp(v) for v in z))
 
@@ -515,7 +557,7 @@ WRONG = [
     (check_softmax, lambda z: np.exp(z - z.max()), "not_normalised", ["归一化"]),
     (check_logsumexp, lambda z: np.log(np.sum(np.exp(z))), "no_max_shift", ["最大值", "ch1-overflow"]),
     (check_logsumexp, lambda z: np.log(np.sum(np.exp(z - z.max()))), "lse_max_not_added_back", ["加回来"]),
-    (check_cross_entropy, lambda z, y: -np.log(np.exp(z[y]) / np.exp(z).sum()), "no_max_shift", ["最大值"]),
+    (check_cross_entropy, lambda z, y: -np.log(np.exp(z[y]) / np.exp(z).sum()), "no_max_shift", ["最大值", "nan"]),
     (check_cross_entropy, with_eps, "eps_inside_log", ["eps", "ch1-epsilon"]),
     (check_cross_entropy, log_of_softmax, "log_of_underflow", ["下溢", "inf", "ch1-extreme"]),
     (check_cross_entropy, lambda z, y: np.log(stable_softmax(z)[y]), "loss_sign", ["符号"]),
@@ -582,6 +624,15 @@ WRONG = [
     (check_numerical_grad, numerical_grad_precedence, "division_precedence", ["/ (2 * delta)", "δ²"]),
     (check_numerical_grad, numerical_grad_back_to_x, "one_point_at_x", ["2δ", "old"]),
     (check_numerical_grad, numerical_grad_never_stored, "perturbed_array_shared", ["grad[k]"]),
+    (check_cross_entropy, cross_entropy_index_before, "target_off_by_one",
+     ["z[-1]", "直接用 y 取下标", "app-indexing", "参见：附录“编号与序数”一节（appendix.ipynb）"]),
+    (check_cross_entropy, cross_entropy_index_after, "target_off_by_one", ["IndexError", "z[y + 1]"]),
+    (check_cross_entropy, lambda z, y: labcode.logsumexp(z) + z[y], "target_score_sign", ["去括号", "ch1-logsumexp"]),
+    (check_cross_entropy, cross_entropy_log_of_sum, "no_max_shift", ["log(inf) = inf", "log 0 = -inf"]),
+    (check_cross_entropy_grad, grad_index_before, "target_off_by_one", ["g[y] -= 1", "g[-1]", "app-indexing"]),
+    (check_cross_entropy_grad, grad_index_after, "target_off_by_one", ["IndexError"]),
+    (check_mean_loss, mean_loss_index_after, "target_off_by_one", ["Z[np.arange(N), y]"]),
+    (check_bigram_loss_and_grad, bigram_index_before, "target_off_by_one", ["编号与序数"]),
 ]
 
 
@@ -604,7 +655,7 @@ def test_each_named_mistake_is_recognised_with_its_hint(check, fn, key, words):
     text = str(result)
     assert "认出的错误：" + result.mistakes[0].title in text
     for word in words:
-        if re.fullmatch(r"ch\d-[\w-]+", word):            # the section the hint points to
+        if re.fullmatch(r"(ch\d|app)-[\w-]+", word):       # the section the hint points to
             assert result.mistakes[0].label == word, result.mistakes[0].label
         else:
             assert word in text, f"{word!r} missing from:\n{text}"
@@ -675,6 +726,20 @@ def _same_args(args, probe_args):
     return all(same(a, b) for a, b in zip(args, probe_args, strict=True))
 
 
+def test_an_off_by_one_target_index_is_not_called_subtracting_the_max_score():
+    """z[y - 1] and z[y + 1] hit the maximum on some cases (the book's example, [0, 40] with y = 0): there they look
+    like ``logsumexp(z) - max z``. Only the index slip is named; the max score only for a function that subtracts it."""
+    for fn in (cross_entropy_index_before, cross_entropy_index_after):
+        result = check_cross_entropy(fn)
+        assert [hint.key for hint in result.mistakes] == ["target_off_by_one"], str(result)
+        assert "最大分数" not in str(result)
+    separating = next(case for case in check_cross_entropy(cross_entropy_minus_max).failures
+                      if case.name.startswith("最高分不在目标旁边"))
+    assert separating.mistake.key == "max_score_not_target"
+    z, y = separating.args
+    assert np.argmax(z) not in (y - 1, y, y + 1)
+
+
 def test_bigram_sum_instead_of_mean_is_named_from_the_loss():
     def summed(W, xs, ys):
         loss, dW = bigram.loss_and_grad(W, xs, ys)
@@ -686,7 +751,7 @@ def test_bigram_sum_instead_of_mean_is_named_from_the_loss():
     # shifted the numerator only: zeros on big scores, not the nan of an unshifted softmax
     (check_softmax, lambda z: np.exp(z - z.max()) / np.exp(z).sum()),
     (check_logsumexp, lambda z: z.max()),                                  # the max alone
-    (check_cross_entropy, lambda z, y: labcode.logsumexp(z) + z[y]),         # + z[y]: not eps, not a sign of ℓ
+    (check_cross_entropy, lambda z, y: z.max() - z[y]),                      # the max in place of logsumexp
     (check_cross_entropy_grad, lambda z, y: right_grad(z, y) / len(z)),      # divided by V
     # masked the logits but not the targets: an IndexError that has nothing to do with -100
     (check_mean_loss, lambda z, t: -labcode.log_softmax(z[t != -100], axis=1)[np.arange(len(t)), t].mean()),
@@ -754,6 +819,35 @@ def test_scalars_pairs_and_shapes_are_checked(check, value, words):
     text = str(check(value))
     for word in words:
         assert word in text, text
+
+
+def _whole_row(z, y):
+    return labcode.logsumexp(z) - z                  # -ln p of every candidate
+
+
+@pytest.mark.parametrize("check, fn, advice, repaired", [
+    # the fix the message suggests, applied to what the reader returned, gives the right value
+    (check_cross_entropy, _whole_row, "在末尾取 [y]（不是 .sum() 或 .mean()）", lambda f: lambda z, y: f(z, y)[y]),
+    (check_cross_entropy, lambda z, y: stable_softmax(z), "loss = logsumexp(z) - z[y]", None),
+    (check_logsumexp, lambda z: z.max() + np.log(np.exp(z - z.max())), "先把 exp(z - m) 的各项加起来", None),
+    (check_mean_loss, lambda z, t: labcode.cross_entropy(z, t, reduction="none"), "除以有效目标的个数 valid.sum()",
+     lambda f: lambda z, t: f(z, t).sum() / (t != -100).sum()),
+    (check_mean_loss, lambda z, t: labcode.cross_entropy(z[t != -100], t[t != -100], reduction="none"),
+     "再取它们的平均 .mean()", lambda f: lambda z, t: f(z, t).mean()),
+    (check_bigram_loss_and_grad,
+     lambda W, xs, ys: (labcode.cross_entropy(W[xs], ys, reduction="none"), bigram.loss_and_grad(W, xs, ys)[1]),
+     "loss 是它们的平均：取 .mean()", lambda f: lambda W, xs, ys: (f(W, xs, ys)[0].mean(), f(W, xs, ys)[1])),
+], ids=["ce-row", "ce-probabilities", "lse-no-sum", "mean-per-position", "mean-per-target", "bigram-per-pair"])
+def test_a_row_returned_for_one_number_gets_a_fix_that_gives_the_right_value(check, fn, advice, repaired):
+    """Where one number is due and the reader returns several, the message never suggests a reduction that yields
+    a wrong loss (.sum() or .mean() of -ln p over every candidate, or over positions that include ignored ones)."""
+    text = str(check(fn))
+    assert advice in text, text
+    assert "或 .sum()、.mean() 得到一个数" not in text
+    if repaired is not None:
+        assert check(repaired(fn)).passed
+    else:
+        assert "[y]（" not in text and "取 .mean()" not in text
 
 
 def test_the_training_loop_is_checked_against_the_numbers_chapter_4_prints():
@@ -943,7 +1037,7 @@ def _sections(notebook):
     """{label: (id of the cell that holds the label, the heading right after it)} of a chapter notebook."""
     cells = json.loads((ROOT / "book" / notebook).read_text(encoding="utf-8"))["cells"]
     return {m.group(1): (cell["id"], m.group(2)) for cell in cells if cell["cell_type"] == "markdown"
-            for m in re.finditer(r"^\((ch\d-[\w-]+)\)=\n#+ (.*)$", "".join(cell["source"]), flags=re.M)}
+            for m in re.finditer(r"^\(((?:ch\d|app)-[\w-]+)\)=\n#+ (.*)$", "".join(cell["source"]), flags=re.M)}
 
 
 def test_every_hint_points_at_the_cell_of_its_section_in_its_chapters_notebook():

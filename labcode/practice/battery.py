@@ -51,12 +51,14 @@ class Raised:
 ANY = object()
 
 
-def run(check, fn, probes, *, coerce, predict, advice, explain_error=None, tolerance=TOLERANCE):
+def run(check, fn, probes, *, coerce, predict, advice, explain_error=None, explain_shape=None, tolerance=TOLERANCE):
     """逐项调用 ``fn``，返回 :class:`CheckResult`；第一项就抛出 NotImplementedError 时报告“还没写”。
 
     ``predict(probe)`` 列出书里讲过的常见错误在这一项上会返回什么：[(Hint, 那种写法的返回值)]，同一种错误可以有
     几种写法；``explain_error(probe, Raised)`` 认出读者的函数抛出的错（Hint 或 None）。由 :func:`settle`
-    定下每一项没过的检查认出的是哪一种错误。``tolerance`` 是报告里“比较标准”一行的文字。
+    定下每一项没过的检查认出的是哪一种错误。返回值的类型或形状不对时，``explain_shape(probe, 返回值)`` 可以补一句
+    怎么改（或 None）：例如该返回一个数、读者却返回了一串数，只在那样改能得到对的值时，才说取哪一项或求平均。
+    ``tolerance`` 是报告里“比较标准”一行的文字。
     """
     require_callable(fn, check)
     judged = []
@@ -65,7 +67,7 @@ def run(check, fn, probes, *, coerce, predict, advice, explain_error=None, toler
         if not judged and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
             case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown, args=probe.args)
             return CheckResult(check, [case], advice=advice, tolerance=tolerance, not_written=True)
-        judged.append(judge(probe, outcome, coerce, predict, explain_error))
+        judged.append(judge(probe, outcome, coerce, predict, explain_error, explain_shape))
     return CheckResult(check, settle(judged), advice=advice, tolerance=tolerance)
 
 
@@ -105,7 +107,7 @@ def call(fn, args):
             return Raised(err)
 
 
-def judge(probe, outcome, coerce, predict, explain_error):
+def judge(probe, outcome, coerce, predict, explain_error, explain_shape=None):
     """这一项的 Case（还没定下认出的错误）、它的结果符合的常见错误，和它排除的常见错误（见 settle）。"""
     failed = functools.partial(Case, probe.name, False, inputs=probe.shown, args=probe.args)
     if isinstance(outcome, Raised):
@@ -119,6 +121,9 @@ def judge(probe, outcome, coerce, predict, explain_error):
     except Exception as err:  # 返回值古怪到连读都读不了（例如元素的 __float__ 出错）
         value, problem = None, f"返回值无法读取：{type(err).__name__}"
     if problem:
+        advice = safely(lambda: explain_shape(probe, outcome), None) if explain_shape else None
+        if advice:
+            problem += f"。{advice}"
         return failed(problem, expected=show(probe.expected), actual=raw(outcome)), (), set()
     wrong = safely(lambda: predict(probe), [])
     if close(value, probe.expected):
@@ -176,7 +181,10 @@ def as_number(value, expected=None):
     if isinstance(value, np.ndarray) and value.dtype.kind in "fiu":
         if value.ndim == 0:
             return float(value), None
-        return None, f"应返回一个数，收到形状 {value.shape} 的数组（可以用 float(...) 或 .sum()、.mean() 得到一个数）"
+        if value.size == 1:
+            return None, f"应返回一个数，收到形状 {value.shape} 的数组（可以用 float(...) 取出这个数）"
+        # 几个数怎么变成一个，要看它们是什么（.sum()、.mean() 常常是另一个错的损失）：由各个检查的 explain_shape 说
+        return None, f"应返回一个数，收到形状 {value.shape} 的数组"
     return None, f"应返回一个数，收到 {type(value).__name__}"
 
 
@@ -193,6 +201,13 @@ def as_loss_and_grad(value, expected):
     if problem:
         return None, f"dW：{problem}"
     return (loss, dW), None
+
+
+def several_numbers(value):
+    """value 是含不止一个数的数值数组时，返回它的 float64 副本；否则 None（explain_shape 只管这种返回值）。"""
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiu" and value.size > 1:
+        return value.astype(np.float64)
+    return None
 
 
 def _values_right(value, expected):

@@ -5,9 +5,9 @@ import numpy as np
 
 from ..bigram import loss_and_grad
 from ..embedding import embedding_backward
-from ..probability import softmax
+from ..probability import cross_entropy, softmax
 from . import hints
-from .battery import ANY, Probe, as_loss_and_grad, run
+from .battery import ANY, Probe, as_loss_and_grad, close, run, several_numbers
 from .embedding import kept_one_copy
 from .gradient import raised_in_batch
 from .probability import loss_mistakes
@@ -69,7 +69,18 @@ def check_bigram_loss_and_grad(fn):
                     f"W = {show(W)}，xs = {show(xs)}，ys = {show(ys)}")
               for name, W, xs, ys in _bigram_cases()]
     return run("check_bigram_loss_and_grad", fn, probes, coerce=as_loss_and_grad, predict=_bigram_mistakes,
-               explain_error=_bigram_error, advice=hints.ADVICE_BIGRAM)
+               explain_error=_bigram_error, explain_shape=_bigram_loss_shape, advice=hints.ADVICE_BIGRAM)
+
+
+def _bigram_loss_shape(probe, value):
+    """loss 返回了一串数：只有它正是每个训练对的损失时，才让读者取平均。"""
+    rows = several_numbers(value[0]) if isinstance(value, (tuple, list)) and len(value) == 2 else None
+    if rows is None:
+        return None
+    W, xs, ys = probe.args
+    if rows.shape == xs.shape and close(rows, cross_entropy(W[xs].astype(np.float64), ys, reduction="none")):
+        return "你返回的是每个训练对的损失，loss 是它们的平均：取 .mean()"
+    return "loss 是一个数：N 个训练对上 -ln p 的平均"
 
 
 def _bigram_mistakes(probe):
@@ -99,5 +110,5 @@ def _bigram_mistakes(probe):
 
 
 def _bigram_error(probe, raised):
-    W, xs, _ = probe.args
-    return raised_in_batch(raised, W[xs])
+    W, xs, ys = probe.args
+    return raised_in_batch(raised, W[xs], targets=ys)

@@ -8,8 +8,8 @@ import numpy as np
 from ..gradients import numerical_grad
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from . import hints
-from .battery import ATOL, RTOL, Probe, as_array, as_number, run
-from .probability import loss_mistakes, overflow_error, overflowed
+from .battery import ATOL, RTOL, Probe, as_array, as_number, close, run, several_numbers
+from .probability import loss_mistakes, off_the_end, overflow_error, overflowed
 from .text import show
 
 SEED = 2
@@ -62,15 +62,28 @@ def check_cross_entropy_grad(fn):
     probes = [Probe(name, (z, y), cross_entropy_grad(z, y), f"z = {show(z)}，y = {y}")
               for name, z, y in _gradient_cases()]
     return run("check_cross_entropy_grad", fn, probes, coerce=as_array, predict=_gradient_mistakes,
-               explain_error=overflow_error(hints.NO_MAX_SHIFT),
+               explain_error=_gradient_error,
                advice=hints.ADVICE_GRAD)
 
 
 def _gradient_mistakes(probe):
     z, y = probe.args[0].astype(np.float64), probe.args[1]
-    p, e_y, e = softmax(z), np.eye(z.size)[y], np.exp(z)
-    return [(hints.MISSING_EY, p), (hints.GRAD_SIGN, -probe.expected), (hints.LABEL_SUBTRACTED, p - y),
-            (hints.ALL_MINUS_ONE, p - 1), (hints.WRT_PROBABILITY, -e_y / p[y]), (hints.NO_MAX_SHIFT, e / e.sum() - e_y)]
+    p, eye, e = softmax(z), np.eye(z.size), np.exp(z)
+    e_y = eye[y]
+    wrong = [(hints.MISSING_EY, p), (hints.GRAD_SIGN, -probe.expected), (hints.LABEL_SUBTRACTED, p - y),
+             (hints.ALL_MINUS_ONE, p - 1), (hints.WRT_PROBABILITY, -e_y / p[y]),
+             (hints.NO_MAX_SHIFT, e / e.sum() - e_y),
+             (hints.GRAD_OFF_BY_ONE, p - eye[y - 1])]                     # y = 0 时 g[-1]：最后一个候选
+    if y + 1 < z.size:                                                     # y + 1 = V 时读者的函数越界报错
+        wrong.append((hints.GRAD_OFF_BY_ONE, p - eye[y + 1]))
+    return wrong
+
+
+def _gradient_error(probe, raised):
+    z, y = probe.args
+    if off_the_end(raised, y, z.size):
+        return hints.GRAD_OFF_BY_ONE
+    return overflow_error(hints.NO_MAX_SHIFT)(probe, raised)
 
 
 # ---- 一批的平均损失 ----
@@ -142,8 +155,24 @@ def check_mean_loss(fn):
                     f"logits = {show(logits)}，targets = {show(targets)}")
               for name, logits, targets in _mean_loss_cases()]
     return run("check_mean_loss", fn, probes, coerce=as_number, predict=_mean_loss_mistakes,
-               explain_error=_mean_loss_error,
+               explain_error=_mean_loss_error, explain_shape=_mean_loss_shape,
                advice=hints.ADVICE_MEAN_LOSS)
+
+
+def _mean_loss_shape(probe, value):
+    """返回了每个位置的损失：.mean() 会把被忽略的位置算进分母，只有先挑出有效目标再平均才对。"""
+    rows = several_numbers(value)
+    if rows is None:
+        return None
+    logits, targets = probe.args
+    valid = targets != IGNORE
+    per_target = cross_entropy(logits.astype(np.float64), targets, reduction="none")
+    if rows.shape == targets.shape and close(rows[valid], per_target[valid]):
+        return ("你返回的是每个位置的损失。平均只算有效目标：把有效位置的损失加起来，再除以有效目标的个数 valid.sum()"
+                "（直接 .mean() 会把被忽略的位置也算进分母）")
+    if rows.shape == (valid.sum(),) and close(rows, per_target[valid]):
+        return "你返回的是每个有效目标的损失，再取它们的平均 .mean() 就对了"
+    return "平均损失是一个数：有效目标上的损失之和，除以有效目标的个数 valid.sum()"
 
 
 def _mean_loss_mistakes(probe):
@@ -164,24 +193,26 @@ def _mean_loss_mistakes(probe):
 
 def _mean_loss_error(probe, raised):
     logits, targets = probe.args
-    return raised_in_batch(raised, logits, targets != IGNORE)
+    return raised_in_batch(raised, logits, targets != IGNORE, targets)
 
 
-def raised_in_batch(raised, scores, rows=None):
-    """一批分数（形状 (N, V)）上抛出的错认得出的几种：拿 -100 当下标、少了 keepdims、没减最大值。
+def raised_in_batch(raised, scores, rows=None, targets=None):
+    """一批分数（形状 (N, V)）上抛出的错认得出的几种：拿 -100 当下标、目标下标 + 1 越界、少了 keepdims、没减最大值。
 
-    rows 是有效的行（掩码）；没给时每一行都有效。
+    rows 是有效的行（掩码），没给时每一行都有效；targets 是每一行的目标编号（形状 (N,)）。
     """
     error, message = raised.error, str(raised.error)
     N, V = scores.shape
     if rows is not None and not rows.all() and isinstance(error, IndexError) and \
             ("-100" in message or "out of range" in message):
         return hints.IGNORE_AS_INDEX
+    if targets is not None and off_the_end(raised, targets[rows if rows is not None else slice(None)], V):
+        return hints.TARGET_OFF_BY_ONE
     # 形状 (n,) 的行最大值（或行和）与 (n, V) 的分数相减：NumPy 说 “shapes (n,V) (n,)”
     for n, v, m in re.findall(r"\((\d+), ?(\d+)\) \((\d+),\)", message if isinstance(error, ValueError) else ""):
         if n == m and int(v) == V and int(n) != V:
             return hints.KEEPDIMS
-    return hints.NO_MAX_SHIFT_LOSS if overflowed(raised, scores) else None
+    return hints.NO_MAX_SHIFT_PROBS_LOSS if overflowed(raised, scores) else None
 
 
 # ---- 中心差分 ----

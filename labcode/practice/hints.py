@@ -30,10 +30,17 @@ NO_MAX_SHIFT_LSE = Hint(
 
 NO_MAX_SHIFT_LOSS = Hint(
     "no_max_shift", "没有先减最大值",
-    f"直接算 exp(z)：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf，分数都很负时全部下溢成 0，算出的概率成了 nan，"
-    "再取 log 也还是 nan；先算 softmax 再取 log 的写法一样会碰上。",
+    f"直接算 log(sum(exp(z)))：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf，log(inf) = inf；分数都很负时 exp 全部"
+    "下溢成 0，log 0 = -inf。真实的损失都是有限的。",
     "直接从分数算：loss = logsumexp(z) - z[y]，logsumexp 里先减最大值 m = z.max()：m + log(sum(exp(z - m)))。",
     "ch1-overflow", "先减最大值")
+
+NO_MAX_SHIFT_PROBS_LOSS = Hint(
+    "no_max_shift", "没有先减最大值",
+    f"先算概率 exp(z) / sum(exp(z)) 再取 log：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf，inf/inf = nan；"
+    "分数都很负时 exp 全部下溢成 0，0/0 也是 nan，再取 log 还是 nan（用 math.exp 逐个算时，上溢直接报 "
+    "OverflowError，全是 0 时报除以 0 的错）。",
+    NO_MAX_SHIFT_LOSS.fix, "ch1-overflow", "先减最大值")
 
 MIN_SHIFT = Hint(
     "min_shift", "减去的是最小值，不是最大值",
@@ -101,6 +108,21 @@ TARGET_SCORE_MAX = Hint(
     "loss = logsumexp(z) - z[y]。",
     "ch1-logsumexp", "直接从分数算损失")
 
+TARGET_OFF_BY_ONE = Hint(
+    "target_off_by_one", "取目标分数的下标错了一位",
+    "y 本身就是从 0 数的编号，真实目标的分数就是 z[y]，不用再加减 1。z[y - 1]、z[y + 1] 取到的是相邻候选的分数："
+    "y = 0 时 z[y - 1] 是 z[-1]，从末尾倒着数，取到最后一个候选，不报错；y 是最后一个编号时 z[y + 1] 越界，"
+    "报 IndexError。",
+    "直接用 y 取下标：loss = logsumexp(z) - z[y]；一批里每一行取自己的目标：Z[np.arange(N), y]。",
+    "app-indexing", "编号与序数")
+
+TARGET_SCORE_SIGN = Hint(
+    "target_score_sign", "z[y] 前面的符号反了",
+    "ℓ = -ln p_y = -(z_y - logsumexp(z)) = logsumexp(z) - z_y：去括号时 z_y 变成减号。"
+    "加上 z[y] 的结果只在 z[y] = 0 时碰巧对。",
+    "loss = logsumexp(z) - z[y]。",
+    "ch1-logsumexp", "直接从分数算损失")
+
 LOSS_SIGN = Hint(
     "loss_sign", "损失的符号反了",
     "交叉熵是 -ln p_y，不小于 0；你的结果是它的相反数 ln p_y。",
@@ -120,6 +142,14 @@ MISSING_EY = Hint(
     "∂ℓ/∂z_k = p_k - 1[k = y]：目标那一项还要减 1。你的结果就是 p 本身，各分量之和是 1 而不是 0。",
     "g = softmax(z)，再 g[y] -= 1（也就是 p - e_y）。",
     "ch2-derivation", "逐个坐标求导")
+
+GRAD_OFF_BY_ONE = Hint(
+    "target_off_by_one", "减 1 的下标错了一位",
+    "e_y 是编号为 y 的分量为 1 的独热向量，y 本身就是从 0 数的编号：减 1 的是 g[y]。g[y - 1]、g[y + 1] 减在了"
+    "相邻的候选上：y = 0 时 g[y - 1] 是 g[-1]，从末尾倒着数，减在最后一个候选上，不报错；y 是最后一个编号时 "
+    "g[y + 1] 越界，报 IndexError。",
+    "g = softmax(z)；g[y] -= 1。",
+    "app-indexing", "编号与序数")
 
 GRAD_SIGN = Hint(
     "gradient_sign", "梯度的符号写反了",

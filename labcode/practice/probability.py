@@ -5,7 +5,7 @@ import numpy as np
 
 from ..probability import cross_entropy, log_softmax, logsumexp, softmax
 from . import hints
-from .battery import Probe, as_array, as_number, run
+from .battery import Probe, as_array, as_number, close, run, several_numbers
 from .text import show
 
 SEED = 1  # 随机分数的种子：每次检查都是同样几组数，报告逐字相同
@@ -109,7 +109,15 @@ def check_logsumexp(fn):
     vectors.append(("相差 1000 [0, 1000]", np.array([0.0, 1000.0])))
     probes = [Probe(name, (z,), float(logsumexp(z)), f"z = {show(z)}") for name, z in vectors]
     return run("check_logsumexp", fn, probes, coerce=as_number, predict=_logsumexp_mistakes,
-               explain_error=overflow_error(hints.NO_MAX_SHIFT_LSE), advice=hints.ADVICE_LOGSUMEXP)
+               explain_error=overflow_error(hints.NO_MAX_SHIFT_LSE), explain_shape=_logsumexp_shape,
+               advice=hints.ADVICE_LOGSUMEXP)
+
+
+def _logsumexp_shape(probe, value):
+    """返回了一串数（多半是 log 和 sum 的次序反了，或者漏了 sum）：它们的和、平均都不是 logsumexp。"""
+    if several_numbers(value) is None:
+        return None
+    return "logsumexp 是一个数：先把 exp(z - m) 的各项加起来，再取对数、加回 m：m + np.log(np.sum(np.exp(z - m)))"
 
 
 def _logsumexp_mistakes(probe):
@@ -131,6 +139,8 @@ def _loss_cases():
         ("[0, 1, 2]，目标是最小的分数", np.array([0.0, 1.0, 2.0]), 0),
         ("分数全相等（V = 27）", np.zeros(27), 5),
         ("只有一个候选", np.array([3.5]), 0),
+        # 目标和它两边的候选都不是分数最高的：减最大分数与下标错一位的写法在这里得数不同
+        ("最高分不在目标旁边 [0.5, 1, -1, 2, 0, 3]，y = 2", np.array([0.5, 1.0, -1.0, 2.0, 0.0, 3.0]), 2),
     ]
     for V in (5, 10, 50):
         cases.append((f"随机分数（V = {V}）", rng.normal(0.0, 3.0, V), int(rng.integers(V))))
@@ -164,15 +174,39 @@ def check_cross_entropy(fn):
     probes = [Probe(name, (z, y), float(cross_entropy(z, y)), f"z = {show(z)}，y = {y}")
               for name, z, y in _loss_cases()]
     return run("check_cross_entropy", fn, probes, coerce=as_number, predict=_cross_entropy_mistakes,
-               explain_error=overflow_error(hints.NO_MAX_SHIFT_LOSS), advice=hints.ADVICE_CROSS_ENTROPY)
+               explain_error=_cross_entropy_error, explain_shape=_cross_entropy_shape,
+               advice=hints.ADVICE_CROSS_ENTROPY)
 
 
 def _cross_entropy_mistakes(probe):
     z, y = probe.args[0].astype(np.float64), probe.args[1]
     expected = probe.expected
     wrong = [(hints.LOSS_SIGN, -expected), (hints.LOG_BASE, expected / np.log(2)),
-             (hints.LOG_BASE, expected / np.log(10)), (hints.TARGET_SCORE_MAX, logsumexp(z) - z.max())]
+             (hints.LOG_BASE, expected / np.log(10)), (hints.TARGET_SCORE_MAX, logsumexp(z) - z.max()),
+             (hints.TARGET_SCORE_SIGN, logsumexp(z) + z[y])]
     return wrong + [(hint, rows[0]) for hint, rows in loss_mistakes(z[None, :], np.array([y]))]
+
+
+def _cross_entropy_error(probe, raised):
+    z, y = probe.args
+    return off_the_end(raised, y, z.size) or overflow_error(hints.NO_MAX_SHIFT_PROBS_LOSS)(probe, raised)
+
+
+def off_the_end(raised, ys, size):
+    """z[y + 1] 的写法在 y 是最后一个编号时越界：NumPy 报 IndexError “index V is out of bounds … with size V”。"""
+    return hints.TARGET_OFF_BY_ONE if isinstance(raised.error, IndexError) and np.any(np.asarray(ys) == size - 1) \
+        and f"index {size} is out of bounds" in str(raised.error) else None
+
+
+def _cross_entropy_shape(probe, value):
+    """返回了一串数：只有它编号为 y 的一项正是损失时，才让读者取 [y]（.sum()、.mean() 得到的都是错的损失）。"""
+    z, y = probe.args
+    row = several_numbers(value)
+    if row is None:
+        return None
+    if row.shape == z.shape and close(row[y], probe.expected):
+        return "你返回的是每个候选的 -ln p，损失只要真实目标那一项：在末尾取 [y]（不是 .sum() 或 .mean()）"
+    return "损失是一个数，只看真实目标 y：loss = logsumexp(z) - z[y]"
 
 
 # 读者在对数里常加的小常数：10 的负几次方，或 float64、float32 的机器精度。
@@ -182,15 +216,20 @@ EPSILONS = (*(10.0 ** -k for k in range(3, 17)), np.finfo(np.float64).eps, np.fi
 def loss_mistakes(Z, ys, batch_max=()):
     """书里讲过的数值错误算出的每一行损失：[(Hint, 形状 (n,) 的损失)]，分数 Z 形状 (n, V)，目标 ys 形状 (n,)。
 
-    没减最大值（先算概率再取对数，或直接 log Σ exp）、先算概率再取对数（概率下溢成 0）、对数里加 eps；
+    没减最大值（先算概率再取对数，或直接 log Σ exp）、先算概率再取对数（概率下溢成 0）、目标的下标错一位
+    （y - 1 或 y + 1）、对数里加 eps；
     batch_max 里的每个数是整批的最大值：每一行都减它（而不是各行自己的最大值）的写法。
     """
     r = np.arange(len(ys))
     e = np.exp(Z)
     p = softmax(Z, axis=1)
-    found = [(hints.NO_MAX_SHIFT_LOSS, -np.log(e[r, ys] / e.sum(axis=1))),
+    lse = logsumexp(Z, axis=1)
+    found = [(hints.NO_MAX_SHIFT_PROBS_LOSS, -np.log(e[r, ys] / e.sum(axis=1))),
              (hints.NO_MAX_SHIFT_LOSS, np.log(e.sum(axis=1)) - Z[r, ys]),
-             (hints.LOG_OF_UNDERFLOW, -np.log(p[r, ys]))]
+             (hints.LOG_OF_UNDERFLOW, -np.log(p[r, ys])),
+             (hints.TARGET_OFF_BY_ONE, lse - Z[r, ys - 1])]                 # ys - 1 = -1：从末尾倒着数
+    if (ys + 1 < Z.shape[1]).all():                                         # ys + 1 = V 时读者的函数越界报错
+        found.append((hints.TARGET_OFF_BY_ONE, lse - Z[r, ys + 1]))
     found += [(hints.EPS_IN_LOG, -np.log(p[r, ys] + eps)) for eps in EPSILONS]
     for m in batch_max:
         s = Z - m

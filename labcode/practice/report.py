@@ -12,7 +12,7 @@ from .text import long_array
 # 每章的笔记本。没通过的报告只出现在读者运行笔记本的地方（JupyterLab、Notebook、VS Code），网站上只存着
 # “还没写”和“通过”；学习包把各章笔记本放在同一个文件夹里，所以提示链接到读者身边的笔记本，而不是网页。
 NOTEBOOKS = {1: "01_probability_to_loss.ipynb", 2: "02_gradient.ipynb", 3: "03_shared_embedding.ipynb",
-             4: "04_bigram.ipynb"}
+             4: "04_bigram.ipynb", None: "appendix.ipynb"}
 
 # 提示指向的小节：标签 -> 章节笔记本里写着这个标签（和小节标题）的单元格的 id。JupyterLab 4 打开以
 # #cell-id=… 结尾的链接时，会滚到那个单元格；tests/test_practice.py 核对这些 id 与笔记本一致。
@@ -24,6 +24,7 @@ SECTION_CELLS = {
     "ch2-denominator": "9e13be81",
     "ch3-gradient": "5ac7e418", "ch3-overwrite-bug": "96981852",
     "ch4-network": "network", "ch4-gradient": "gradient", "ch4-training": "training", "ch4-mistakes": "mistakes",
+    "app-indexing": "49150a78",
 }
 
 FULL_INPUTS = ("把结果存下来：r = {check}(你的函数)；r.failures[0].args 就是这一项传给你的函数的参数，"
@@ -37,7 +38,8 @@ NOT_WRITTEN = ("函数抛出了 NotImplementedError，书里给的骨架就是�
 class Hint:
     """一条提示：认出的常见错误（``title`` 非空），或没认出错误时的一般提示（``title`` 为空）。
 
-    ``label`` 是书中小节的标签（如 ``"ch1-overflow"``），``section`` 是链接上的文字（如 ``"先减最大值"``）。
+    ``label`` 是书中小节的标签（如 ``"ch1-overflow"``；附录的以 ``"app-"`` 开头），``section`` 是链接上的文字
+    （如 ``"先减最大值"``）。
     """
 
     key: str
@@ -48,12 +50,14 @@ class Hint:
     section: str
 
     @property
-    def chapter(self) -> int:
-        return int(self.label[2:self.label.index("-")])
+    def chapter(self) -> int | None:
+        """讲这个错误的章号；小节在附录里时为 None。"""
+        part = self.label[:self.label.index("-")]
+        return int(part[2:]) if part.startswith("ch") else None
 
     @property
     def notebook(self) -> str:
-        """讲这个错误的那一章的笔记本，如 ``01_probability_to_loss.ipynb``。"""
+        """讲这个错误的那一章（或附录）的笔记本，如 ``01_probability_to_loss.ipynb``。"""
         return NOTEBOOKS[self.chapter]
 
     @property
@@ -64,7 +68,8 @@ class Hint:
 
     @property
     def where(self) -> str:
-        return f"第 {self.chapter} 章“{self.section}”一节"
+        place = "附录" if self.chapter is None else f"第 {self.chapter} 章"
+        return f"{place}“{self.section}”一节"
 
 
 @dataclass(frozen=True)
