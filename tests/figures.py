@@ -163,7 +163,11 @@ def chapter3():
 @functools.cache
 def names_data():
     """Chapter 4's data: the names, the pairs (xs, ys) and their count matrix C."""
-    words = bigram.load_words()
+    return counted(bigram.load_words())
+
+
+def counted(words):
+    """words, their vocabulary, pairs (xs, ys) and count matrix C, as chapter 4 builds them."""
     vocab = bigram.build_vocab(words)
     xs, ys = bigram.encode_pairs(words, vocab)
     return words, vocab, xs, ys, bigram.count_matrix(xs, ys, len(vocab))
@@ -179,10 +183,7 @@ def trained_network(lr=70.0, steps=12_000):
 @functools.cache
 def idioms_data():
     """Chapter 4's idioms: the list, its pairs (xs, ys) on the full vocabulary and their count matrix C."""
-    chengyu = idioms.load_idioms()
-    vocab = bigram.build_vocab(chengyu)
-    xs, ys = bigram.encode_pairs(chengyu, vocab)
-    return chengyu, vocab, xs, ys, bigram.count_matrix(xs, ys, len(vocab))
+    return counted(idioms.load_idioms())
 
 
 def idiom_held_out():

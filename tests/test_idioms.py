@@ -7,6 +7,7 @@ from importlib.resources import files
 import numpy as np
 import pytest
 
+import figures
 from labcode import bigram, idioms, probability, words
 
 # Measured with an independent implementation (labcode/data/README.md).
@@ -17,10 +18,7 @@ NLL_BY_ALPHA = {0.0: 3.853447, 0.01: 4.411430, 0.1: 5.517445, 1.0: 6.932500}
 @pytest.fixture(scope="module")
 def data():
     """The idioms, their vocabulary, pairs and counts, built once for the module."""
-    words_ = idioms.load_idioms()
-    vocab = words.build_vocab(words_)
-    xs, ys = words.encode_pairs(words_, vocab)
-    return words_, vocab, xs, ys, bigram.count_matrix(xs, ys, len(vocab))
+    return figures.idioms_data()
 
 
 def test_packaged_file_is_the_documented_one():
