@@ -20,11 +20,16 @@ NAMED_COLOURS = {"红": "#D55E00", "黄": "#E69F00", "绿": "#009E73", "蓝": "#
 
 
 def colours_for(labels):
-    """每个候选一种颜色：名字是颜色的（红、黄、绿……）用那种颜色，其余按 PALETTE 的顺序取还没用过的颜色。"""
+    """每个候选一种颜色：名字是颜色的（红、黄、绿……）用那种颜色，其余按 PALETTE 的顺序取还没用过的颜色。
+
+    返回的列表先是各候选的颜色，再接上 PALETTE 里剩下的颜色（插件按编号取色，候选变多时也有颜色可用）；
+    没有一个名字是颜色时，它就是 PALETTE 本身。
+    """
     named = [NAMED_COLOURS.get(str(label)) for label in labels]
     spare = [c for c in PALETTE if c not in named]
-    return [c if c is not None else spare.pop(0) if spare else PALETTE[k % len(PALETTE)]
-            for k, c in enumerate(named)]
+    own = [c if c is not None else spare.pop(0) if spare else PALETTE[k % len(PALETTE)]
+           for k, c in enumerate(named)]
+    return own + spare
 
 
 def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
@@ -47,7 +52,7 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
     probs = np.asarray(probs, dtype=float)
     if probs.ndim != 1 or len(labels) != probs.shape[0]:
         raise ValueError(f"probs 必须是一维且与 labels 等长，收到形状 {probs.shape} 与 {len(labels)} 个标签")
-    colors = colours_for(labels)
+    colors = colours_for(labels)[:len(labels)]
     bars = ax.bar(range(len(labels)), probs, color=colors, edgecolor="none")
     if target is not None:
         bars[target].set_edgecolor(TARGET_EDGE)
