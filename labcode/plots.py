@@ -15,6 +15,21 @@ from .probability import entropy, softmax
 # Okabe–Ito palette: distinguishable under the common forms of colour blindness.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 TARGET_EDGE = "#000000"
+# A candidate named after a colour is drawn in it (the Okabe–Ito shade nearest that name): “红” is never blue.
+NAMED_COLOURS = {"红": "#D55E00", "黄": "#E69F00", "绿": "#009E73", "蓝": "#0072B2", "紫": "#CC79A7"}
+
+
+def colours_for(labels):
+    """每个候选一种颜色：名字是颜色的（红、黄、绿……）用那种颜色，其余按 PALETTE 的顺序取还没用过的颜色。
+
+    返回的列表先是各候选的颜色，再接上 PALETTE 里剩下的颜色（插件按编号取色，候选变多时也有颜色可用）；
+    没有一个名字是颜色时，它就是 PALETTE 本身。
+    """
+    named = [NAMED_COLOURS.get(str(label)) for label in labels]
+    spare = [c for c in PALETTE if c not in named]
+    own = [c if c is not None else spare.pop(0) if spare else PALETTE[k % len(PALETTE)]
+           for k, c in enumerate(named)]
+    return own + spare
 
 
 def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
@@ -37,7 +52,7 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
     probs = np.asarray(probs, dtype=float)
     if probs.ndim != 1 or len(labels) != probs.shape[0]:
         raise ValueError(f"probs 必须是一维且与 labels 等长，收到形状 {probs.shape} 与 {len(labels)} 个标签")
-    colors = [PALETTE[i % len(PALETTE)] for i in range(len(labels))]
+    colors = colours_for(labels)[:len(labels)]
     bars = ax.bar(range(len(labels)), probs, color=colors, edgecolor="none")
     if target is not None:
         bars[target].set_edgecolor(TARGET_EDGE)
@@ -84,10 +99,10 @@ def softmax_before_after(logits_before, logits_after, labels, *, titles=("修改
     rows = [_check_row(logits_before, labels, "logits_before"), _check_row(logits_after, labels, "logits_after")]
     if isinstance(titles, str) or len(titles) != 2:
         raise ValueError(f"titles 必须正好是两个标题（修改前、修改后），收到 {titles!r}")
-    fig = Figure(figsize=(8, 3.4), layout="constrained")
+    fig = Figure(figsize=(6.2, 3.2), layout="constrained")   # drawn near the text column's width: legible labels
     axes = fig.subplots(1, 2, sharey=True)
     for ax, z, title in zip(axes, rows, titles, strict=True):
-        bar_probs(ax, softmax(z), labels, title=f"{title}：分数 {_fmt_scores(z)}")
+        bar_probs(ax, softmax(z), labels, title=f"{title}\n分数 {_fmt_scores(z)}")
     axes[1].set_ylabel("")
     return fig
 
@@ -110,11 +125,11 @@ def temperature_bars(logits, temperatures, labels):
     temps = [check_temperature(t) for t in np.atleast_1d(np.asarray(temperatures, dtype=object)).tolist()]
     if not temps:
         raise ValueError("temperatures 至少要有一个温度，收到空序列")
-    fig = Figure(figsize=(3.2 * len(temps), 3.2), layout="constrained")
+    fig = Figure(figsize=(2.1 * len(temps), 3.2), layout="constrained")   # three panels fit the text column
     axes = np.atleast_1d(fig.subplots(1, len(temps), sharey=True))
     for i, (ax, t) in enumerate(zip(axes, temps, strict=True)):
         probs = softmax(z, temperature=t)
-        bar_probs(ax, probs, labels, title=f"温度 τ = {t:g}，熵 {float(entropy(probs)):.4f}")
+        bar_probs(ax, probs, labels, title=f"温度 τ = {t:g}\n熵 {float(entropy(probs)):.4f}")
         if i:
             ax.set_ylabel("")
     return fig
@@ -146,10 +161,10 @@ def nll_curve(highlight=None, *, p_min=0.01):
         ax.plot([q], [-np.log(q)], "o", color=PALETTE[5])
         # Right of p = 0.5 the curve is low and flat: a label there goes up and to the left, clear of it.
         far = q > 0.5
-        ax.annotate(f"p = {q:.3f}\n损失 {-np.log(q):.3f}", (q, -np.log(q)), xytext=(-70, 20) if far else (8, 6),
+        ax.annotate(f"$p_y$ = {q:.3f}\n损失 {-np.log(q):.3f}", (q, -np.log(q)), xytext=(-70, 20) if far else (8, 6),
                     textcoords="offset points", arrowprops={"arrowstyle": "-", "color": "0.5"} if far else None)
-    ax.set_xlabel("分给真实目标的概率 p")
-    ax.set_ylabel("损失 −ln p")
+    ax.set_xlabel("分给真实目标的概率 $p_y$")
+    ax.set_ylabel("损失 $-\\ln p_y$")
     ax.set_xlim(0, 1.02)
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)

@@ -108,7 +108,7 @@ RIGHT = [
     (STEP, "[ln 2 - 2/35, 1/14, -ln 2 - 1/70]"), (STEP, "[ln2−2/35，1/14，−ln2−1/70]"),
     (STEP, "[0.636, 0.0714, -0.7074]"), (STEP, "[log(2) - 0.1*4/7, 0.1*5/7, -log(2) - 0.1/7]"),
     (MEAN, "2"), (MEAN, "２"), (MEAN, "10/5"), (MEAN, "2.0"), (MEAN, "ln(e^2)"), (MEAN, "（1＋1）"),
-    (MEAN, "sqrt(4)"), (MEAN, "200%"), (MEAN, "平均损失 = 2"),
+    (MEAN, "sqrt(4)"), (MEAN, "平均损失 = 2"), (MEAN, "(sqrt 2)²"),
 ]
 
 
@@ -134,6 +134,8 @@ WRONG = [
     (GRADIENT, "[4/7, x, 1/7]", ["没读懂", "不认识“x”"]),
     (GRADIENT, "[4/7, (1, 1/7]", ["没读懂", "括号没有配对"]),
     (MEAN, "", ["还没有写答案"]), (MEAN, "ln 0", ["不是有限的数"]),
+    (MEAN, "200%", ["不是概率，不写成百分数"]),                    # a loss is no percentage
+    (GRADIENT, "[1, 2, 3]", ["每个分量都不对"]),
 ]
 
 
@@ -178,10 +180,12 @@ def test_new_numbers_are_drawn_from_a_seed_and_computed_by_the_widgets_maths(pag
             np.testing.assert_allclose(np.ravel(js), expected, rtol=1e-12, atol=1e-12)
             verdict, invalid = answer(page, label, as_typed(expected))
             assert verdict.startswith("正确！") and invalid == "false", (label, k, verdict)
+            assert box.locator(".ab-lead").is_hidden(), f"{label}: the lead-in about the book's numbers stays"
             drawn.append(values)
         assert len(set(questions)) == 4, f"{label}: the question did not change with the numbers: {questions}"
         box.locator(".ab-book").click()
         assert box.locator(".ab-question").inner_text() == questions[0]
+        assert box.locator(".ab-lead").is_visible()
         box.locator(".ab-new").click()                               # seeded: the same first new set again
         assert box.evaluate("b => b.answerBox.values") == drawn[0]
 
@@ -201,17 +205,39 @@ def test_every_kind_of_the_page_script_agrees_with_labcode(page):
             assert "undefined" not in question and "NaN" not in question, question
 
 
+def test_scores_drawn_for_a_hand_computation_are_logarithms_of_small_numbers(page):
+    """softmax and loss draw z = ln a (a in 1/2…6), as the book's [ln 2, 0, −ln 2]: e^z, S and p are fractions."""
+    for name in ("softmax", "loss"):
+        drawn = page.evaluate("""(name) => [1, 2, 3, 4, 5, 6, 7, 8].map((seed) =>
+            window.labAnswerBoxes.kinds[name].draw(labMaths.mulberry32(seed)))""", name)
+        for d in drawn:
+            weights = np.exp(d["values"]["z"])
+            np.testing.assert_allclose(2 * weights, np.round(2 * weights), atol=1e-12, err_msg=str(d))
+            assert "ln" in d["texts"]["z"] or set(weights) <= {1.0}, d["texts"]
+
+
+def test_the_loss_box_explains_ln_a_over_b_without_brackets(page):
+    hints = page.evaluate("""() => window.labAnswerBoxes.kinds.loss.mistakes(
+        { z: [Math.log(2), 0, -Math.log(2)], y: 1 }).map(([value, hint]) => [value, hint])""")
+    value, hint = next((v, h) for v, h in hints if "请加括号" in h)
+    assert value == pytest.approx(math.log(7) / 2) and "ln 7/2 读作 (ln 7)/2" in hint
+    three = page.evaluate("""() => window.labAnswerBoxes.kinds.loss.mistakes(
+        { z: [0, 0, 0], y: 1 }).map(([, hint]) => hint)""")     # 1/p_y = 3: nothing to bracket
+    assert not any("请加括号" in h for h in three)
+
+
 def test_the_page_reads_numbers_as_a_person_writes_them(page):
     read = {text: page.evaluate("t => labAnswerBoxes.read(t, 1)", text) for text in
-            ("ln(7/2)", "ln 7/2", "e^2", "exp(1)/(1+e)", "2e", "-ln 2", "1e-3", "50%", "2**3", "π/2", "0.5。")}
+            ("ln(7/2)", "ln 7/2", "e^2", "exp(1)/(1+e)", "2e", "-ln 2", "1e-3", "50%", "2**3", "π/2", "0.5。",
+             "e²", "2³")}
     expected = {"ln(7/2)": math.log(3.5), "ln 7/2": math.log(7) / 2, "e^2": math.e ** 2,
                 "exp(1)/(1+e)": math.e / (1 + math.e), "2e": 2 * math.e, "-ln 2": -math.log(2), "1e-3": 1e-3,
-                "50%": 0.5, "2**3": 8.0, "π/2": math.pi / 2, "0.5。": 0.5}
+                "50%": 0.5, "2**3": 8.0, "π/2": math.pi / 2, "0.5。": 0.5, "e²": math.e ** 2, "2³": 8.0}
     for text, value in expected.items():
         assert read[text] == [pytest.approx(value, rel=1e-15)], text
     assert page.evaluate("labAnswerBoxes.read('[ 0.57 -0.71  0.14]', 3)") == [0.57, -0.71, 0.14]  # NumPy's print
     assert page.evaluate("() => { try { labAnswerBoxes.read('alert(1)', 1); } catch (e) { return e.message; } }") \
-        == "不认识“alert”：可以用 ln、exp、sqrt、e、π"
+        == "不认识“alert”（可以用 ln、exp、sqrt、e、π）"
 
 
 def test_keyboard_alone_answers_draws_and_goes_back(page):

@@ -53,7 +53,9 @@ def test_the_table_after_bu_is_computed_from_the_idioms(glued, model):
         assert glued[f"hook_n{k}"] == row[j]
         assert glued[f"hook_p{k}"] == pytest.approx(row[j] / row.sum(), rel=1e-12)
     assert glued["hook_total"] == row.sum()
-    assert glued["hook_rest_chars"] == np.count_nonzero(row) - TOP
+    end = vocab["."]                                    # “结束”: the table counts it apart from the characters
+    assert row[end] > 0 and end not in order
+    assert glued["hook_rest_chars"] == np.count_nonzero(row) - TOP - 1
     assert glued["hook_rest_n"] + sum(glued[f"hook_n{k}"] for k in range(TOP)) == row.sum()
     assert glued["hook_top_p"] + glued["hook_rest_p"] == pytest.approx(1.0)
     assert glued["hook_sum_p"] == pytest.approx(1.0)

@@ -10,7 +10,7 @@ import pytest
 
 import labcode
 import labcode.widgets
-from labcode.plots import PALETTE
+from labcode.plots import NAMED_COLOURS, PALETTE
 from labcode.widgets import SoftmaxExplorer, fmt, softmax_explorer
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -47,7 +47,11 @@ def test_gradient_is_p_minus_one_hot_at_temperature_one():
 def test_default_target_is_last_class_and_palette_comes_from_plots():
     w = softmax_explorer()
     assert w.target == 2 and w.labels == ["红", "黄", "绿"]
-    assert w.palette == PALETTE
+    assert w.palette[:3] == [NAMED_COLOURS[name] for name in ("红", "黄", "绿")]   # “红” is drawn red, not blue
+    assert type(w)().palette == w.palette and sorted(w.palette) == sorted(PALETTE)
+    other = softmax_explorer([0, 1, 2, 3], ["甲", "绿", "乙", "丙"])
+    assert other.palette[1] == NAMED_COLOURS["绿"] and sorted(other.palette) == sorted(PALETTE)
+    assert softmax_explorer([0, 1, 2], ["甲", "乙", "丙"]).palette == PALETTE   # no colour names: as before
 
 
 def test_setting_logits_from_python_recomputes_everything():

@@ -57,6 +57,7 @@ def shown_state(page):
         "loss": float(root.locator(".sx-loss").inner_text()),
         "heights": root.locator(".sx-bar").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
         "text": root.inner_text(),
+        "numbers": "".join(root.locator(".sx-z, .sx-t, .sx-p, .sx-g, .sx-loss, .sx-barval").all_inner_texts()),
     }
 
 
@@ -76,7 +77,7 @@ def assert_shows_labcode_values(s):
     np.testing.assert_allclose(s["heights"], 100 * probs, atol=0.005 + 1e-9)  # bar height in % of the axis
     np.testing.assert_allclose(s["grad"], grad, atol=0.0005 + 1e-12)
     assert s["loss"] == pytest.approx(loss, abs=0.00005 + 1e-12)
-    assert "\u2212" not in s["text"]  # plain "-" as labcode prints
+    assert "\u2212" not in s["numbers"]  # readouts use plain "-" as labcode prints (labels write "−1", "−ln")
 
 
 # ---------------------------------------------------------------- tests
@@ -142,6 +143,26 @@ def test_shift_buttons_leave_probabilities_and_loss_unchanged(page):
     np.testing.assert_allclose(after["logits"], np.asarray(before["logits"]) + 2, atol=1e-9)
     assert after["probs"] == before["probs"] and after["loss"] == before["loss"]
     assert_shows_labcode_values(after)
+
+
+def test_shift_buttons_stop_at_the_sliders_ends_so_each_slider_shows_its_score(page):
+    root = widget(page)
+    plus, minus = root.locator(".sx-shift[data-delta='1']"), root.locator(".sx-shift[data-delta='-1']")
+    note = root.locator(".sx-shiftnote")
+    assert plus.is_enabled() and minus.is_enabled() and note.is_hidden()
+    root.locator(".sx-logit").nth(2).evaluate(
+        "e => { e.value = '9.5'; e.dispatchEvent(new Event('input', {bubbles: true})); }")
+    before = shown_state(page)
+    assert plus.is_disabled() and minus.is_enabled()                 # 9.5 + 1 would leave [-10, 10]
+    assert "超出范围" in note.inner_text() and "+1" in note.inner_text()
+    plus.click(force=True)                                           # a disabled button does nothing
+    assert shown_state(page)["logits"] == before["logits"]
+    minus.click()
+    after = shown_state(page)
+    np.testing.assert_allclose(after["logits"], np.asarray(before["logits"]) - 1, atol=1e-9)
+    assert after["probs"] == before["probs"] and plus.is_enabled() and note.is_hidden()
+    sliders = root.locator(".sx-logit").evaluate_all("els => els.map(e => e.valueAsNumber)")
+    np.testing.assert_allclose(sliders, after["logits"], atol=1e-9)  # every thumb where its number says
 
 
 GRID_LOGITS = [[0, 1, 2], [1000, -1000], [-1000, 1000, 0], [1000, 1000, -1000, 999.5],

@@ -34,7 +34,8 @@ HERE = Path(__file__).parent
 SCRIPT, STYLE = "answer-box.js", "answer-box.css"
 LABEL = re.compile(r"^[a-z][a-z0-9-]*$")
 TITLE = "动手算"
-HELP = "可以写小数、分数（2/3）或算式（ln(5/3)、e^2）；向量写成 [1/3, −1/2, 0.25]，全角符号也行。"
+HELP = "可以写小数、分数（2/3）或算式（ln(5/3)、e^2；log 也按自然对数 ln 算）；全角符号也行。"
+HELP_VECTOR = "向量写成 [1/3, −1/2, 0.25]。"
 
 
 class answer_box(nodes.General, nodes.Element):
@@ -101,12 +102,15 @@ def visit_html(self, node):
     self.body.append(
         f'<div class="answer-box" id="{label}" role="group" aria-labelledby="{label}-title" '
         f'data-answer-box="{html.escape(json.dumps(spec, ensure_ascii=False))}">\n'
-        f'<p class="ab-title" id="{label}-title"><strong>{TITLE}</strong><span class="ab-set"></span></p>\n')
+        f'<p class="ab-title" id="{label}-title"><strong>{TITLE}</strong><span class="ab-set"></span></p>\n'
+        '<div class="ab-lead">\n')
 
 
 def depart_html(self, node):
     label, found = node["label"], _problem(node)
+    help_text = HELP + (HELP_VECTOR if isinstance(found.answer, list) else "")
     self.body.append(
+        '</div>\n'
         f'<p class="ab-question" id="{label}-question">{to_html(found.question())}</p>\n'
         '<div class="ab-controls" hidden>\n'
         '<form class="ab-form">'
@@ -116,7 +120,7 @@ def depart_html(self, node):
         '<span class="ab-buttons"><button type="submit" class="ab-check">核对</button>'
         '<button type="button" class="ab-new">换一组数</button>'
         '<button type="button" class="ab-book" hidden>回到书中的数</button></span></form>\n'
-        f'<p class="ab-help" id="{label}-help">{html.escape(HELP)}'
+        f'<p class="ab-help" id="{label}-help">{html.escape(help_text)}'
         f'每个数与答案相差不超过 {found.tolerance:g} 就算对。</p>\n'
         '<p class="ab-verdict" role="status" aria-live="polite"></p>\n'
         '<p class="ab-progress"></p>\n'

@@ -9,12 +9,12 @@
   // ---- reading what a person writes on paper ----
   class ReadError extends Error {}
   const SAME = { "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "÷": "/", "、": ",", "；": ",",
-                 ";": ",", "【": "[", "】": "]", "π": "pi", "\u3000": " ", "。": "" };
+                 ";": ",", "【": "[", "】": "]", "π": "pi", "\u3000": " ", "。": "", "²": "^2", "³": "^3" };
 
   // Full-width forms (（）［］，－／０-９ …) become ASCII; "p = …" and "ln(7/2) ≈ 1.2528" keep what follows = or ≈.
   function normalise(text) {
     const ascii = text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
-      .replace(/[−–—×·⋅÷、；;【】π\u3000。]/g, (c) => SAME[c]);
+      .replace(/[−–—×·⋅÷、；;【】π\u3000。²³]/g, (c) => SAME[c]);
     return ascii.split(/[=≈]/).pop().trim();
   }
 
@@ -77,7 +77,7 @@
       }
       if (t.type === "name" && Object.hasOwn(CONSTANTS, t.value)) return CONSTANTS[t.value];
       if (t.type === "name" && Object.hasOwn(FUNCTIONS, t.value)) return FUNCTIONS[t.value](power());
-      if (t.type === "name") throw new ReadError(`不认识“${t.value}”：可以用 ln、exp、sqrt、e、π`);
+      if (t.type === "name") throw new ReadError(`不认识“${t.value}”（可以用 ln、exp、sqrt、e、π）`);
       if (t.type === "[" || t.type === "]") throw new ReadError("方括号只用来括住整个向量");
       throw new ReadError(`“${t.type}”放错了地方`);
     }
@@ -168,20 +168,31 @@
       Object.entries(extra).map(([name, value]) => [name, num(value)])) } };
   }
 
+  // A loss ln(a/b) typed as "ln a/b" reads as (ln a)/b: that slip, with its hint, when 1/p_y = a/b (b > 1).
+  function lnOverDenominator(x) {
+    for (let b = 1; b <= 100; b++) {
+      const a = Math.round(x * b);
+      if (Math.abs(a - x * b) < 1e-9 * b) {
+        return b === 1 ? [] : [[Math.log(a) / b, `ln ${a}/${b} 读作 (ln ${a})/${b}；想写 ln(${a}/${b})，请加括号。`]];
+      }
+    }
+    return [];
+  }
+
   // Each position counted once: "y = 1 is the second candidate" mistakes, for every candidate k other than y.
   const otherTargets = (v, make, hint) => v.z.map((_, k) => k).filter((k) => k !== v.y).map((k) => [make(k), hint(k)]);
 
   const KINDS = {
     softmax: {
-      draw(rand) {
-        let z;
-        do z = [0, 1, 2].map(() => int(rand, -2, 3)); while (new Set(z).size === 1);
-        return { values: { z }, texts: { z: vector(z) } };
+      percent: true,
+      draw(rand) {   // z = ln a: e^z = a, so p = a / Σa is a fraction worked out on paper
+        const { z, text } = logScores(rand);
+        return { values: { z }, texts: { z: text } };
       },
       solve: (v) => M.softmax(v.z),
       mistakes: (v) => [
         [scale(v.z, 1 / sum(v.z)), "这是直接除以分数之和：先对每个分数取指数，再除以这些指数之和。"],
-        [v.z.map(Math.exp), "这些是 $e^z$，还要除以它们的和 $Σ_k e^{z_k}$，概率加起来才是 1。"],
+        [v.z.map(Math.exp), "这些是 $e^z$，还要除以它们的和 $S$，概率加起来才是 1。"],
         [M.softmax(scale(v.z, -1)), "大小顺序反了：分数越高，概率越大。"],
       ],
     },
@@ -194,6 +205,7 @@
           [p[v.y], "这是似然 $p_y$，损失还要取 $−ln$。"],
           [Math.log(p[v.y]), "符号反了：损失是 $−ln p_y$，不会是负数。"],
           [-Math.log10(p[v.y]), "用了以 10 为底的对数；ln 是以 e 为底的自然对数。"],
+          ...lnOverDenominator(1 / p[v.y]),
           ...otherTargets(v, (k) => -Math.log(p[k]),
                           (k) => `这是编号为 ${k} 的候选的 $−ln p_${k}$；编号从 0 数，$y = ${v.y}$ 是第 ${v.y + 1} 个候选。`),
         ];
@@ -266,6 +278,7 @@
       },
     },
     "smoothed-prob": {
+      percent: true,
       draw(rand) {
         const letters = [];
         while (letters.length < 3) {
@@ -330,6 +343,9 @@
 
   function judge(kind, values, text, tolerance) {
     const want = list(kind.solve(values));
+    if (!kind.percent && text.includes("%")) {
+      return { ok: false, message: "这里的答案不是概率，不写成百分数：去掉 %，写出这个数本身。" };
+    }
     let got;
     try {
       got = readAnswer(text, want.length);
@@ -343,12 +359,12 @@
     }
     if (within(got, want, tolerance)) return { ok: true, message: `正确！答案${shown(kind.solve(values))}。` };
     const off = want.map((_, k) => k).filter((k) => Math.abs(got[k] - want[k]) > tolerance);
-    let message = want.length === 1 || off.length === want.length ? "不对。"
+    let message = want.length === 1 ? "不对。" : off.length === want.length ? "不对：每个分量都不对。"
       : `不对：编号为 ${off.join("、")} 的分量不对，其余分量都对。`;
     const slip = kind.mistakes(values).map(([value, hint]) => [list(value), hint])
       .find(([value]) => value.every(Number.isFinite) && within(got, value, tolerance) && !within(value, want, tolerance));
     if (slip) message += `提示：${slip[1]}`;
-    else if (within(got, want, 10 * tolerance)) message += "已经很接近了：中间步骤多保留几位小数再算一遍。";
+    else if (within(got, want, 10 * tolerance)) message += "已经很接近了：中间步骤和答案都多保留几位小数（至少三位）。";
     return { ok: false, message };
   }
 
@@ -401,6 +417,7 @@
       part("label").innerHTML = toHtml(fill(spec.label, current.texts));
       part("set").textContent = variant ? `（第 ${variant} 组新数）` : "（书中的数）";
       part("book").hidden = variant === 0;
+      part("lead").hidden = variant !== 0;   // it may speak of the book's numbers ("上面算出的三个指数")
     };
     part("form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -418,7 +435,7 @@
       say(message);
       input.focus();
     };
-    part("new").addEventListener("click", () => turnTo(variant + 1, "换了一组新数，题目已更新。"));
+    part("new").addEventListener("click", () => turnTo(variant + 1, "换了一组新数：先在纸上自己算，再写下答案、点“核对”。"));
     part("book").addEventListener("click", () => turnTo(0, "回到了书中的数。"));
     // For the page's tests and the curious: which numbers are shown, and the answer maths.js gives for them.
     root.answerBox = { get variant() { return variant; }, get values() { return current.values; },

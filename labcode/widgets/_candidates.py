@@ -10,7 +10,7 @@ import numpy as np
 import traitlets
 
 from .._validate import as_float_array, check_each, check_int, check_positive, check_range
-from ..plots import PALETTE
+from ..plots import colours_for
 from ._family import FamilyWidget
 
 MIN_CANDIDATES, MAX_CANDIDATES = 2, 8
@@ -72,7 +72,8 @@ def candidate_settings(logits, labels, target, logit_range, logit_step):
     names = check_labels(labels, len(z))
     y = check_target(len(z) - 1 if target is None else target, names)
     lo, hi, step = check_slider(logit_range, logit_step, "logit")
-    return {"labels": names, "logits": z, "target": y, "logit_min": lo, "logit_max": hi, "logit_step": step}
+    return {"labels": names, "logits": z, "target": y, "logit_min": lo, "logit_max": hi, "logit_step": step,
+            "palette": colours_for(names)}
 
 
 # ---------------------------------------------------------------- the base widget
@@ -86,7 +87,7 @@ class CandidateExplorer(FamilyWidget):
     logits = traitlets.List(traitlets.Float(), default_value=list(DEFAULT_LOGITS)).tag(sync=True)    # (V,)
     labels = traitlets.List(traitlets.Unicode(), default_value=list(DEFAULT_LABELS)).tag(sync=True)  # (V,)
     target = traitlets.Int(0).tag(sync=True)
-    palette = traitlets.List(traitlets.Unicode(), default_value=list(PALETTE)).tag(sync=True)
+    palette = traitlets.List(traitlets.Unicode(), default_value=colours_for(DEFAULT_LABELS)).tag(sync=True)
     logit_min = traitlets.Float(-10.0).tag(sync=True)
     logit_max = traitlets.Float(10.0).tag(sync=True)
     logit_step = traitlets.Float(0.1).tag(sync=True)

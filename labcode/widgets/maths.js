@@ -38,6 +38,13 @@ export function gradientStep(z, y, lr) {
   return z.map((v, k) => v - lr * g[k]);
 }
 
+// Whether adding `delta` to every score keeps each one within [lo, hi]: the softmax explorer's
+// "所有分数 ±1" buttons stop at the sliders' ends, so every slider still shows the score it holds.
+export function shiftFits(z, delta, lo, hi) {
+  const slack = 1e-9 * Math.max(1, Math.abs(lo), Math.abs(hi)); // 0.1 + 0.2 is not 0.3
+  return z.every((v) => v + delta >= lo - slack && v + delta <= hi + slack);
+}
+
 // Number formatting shared with labcode.widgets.fmt: fixed decimals, plain "-",
 // and no "-0.000" (a value that rounds to zero prints without a sign).
 export function fmt(x, digits) {

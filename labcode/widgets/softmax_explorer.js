@@ -2,7 +2,7 @@
 // The browser does the maths itself, so the page stays live with no kernel:
 // on a static site the sliders still recompute the bars. In a kernel the
 // traitlets sync both ways and Python recomputes the same values with labcode.
-import { crossEntropy, fmt, short, softmax } from "./maths.js";
+import { crossEntropy, fmt, shiftFits, short, softmax } from "./maths.js";
 import { keepControlKeys, make, onChanges, sliderRow, widgetRoot } from "./dom.js";
 import {
   barChart, candidateRender, colours, markTarget, moveSlider, readoutTable, scoreSliders, setHeight, targetSelect,
@@ -41,7 +41,7 @@ function build(model, el) {
   // One range input per score: native inputs are keyboard-operable (arrows, Home/End, PageUp/Down).
   const controls = make("div", "lc-controls", root);
   const sliders = scoreSliders(controls, "sx", model, {
-    labels, colour, aria: (label) => `${label} 的分数 z`, out: "sx-z",
+    labels, colour, aria: (label) => `${label}的分数 z`, out: "sx-z",
     onInput: (k, value) => set(model, "logits", model.get("logits").map((z, j) => (j === k ? value : z))),
   });
 
@@ -55,14 +55,23 @@ function build(model, el) {
 
   const actions = make("div", "lc-actions", root);
   const select = targetSelect(actions, "sx", labels, (k) => set(model, "target", k));
-  // Adding the same c to every score leaves p unchanged: the buttons let the reader see it.
+  // Adding the same c to every score leaves p unchanged: the buttons let the reader see it. A button is
+  // switched off while a score would leave the sliders' range, so no slider sits at its end showing
+  // another value (the note under the buttons says why).
   const shifts = make("span", "sx-shifts", actions);
-  for (const delta of [-1, 1]) {
-    const button = make("button", "sx-shift", shifts, `所有分数 ${delta > 0 ? "+" : "-"}1`);
+  const lo = model.get("logit_min"), hi = model.get("logit_max");
+  const buttons = [-1, 1].map((delta) => {
+    const button = make("button", "sx-shift", shifts, `所有分数 ${delta > 0 ? "+" : "−"}1`);
     button.type = "button";
     button.dataset.delta = String(delta);
-    button.addEventListener("click", () => set(model, "logits", model.get("logits").map((z) => z + delta)));
-  }
+    button.addEventListener("click", () => {
+      const z = model.get("logits");
+      if (shiftFits(z, delta, lo, hi)) set(model, "logits", z.map((v) => v + delta));
+    });
+    return button;
+  });
+  const shiftNote = make("p", "sx-shiftnote", root);
+  shiftNote.setAttribute("aria-live", "polite");
 
   // Readout: one row per candidate, so it stays narrow on a phone.
   const cells = readoutTable(root, "sx", labels, ["概率 p", "梯度 ∂ℓ/∂z"], ["p", "g"]);
@@ -90,8 +99,14 @@ function build(model, el) {
     temp.out.textContent = short(tau);
     temp.input.setAttribute("aria-valuetext", `τ = ${short(tau)}`);
     select.value = String(y);
+    const blocked = buttons.filter((b) => !shiftFits(z, Number(b.dataset.delta), lo, hi));
+    for (const b of buttons) b.disabled = blocked.includes(b);
+    shiftNote.textContent = blocked.length === 0 ? ""
+      : `分数滑块的范围是 ${short(lo).replace("-", "−")} 到 ${short(hi).replace("-", "−")}：`
+        + `再整体 ${blocked.map((b) => (b.dataset.delta === "1" ? "+1" : "−1")).join(" 或 ")}，就有分数超出范围，`
+        + "所以这个按钮暂时不能按；把靠近端点的分数拖回来一些，就能继续平移。";
     lossLine.textContent = "";
-    make("span", "", lossLine, `交叉熵损失 ℓ = -ln p(${labels[y]}) = `);
+    make("span", "", lossLine, `交叉熵损失 ℓ = −ln p_y = −ln p(${labels[y]}) = `);
     make("strong", "sx-loss", lossLine, fmt(loss, 4));
   }
 
