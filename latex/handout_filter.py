@@ -6,7 +6,8 @@
 solutions, and the answer boxes (_ext/answer_box, which print their answer in this mode),
 which makes the answer key (a reference to what is left out prints its number as text).
 In every LaTeX build: Chinese/Latin spacing that xeCJK loses at links and before maths in headings,
-glossary entries kept whole, and appendix headings without a second 附录. Any other value leaves pages untouched.
+glossary entries kept whole, appendix headings without a second 附录, and a note opening each section
+with a live widget (printed as a picture). Any other value leaves pages untouched.
 ``handout_documents`` lists the LaTeX documents to write (one per handout).
 """
 from __future__ import annotations
@@ -196,6 +197,43 @@ def tall_figures(app, doctree, docname) -> None:
             parent.insert(index, nodes.raw("", "\\handouttallfigures\n", format="latex"))
 
 
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+WIDGET_NOTE = ("本节的插件只能在网页上或 Jupyter 里操作，讲义里印的是它初始状态的图。"
+               "下面说的拖动、点按和输入，请在网页版里动手试；这里可以对照图读。")
+
+
+class WidgetNotes(SphinxTransform):
+    """Open each section that shows a live widget with a note saying that the handout prints a picture.
+
+    The section's text asks the reader to drag sliders and press buttons; on paper the widget is its
+    initial snapshot (image/png), so the reader learns that before the instructions, not after the picture.
+    At read time, while myst-nb's output still holds every MIME type (the builder later keeps the picture).
+    """
+    default_priority = 900
+
+    def apply(self) -> None:
+        if self.app.builder.name == "latex":
+            add_widget_notes(self.document)
+
+
+def add_widget_notes(doctree) -> None:
+    sections = []
+    for bundle in doctree.findall(nodes.container):
+        if bundle.get("mime_type") != WIDGET_MIME:
+            continue
+        section = bundle.parent
+        while section is not None and not isinstance(section, nodes.section):
+            section = section.parent
+        if section is not None and section not in sections:
+            sections.append(section)
+    for section in sections:
+        note = nodes.paragraph(classes=["handout-widget-note"])
+        note += nodes.strong(text="讲义说明：")
+        note += nodes.Text(WIDGET_NOTE)
+        title = section.next_node(nodes.title)
+        section.insert(section.index(title) + 1 if title is not None and title.parent is section else 0, note)
+
+
 def setup(app):
     app.add_config_value("handout_mode", "", "env")
     app.add_config_value("handout_documents", [], "env")
@@ -207,4 +245,5 @@ def setup(app):
     app.connect("doctree-resolved", glossary_entries_whole)
     app.connect("doctree-resolved", appendix_titles)
     app.add_transform(HandoutFilter)
+    app.add_transform(WidgetNotes)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -302,13 +302,35 @@ def test_every_page_has_course_title_and_its_number_in_the_header(pdf_dir, chapt
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
 def test_handout_shows_the_numbers_the_chapter_computes(pdf_dir, chapter):
-    """The figures of tests/figures.py with a handout text, as the handout prints them (verbatim code prints
-    the minus sign as U+2011, maths as U+2212: both read as "-")."""
+    """The figures of tests/figures.py with a handout text, as the handout prints them (maths prints the minus
+    sign as U+2212, which reads as "-")."""
     expected = [f.handout.format(v) for f in figures(chapter["stem"]) if f.handout for v in f.values()]
     assert expected, f"give some figures of {chapter['stem']} a handout text in tests/figures.py"
-    flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf"))).translate({0x2011: "-", 0x2212: "-"})
+    flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf"))).translate({0x2212: "-"})
     missing = [text for text in expected if _flat(text) not in flat]
     assert not missing, f"{chapter['stem']}.pdf does not show {missing}"
+
+
+def _printed_code_lines_with_minus(docname: str) -> list[str]:
+    """Short lines with a "-" from the chapter's code cells whose source the handout prints."""
+    cells = json.loads((ROOT / f"{docname}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return [line.strip() for c in cells if c["cell_type"] == "code"
+            and not {"remove-input", "remove-cell", "hide-input"} & set(c["metadata"].get("tags", []))
+            for line in "".join(c["source"]).splitlines()
+            if "-" in line and 8 < len(line.strip()) < 60 and not line.lstrip().startswith(("#", "%"))]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_code_copied_from_the_handouts_has_ascii_minus_signs(pdf_dir, chapter):
+    """Copying code from a handout gives code that runs: "-" is U+002D, never the non-breaking hyphen
+    U+2011 (Noto's CJK fonts share one glyph between the two), in the handout and in the answer key."""
+    for pdf in (pdf_dir / f"{chapter['stem']}.pdf", pdf_dir / f"{chapter['stem']}-answers.pdf"):
+        text = "".join(_pages(pdf, layout=False))
+        assert "\u2011" not in text, f"{pdf.name} copies as U+2011: {text[text.index(chr(0x2011)) - 40:][:80]!r}"
+    flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf", layout=False)))
+    lines = _printed_code_lines_with_minus(chapter["docname"])
+    found = [line for line in lines if _flat(line) in flat]
+    assert found, f"{chapter['stem']}.pdf: none of its code lines with a minus sign copies as typed, e.g. {lines[:3]}"
 
 
 DEEP_START = re.compile(r"^:::\{deep-start\} (.+)$", re.M)
