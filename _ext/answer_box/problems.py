@@ -221,7 +221,7 @@ KINDS = {
         "概率", _smoothed, 0.001),
     "mse-gradient": Kind(
         {"X": rows, "w": vector, "b": number, "y": vector},
-        "样本的输入 $X$ 的各行是 {X}，权重 $w$ = {w}，偏置 $b = {b}$，目标 $y$ = {y}。"
+        "输入 $X$ 的各行是 {X}，权重 $w$ = {w}，偏置 $b = {b}$，目标 $y$ = {y}。"
         "均方误差 $ℓ = (1/n) Σ_i r_i^2$（残差 $r_i = ŷ_i − y_i$）对权重的梯度 $∂ℓ/∂w$ 是多少？",
         "梯度 $∂ℓ/∂w$", _mse_gradient, 0.01),
 }
