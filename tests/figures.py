@@ -144,7 +144,7 @@ def chapter3():
         Figure("probe J = 6", np.sum(A * H), 1, "J={:.1f}"),
         Figure("row 3 gets [4, 1], row 5 [-1, 1]", np.concatenate([dE[3], dE[5]]), 0),
         Figure("overwrite bug row 3 = [3, -1]", wrong[3], 0),
-        Figure("overwrite bug keeps one write of E[3][0]", wrong[3, 0], 0, "g[ids]+=A给出{:g}"),
+        Figure("overwrite bug keeps one write of E[3][0]", wrong[3, 0], 0, "dE[ids]+=A给出{:g}"),
         Figure("central difference on E[3][0] = 4", numeric[3, 0], 6, "的斜率≈{:.6f}"),
         Figure("bag of rows [1, 2] in both orders", H[:2].sum(axis=0), 0),
         Figure("low-rank bigram: rank d, 2Vd and V^2 parameters",

@@ -6,7 +6,9 @@ the options an author writes, the answer for the book's own numbers, and what HT
 """
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 import textwrap
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +20,7 @@ import answer_box
 import labcode
 from answer_box import problems
 from answer_box.problems import ProblemError, answer_text, problem, to_html, to_latex
+from conftest import require_tool
 from labcode.widgets._family import EXPORTED
 from notebook_outputs import book_boxes
 
@@ -137,6 +140,36 @@ def test_the_page_script_carries_the_maths_the_boxes_use():
     assert answer_box.maths_script().startswith("// labcode/widgets/maths.js as a classic script")
     assert used and used <= exported, sorted(used - exported)
     assert {"softmax", "validMean", "countProbs", "mseGrad", "mulberry32"} <= exported
+
+
+def test_a_new_row_gradient_draw_never_lets_the_overwrite_answer_pass(tmp_path):
+    """“换一组数” in the row-gradient box: over many seeds, no single position's share equals the sum in any
+    component (exercise 3.3's rule for a test), so “only one share kept” is never the right answer; and the
+    draw's answer is what labcode gives. The page script runs in Node with no page around it."""
+    node = require_tool("node", "sudo apt-get install nodejs (also needed for `make assets`)")
+    script = answer_box.maths_script() + "\n" + (Path(answer_box.__file__).parent / "answer_box.js").read_text("utf-8")
+    (tmp_path / "page.js").write_text(script, encoding="utf-8")
+    (tmp_path / "run.js").write_text(
+        'globalThis.window = globalThis;\n'
+        'globalThis.document = { readyState: "complete", querySelectorAll: () => [] };\n'
+        'globalThis.location = { pathname: "/book/03_shared_embedding.html" };\n'
+        'require("./page.js");\n'
+        'const kind = window.labAnswerBoxes.kinds["row-gradient"];\n'
+        'const seeds = Array.from({ length: 2000 }, (_, k) => k + 1);\n'
+        'console.log(JSON.stringify(seeds.map((s) => kind.draw(labMaths.mulberry32(s)).values)));\n',
+        encoding="utf-8")
+    proc = subprocess.run([node, "run.js"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    draws = json.loads(proc.stdout)
+    assert len({json.dumps(d) for d in draws}) > 1000                  # the seeds give different sets
+    for values in draws:
+        ids, dH, row = np.array(values["ids"]), np.array(values["dH"], dtype=float), values["row"]
+        shares = dH[ids == row]
+        assert len(shares) >= 2, values                                    # the row is read at least twice
+        right = labcode.embedding_backward(dH, ids, max(ids.max(), row) + 1)[row]
+        assert not np.any(shares == right), values                       # per component, as exercise 3.3(4)
+        kept = labcode.embedding_backward_overwrite(dH, ids, max(ids.max(), row) + 1)[row]
+        assert not np.allclose(kept, right), values
 
 
 # --- the directive's output: a small Sphinx project ---------------------------------------------------------

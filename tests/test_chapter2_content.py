@@ -271,7 +271,7 @@ def test_the_rounding_analysis_is_folded_and_the_rule_of_thumb_stays():
 
 def test_per_sequence_averaging_is_folded_and_the_book_s_mean_stays_on_the_main_line():
     nb = cells()
-    assert "seq_means = [token_losses[b][valid[b]].mean()" in boxed_code(nb, "按条平均")
+    assert "seq_means = [token_losses[s][valid[s]].mean()" in boxed_code(nb, "按条平均")
     main = "\n".join(_source(c) for c in main_line(nb) if c["cell_type"] == "markdown")
     assert "与 PyTorch 的默认做法相同：除以有效目标的个数 $N$" in main
 

@@ -57,7 +57,7 @@ def test_chapter3_computes_its_figures_with_labcode():
     source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     for call in ("labcode.embedding(", "labcode.one_hot(", "labcode.embedding_backward(", "labcode.numerical_grad(",
                  "labcode.embed_with_positions(", "labcode.embed_with_positions_backward(", "np.add.at(",
-                 "g_wrong[ids] += A", "plots.embedding_rows(", "corpus.make_batch(", "labcode.linear(H_tied, E_zh.T)",
+                 "dE_wrong[ids] += A", "plots.embedding_rows(", "corpus.make_batch(", "labcode.linear(H_tied, E_zh.T)",
                  "np.linalg.matrix_rank("):
         assert call in source, call
 

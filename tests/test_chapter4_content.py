@@ -281,7 +281,7 @@ def test_chapter4_opens_with_the_course_map_at_the_bigram_stage(notebook):
 
 
 def test_the_eigenvalue_edge_convexity_proof_and_matched_strength_study_are_folded(notebook):
-    assert where(notebook, r"H_i = \frac{n_i}{N}")                       # the learning-rate derivation
+    assert where(notebook, r"K_i = \frac{n_i}{N}")                       # the learning-rate derivation
     assert where(notebook, "edges = bigram.lr_limits(C)")
     assert where(notebook, "for lr_try in [70.0, 74.0, 75.0, 80.0]:")
     assert where(notebook, "随机变量的方差，永远不小于 0")                    # the convexity proof

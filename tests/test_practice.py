@@ -175,6 +175,26 @@ def numerical_grad_in_place(f, x, delta):
     return grad
 
 
+def numerical_grad_zeroes_x(f, x, delta):
+    """Right gradient, but x is left changed: the reader's parameters would be overwritten."""
+    grad = numerical_grad_steps(f, x, delta)
+    x[...] = 0.0
+    return grad
+
+
+def numerical_grad_restored_by_arithmetic(f, x, delta):
+    """In place, "restored" by adding and subtracting δ again: x drifts by rounding."""
+    grad = np.zeros_like(x)
+    for k in np.ndindex(x.shape):
+        x[k] += delta
+        plus = f(x)
+        x[k] -= 2 * delta
+        minus = f(x)
+        x[k] += delta
+        grad[k] = (plus - minus) / (2 * delta)
+    return grad
+
+
 def numerical_grad_list(f, x, delta):
     rows = []
     for e in np.eye(x.size):
@@ -215,7 +235,8 @@ RIGHT = {
     check_logsumexp: [labcode.logsumexp, logsumexp_loops, logsumexp_float32_0d],
     check_cross_entropy: [labcode.cross_entropy, cross_entropy_loops, cross_entropy_float32, cross_entropy_log_softmax],
     check_cross_entropy_grad: [labcode.cross_entropy_grad, grad_loops, grad_float32],
-    check_numerical_grad: [labcode.numerical_grad, numerical_grad_steps, numerical_grad_in_place, numerical_grad_list],
+    check_numerical_grad: [labcode.numerical_grad, numerical_grad_steps, numerical_grad_in_place, numerical_grad_list,
+                           labcode.gradients._central_difference],    # in place, each component put back exactly
     check_mean_loss: [labcode.cross_entropy, mean_loss_loops, mean_loss_masked, mean_loss_float32],
     check_embedding_backward: [lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), embedding_loops,
                                embedding_add_at, embedding_one_hot],
@@ -624,6 +645,8 @@ WRONG = [
     (check_numerical_grad, numerical_grad_precedence, "division_precedence", ["/ (2 * delta)", "δ²"]),
     (check_numerical_grad, numerical_grad_back_to_x, "one_point_at_x", ["2δ", "old"]),
     (check_numerical_grad, numerical_grad_never_stored, "perturbed_array_shared", ["grad[k]"]),
+    (check_numerical_grad, numerical_grad_zeroes_x, "input_modified", ["x 被改动了", "x[k] = old", "ch2-finite-diff"]),
+    (check_numerical_grad, numerical_grad_restored_by_arithmetic, "input_modified", ["舍入误差"]),
     (check_cross_entropy, cross_entropy_index_before, "target_off_by_one",
      ["z[-1]", "直接用 y 取下标", "app-indexing", "参见：附录“编号与序数”一节（appendix.ipynb）"]),
     (check_cross_entropy, cross_entropy_index_after, "target_off_by_one", ["IndexError", "z[y + 1]"]),

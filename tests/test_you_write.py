@@ -100,3 +100,21 @@ def test_the_solution_passes_is_hidden_in_jupyter_and_keeps_the_readers_names(na
         assert shown or cell["metadata"].get("jupyter", {}).get("source_hidden") is True, \
             f"{label}: a solution cell is open in JupyterLab: {_source(cell)[:60]!r}"
         assert not re.search(r"^def my_\w+", _source(cell), re.M), f"{label}: the solution redefines the reader's my_…"
+
+
+# The kernel of labcode that does what a “你来写” asks is printed (inspect.getsource) only in or after its solution:
+# a reader who meets the answer a few cells before the exercise has nothing left to write.
+KERNEL_AFTER = {"ch2-ex-write-numerical-grad": "_central_difference", "ch2-ex-write-mean-loss": "_target_losses",
+                "ch3-ex-write-backward": "_embedding_backward"}
+
+
+@pytest.mark.parametrize("label, kernel", KERNEL_AFTER.items())
+def test_labcodes_own_kernel_is_shown_only_after_the_reader_has_written_it(label, kernel):
+    name = {"ch2": "02_gradient.ipynb", "ch3": "03_shared_embedding.ipynb"}[label[:3]]
+    cells = json.loads((BOOK / name).read_text(encoding="utf-8"))["cells"]
+    start = next(i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and START.match(_source(c))
+                 and START.match(_source(c)).group(2) == label)
+    printed = [i for i, c in enumerate(cells) if c["cell_type"] == "code"
+               and re.search(rf"getsource\([\w.]*\b{kernel}\)", _source(c))]
+    assert printed, f"{kernel} is no longer printed: point this test at where it is"
+    assert all(i > start for i in printed), f"{name}: {kernel} is printed before {label} asks the reader to write it"

@@ -71,7 +71,11 @@
       if (t.type === "number") return t.value;
       if (t.type === "(") {
         const value = expression();
-        if (!peek(")")) throw new ReadError("括号没有配对");
+        if (!peek(")")) {
+          const next = list[k];   // "(4 1)": two numbers side by side, the comma between components forgotten
+          throw new ReadError(next && (next.type === "number" || next.type === "name")
+            ? "括号里的两个数之间少了逗号或运算符：分量之间用逗号隔开，例如 [4, 1]" : "括号没有配对");
+        }
         k++;
         return value;
       }
@@ -232,7 +236,7 @@
         return [
           [M.gradientStep(v.z, v.y, -v.lr), "方向反了：梯度下降沿梯度的反方向走，$z − ηg$。"],
           [minus(v.z, g), "忘了乘学习率 $η$。"],
-          [scale(g, -v.lr), "这是改变量 $−ηg$，还要加到原来的分数 $z$ 上。"],
+          [scale(g, -v.lr), "这是更新量 $−ηg$，还要加到原来的分数 $z$ 上。"],
           [minus(v.z, scale(M.softmax(v.z), v.lr)), "梯度用错了：$g = p − e_y$，别忘了减 $e_y$。"],
         ];
       },
@@ -263,7 +267,13 @@
         const ids = Array.from({ length: T }, () => { let i; do i = int(rand, 0, 5); while (i === row); return i; });
         let placed = 0;
         while (placed < uses) { const t = int(rand, 0, T - 1); if (ids[t] !== row) { ids[t] = row; placed++; } }
-        const dH = ids.map(() => [int(rand, -3, 3), int(rand, -3, 3)]);
+        // As exercise 3.3 asks of a test: no single position's share may equal the sum in any component, or
+        // "only one share kept" (dE[ids] += dH) would count as right.
+        let dH, total;
+        do {
+          dH = ids.map(() => [int(rand, -3, 3), int(rand, -3, 3)]);
+          total = dH.filter((_, t) => ids[t] === row).reduce((s, g) => s.map((x, d) => x + g[d]));
+        } while (dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
         return { values: { ids, dH, row }, texts: { ids: vector(ids), dH: rows(dH), row: num(row) } };
       },
       solve: (v) => M.embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row],
@@ -321,10 +331,10 @@
       mistakes(v) {
         const g = this.solve(v), n = v.X.length;
         return [
-          [scale(g, 0.5), "这是 $L = (1/2n) Σ_i r_i^2$ 的梯度：本书的 $L$ 前面是 $1/n$，求导留下一个 2。"],
+          [scale(g, 0.5), "这是 $(1/2n) Σ_i r_i^2$ 的梯度：本书的 $ℓ$ 前面是 $1/n$，求导留下一个 2。"],
           [scale(g, n), "忘了除以 $n$：这是求和损失 $Σ_i r_i^2$ 的梯度。"],
           [scale(g, -1), "符号反了：残差是预测减目标，$r = ŷ − y$。"],
-          [scale(g, n / 2), "少了 $2/n$：$L = (1/n) Σ_i r_i^2$，梯度是 $(2/n) X^T r$。"],
+          [scale(g, n / 2), "少了 $2/n$：$ℓ = (1/n) Σ_i r_i^2$，梯度是 $(2/n) X^T r$。"],
         ];
       },
     },

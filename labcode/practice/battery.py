@@ -51,24 +51,46 @@ class Raised:
 ANY = object()
 
 
-def run(check, fn, probes, *, coerce, predict, advice, explain_error=None, explain_shape=None, tolerance=TOLERANCE):
+def run(check, fn, probes, *, coerce, predict, advice, explain_error=None, explain_shape=None, tolerance=TOLERANCE,
+        unchanged=None):
     """逐项调用 ``fn``，返回 :class:`CheckResult`；第一项就抛出 NotImplementedError 时报告“还没写”。
 
     ``predict(probe)`` 列出书里讲过的常见错误在这一项上会返回什么：[(Hint, 那种写法的返回值)]，同一种错误可以有
     几种写法；``explain_error(probe, Raised)`` 认出读者的函数抛出的错（Hint 或 None）。由 :func:`settle`
     定下每一项没过的检查认出的是哪一种错误。返回值的类型或形状不对时，``explain_shape(probe, 返回值)`` 可以补一句
     怎么改（或 None）：例如该返回一个数、读者却返回了一串数，只在那样改能得到对的值时，才说取哪一项或求平均。
-    ``tolerance`` 是报告里“比较标准”一行的文字。
+    ``tolerance`` 是报告里“比较标准”一行的文字。``unchanged = (k, 名字, Hint)`` 说读者的函数不许改动编号为 k 的
+    参数：返回值对了、这个参数却被改动时，这一项也没过，认出的错误是那个 Hint。
     """
     require_callable(fn, check)
     judged = []
     for probe in probes:
-        outcome = call(fn, probe.args)
+        copies = fresh(probe.args)
+        outcome = invoke(fn, copies)
         if not judged and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
             case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown, args=probe.args)
             return CheckResult(check, [case], advice=advice, tolerance=tolerance, not_written=True)
-        judged.append(judge(probe, outcome, coerce, predict, explain_error, explain_shape))
+        verdict = judge(probe, outcome, coerce, predict, explain_error, explain_shape)
+        if unchanged is not None and verdict[0].passed:
+            verdict = kept(probe, copies, *unchanged, predict, verdict[2]) or verdict
+        judged.append(verdict)
     return CheckResult(check, settle(judged), advice=advice, tolerance=tolerance)
+
+
+def kept(probe, copies, k, name, hint, predict, out):
+    """编号为 k 的参数在调用后与调用前逐位相同时返回 None；否则返回一项没过的检查，认得出的错误是 hint，
+    以及这一项的返回值没能排除的那些错误（例如扰动完没复原：它在这一项上差得太少，要由别的项来分辨）。"""
+    before, after = np.asarray(probe.args[k]), np.asarray(copies[k])
+    if after.shape == before.shape and np.array_equal(after, before, equal_nan=True):
+        return None
+    message = f"{name} 被改动了（调用后与调用前不同）"
+    if after.shape == before.shape:
+        at = tuple(int(i) for i in np.argwhere(~((after == before) | (np.isnan(after) & np.isnan(before))))[0])
+        message += f"：下标 {index_text(at)} 处从 {number(before[at])} 变成了 {number(after[at])}"
+    case = Case(probe.name, False, message, probe.shown, expected=f"调用后的 {name} = {show(before)}",
+                actual=f"调用后的 {name} = {show(after)}", args=probe.args)
+    others = {h.key: h for h, _ in safely(lambda: predict(probe), []) if h.key not in out}
+    return case, (hint, *others.values()), out
 
 
 def settle(judged):
@@ -98,7 +120,16 @@ def require_callable(fn, check):
 
 def call(fn, args):
     """用参数的副本调用 fn（它改动参数也影响不到后面的检查）；警告不打印，异常作为 Raised 返回。"""
-    copies = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
+    return invoke(fn, fresh(args))
+
+
+def fresh(args):
+    """参数的副本：数组各复制一份，其余原样。"""
+    return tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
+
+
+def invoke(fn, copies):
+    """调用 fn(*copies)；警告不打印，异常作为 Raised 返回。"""
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

@@ -277,11 +277,17 @@ def check_numerical_grad(fn):
     ...     return np.array([(f(x + delta * e) - f(x)) / delta for e in np.eye(x.size)])
     >>> check_numerical_grad(forward).mistakes[0].key
     'one_sided_difference'
+    >>> def zeroes_x(f, x, delta=1e-5):                  # 梯度对了，却把 x 改掉了
+    ...     grad = my_numerical_grad(f, x, delta)
+    ...     x[...] = 0
+    ...     return grad
+    >>> check_numerical_grad(zeroes_x).mistakes[0].key
+    'input_modified'
     """
     probes = [Probe(name, (f, x, delta), numerical_grad(f, x, delta), f"{formula}，x = {show(x)}，delta = {delta:g}")
               for name, f, x, delta, formula in _numerical_grad_cases()]
     return run("check_numerical_grad", fn, probes, coerce=as_array, predict=_numerical_grad_mistakes,
-               explain_error=_numerical_grad_error,
+               explain_error=_numerical_grad_error, unchanged=(1, "x", hints.X_MODIFIED),
                advice=hints.ADVICE_NUMERICAL_GRAD, tolerance=DIFFERENCE_TOLERANCE)
 
 

@@ -265,6 +265,13 @@ NOT_RESTORED = Hint(
     "每个分量算完就复原：old = x[k]，……，x[k] = old；或者每次在 x 的副本上扰动（x.copy()）。",
     "ch2-finite-diff", "第二道检查：中心差分")
 
+X_MODIFIED = Hint(
+    "input_modified", "x 被改动了（调用后与调用前不同）",
+    "梯度算对了，可函数返回以后 x 与调用前不一样。拿它核对模型的参数（比如 W）时，参数会被悄悄改掉，"
+    "后面的训练就从一个谁也没选过的点出发。再减一次 δ 也不算复原：加减各一次可能留下末位的舍入误差。",
+    "在副本上扰动（x + step、x.copy()），x 本身一次也不写；或者先存 old = x[k]，算完用 x[k] = old 放回原值。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
 SHARED_ARRAY = Hint(
     "perturbed_array_shared", "每个分量都是 0：两次函数值是在同一点上算的",
     "最常见的原因是 xp = x、xm = x 没有 copy：三个名字是同一块内存，改 xp[k] 也改了 x 和 xm，加上的 δ 又被减掉，"
