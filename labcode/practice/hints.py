@@ -465,7 +465,8 @@ ADVICE_BIGRAM = Hint(
 ADVICE_COUNTS = Hint(
     "advice_counts", "", "",
     "N = C.sum()，n = C.sum(axis=1)；每行减最大值：s = W - W.max(axis=1, keepdims=True)；"
-    "logp = s - 每行 log Σ exp(s)；loss = -(C * logp).sum() / N；dW = (n[:, None] * exp(logp) - C) / N。返回 (loss, dW)。",
+    "logp = s - 每行 log Σ exp(s)；loss = -(C * logp).sum() / N；"
+    "dW = (n[:, None] * exp(logp) - C) / N。返回 (loss, dW)。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
 
 ADVICE_TRAINING = Hint(
