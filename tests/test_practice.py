@@ -14,6 +14,7 @@ from labcode import bigram
 from labcode.practice import (
     CheckResult,
     check_bigram_loss_and_grad,
+    check_counts_loss_and_grad,
     check_cross_entropy,
     check_cross_entropy_grad,
     check_embedding_backward,
@@ -28,7 +29,8 @@ from labcode.practice import hints as hint_catalogue
 ROOT = Path(__file__).resolve().parents[1]
 HAVE_SCIPY = importlib.util.find_spec("scipy") is not None
 CHECKERS = [check_softmax, check_logsumexp, check_cross_entropy, check_cross_entropy_grad, check_numerical_grad,
-            check_mean_loss, check_embedding_backward, check_bigram_loss_and_grad, check_training_loop]
+            check_mean_loss, check_embedding_backward, check_bigram_loss_and_grad, check_counts_loss_and_grad,
+            check_training_loop]
 
 
 def skeleton(*args):
@@ -230,6 +232,23 @@ def train_like_bigram(loss_and_grad, W, lr, steps):
     return W, tuple(losses)
 
 
+def counts_log_softmax(W, C):
+    N, n = C.sum(), C.sum(axis=1)
+    logp = labcode.log_softmax(W, axis=1)
+    return -(C * logp).sum() / N, (n[:, None] * np.exp(logp) - C) / N
+
+
+def counts_loops(W, C):
+    V, N = len(W), C.sum()
+    loss, dW = 0.0, np.zeros((V, V))
+    for i in range(V):
+        p = stable_softmax(W[i])
+        loss += sum(C[i, j] * -np.log(p[j]) for j in range(V) if C[i, j] > 0 and p[j] > 0) / N
+        loss += sum(C[i, j] * (labcode.logsumexp(W[i]) - W[i, j]) for j in range(V) if C[i, j] > 0 and p[j] == 0) / N
+        dW[i] = (C[i].sum() * p - C[i]) / N
+    return loss, dW
+
+
 RIGHT = {
     check_softmax: [labcode.softmax, softmax_loops, softmax_float32, softmax_via_logsumexp],
     check_logsumexp: [labcode.logsumexp, logsumexp_loops, logsumexp_float32_0d],
@@ -241,6 +260,7 @@ RIGHT = {
     check_embedding_backward: [lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), embedding_loops,
                                embedding_add_at, embedding_one_hot],
     check_bigram_loss_and_grad: [bigram.loss_and_grad, bigram_loops, bigram_counts, bigram_float32],
+    check_counts_loss_and_grad: [bigram.loss_and_grad_from_counts, counts_log_softmax, counts_loops],
     check_training_loop: [train_append_after, train_in_place, train_like_bigram],
 }
 
@@ -763,11 +783,94 @@ def test_an_off_by_one_target_index_is_not_called_subtracting_the_max_score():
     assert np.argmax(z) not in (y - 1, y, y + 1)
 
 
+def _log_softmax_rows(W, xs):
+    s = W[xs] - W[xs].max(axis=1, keepdims=True)
+    return s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+
+
+def bigram_from_log_softmax(*, pick="pairs", rows="xs", probs_then_log=False, add="at", divide=True):
+    """The reader's bigram of exercise 4.1, written from the log-softmax, with the chosen slips."""
+    def fn(W, xs, ys):
+        N, V = len(xs), W.shape[0]
+        logp = _log_softmax_rows(W, xs)
+        p = np.exp(logp)
+        picked = (np.log(p) if probs_then_log else logp)
+        loss = -(picked[np.arange(N), ys] if pick == "pairs" else picked[:, ys]).mean()
+        g = p.copy()
+        g[np.arange(N), ys] -= 1
+        g = g / (N if divide else 1)
+        dW = np.zeros((V, V))
+        target = xs if rows == "xs" else ys
+        if add == "at":
+            np.add.at(dW, target, g)
+        else:
+            dW[target] += g
+        return loss, dW
+    return fn
+
+
+def counts_with(*, n_axis="rows", log_of_probs=False):
+    """The reader's counts form of exercise 4.2 with the chosen slip."""
+    def fn(W, C):
+        N, n = C.sum(), C.sum(axis=1)
+        s = W - W.max(axis=1, keepdims=True)
+        p = np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)
+        logp = np.log(p) if log_of_probs else s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+        weight = {"rows": n[:, None], "cols": n, "none": 1.0}[n_axis]
+        return -(C * logp).sum() / N, (weight * p - C) / N
+    return fn
+
+
+def _pairs_form(fn):
+    return lambda W, xs, ys: fn(W, bigram.count_matrix(xs, ys, W.shape[0]))
+
+
+@pytest.mark.parametrize("check, fn, key", [
+    (check_bigram_loss_and_grad, bigram_from_log_softmax(pick="columns"), "all_targets_per_row"),
+    (check_bigram_loss_and_grad, bigram_from_log_softmax(rows="ys"), "gradient_rows_by_ys"),
+    (check_bigram_loss_and_grad, bigram_from_log_softmax(probs_then_log=True), "log_of_underflow"),
+    (check_bigram_loss_and_grad, bigram_from_log_softmax(probs_then_log=True, add="index"),
+     "log_of_underflow repeated_ids_overwrite"),
+    (check_bigram_loss_and_grad, bigram_from_log_softmax(probs_then_log=True, divide=False),
+     "log_of_underflow gradient_not_divided"),
+    (check_bigram_loss_and_grad, _pairs_form(counts_with(n_axis="none")), "counts_missing_n"),
+    (check_bigram_loss_and_grad, _pairs_form(counts_with(n_axis="cols")), "counts_n_broadcast"),
+    (check_counts_loss_and_grad, counts_with(n_axis="none"), "counts_missing_n"),
+    (check_counts_loss_and_grad, counts_with(n_axis="cols"), "counts_n_broadcast"),
+    (check_counts_loss_and_grad, counts_with(log_of_probs=True), "log_of_underflow"),
+], ids=["probs-all-columns", "rows-by-ys", "softmax-then-log", "log-and-overwrite", "log-and-not-divided",
+        "pairs-missing-n", "pairs-n-columns", "counts-missing-n", "counts-n-columns", "counts-zero-log"])
+def test_realistic_bigram_slips_get_their_own_name_on_each_case_they_fail(check, fn, key):
+    """Each failing case names only a mistake that reproduces that case: a loss slip is never blamed for a case whose
+    loss is right, so with two slips at once the gradient slip is named on the cases only it breaks."""
+    result = check(fn)
+    assert not result.passed
+    for case in result.failures:
+        assert case.mistake is not None, f"{case.name}:\n{result}"
+        loss_failed = case.message.startswith("loss：")
+        if case.mistake.key in ("log_of_underflow", "all_targets_per_row"):
+            assert loss_failed, f"{case.name}: a loss mistake named for a case whose loss is right\n{result}"
+    named = {case.mistake.key for case in result.failures}
+    if " " in key:                          # two slips at once: each case is named after one that it shows
+        assert named <= set(key.split()) and "log_of_underflow" not in named - {result.failures[-1].mistake.key}
+    else:
+        assert named == {key}, str(result)
+
+
+def test_the_counts_checker_speaks_of_the_counts_form():
+    result = check_counts_loss_and_grad(counts_with(n_axis="none"))
+    text = str(result)
+    assert "n[:, None] * p" in text and "W[xs]" not in text and "valid.sum()" not in text
+    summed = check_counts_loss_and_grad(lambda W, C: tuple(v * C.sum() for v in bigram.loss_and_grad_from_counts(W, C)))
+    assert summed.mistakes[0].key == "sum_not_mean" and "C.sum()" in str(summed) and "valid" not in str(summed)
+
+
 def test_bigram_sum_instead_of_mean_is_named_from_the_loss():
     def summed(W, xs, ys):
         loss, dW = bigram.loss_and_grad(W, xs, ys)
         return loss * len(xs), dW * len(xs)
-    assert check_bigram_loss_and_grad(summed).mistakes[0].key == "sum_not_mean"
+    result = check_bigram_loss_and_grad(summed)
+    assert result.mistakes[0].key == "sum_not_mean" and "len(xs)" in str(result) and "valid" not in str(result)
 
 
 @pytest.mark.parametrize("check, fn", [

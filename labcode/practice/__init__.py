@@ -4,7 +4,7 @@
 返回 :class:`CheckResult`：``.passed``、``.cases``，在 Jupyter 里显示成报告；认出常见错误时说出它的名字，
 并指向书中讲它的小节。函数还是书里的骨架（``raise NotImplementedError``）时，报告“还没写”。
 """
-from .bigram import check_bigram_loss_and_grad
+from .bigram import check_bigram_loss_and_grad, check_counts_loss_and_grad
 from .embedding import check_embedding_backward
 from .gradient import check_cross_entropy_grad, check_mean_loss, check_numerical_grad
 from .probability import check_cross_entropy, check_logsumexp, check_softmax
@@ -13,4 +13,4 @@ from .training import check_training_loop
 
 __all__ = ["check_softmax", "check_logsumexp", "check_cross_entropy", "check_cross_entropy_grad",
            "check_numerical_grad", "check_mean_loss", "check_embedding_backward", "check_bigram_loss_and_grad",
-           "check_training_loop", "CheckResult", "Case", "Hint"]
+           "check_counts_loss_and_grad", "check_training_loop", "CheckResult", "Case", "Hint"]

@@ -161,7 +161,9 @@ def judge(probe, outcome, coerce, predict, explain_error, explain_shape=None):
         return Case(probe.name, True, "通过"), (), safely(lambda: ruled_out(value, wrong), set())
     at = focus(value, probe.expected)
     case = failed(describe(value, probe.expected), expected=show(probe.expected, at), actual=show(value, at))
-    return case, safely(lambda: matching(value, wrong), ()), set()
+    # 在这一项上本来就得出期望值的写法（例如只写错了损失、而这一项的损失恰好不受影响）解释不了这一项为什么没过
+    explains = [(hint, wrong_value) for hint, wrong_value in wrong if not similar(probe.expected, wrong_value)]
+    return case, safely(lambda: matching(value, explains), ()), set()
 
 
 def safely(compute, otherwise):

@@ -1,11 +1,11 @@
-"""第 4 章的“你来写”：检查读者写的 bigram 损失与梯度（logits = W[xs]，平均负对数似然，dW）。"""
+"""第 4 章的“你来写”：检查读者写的 bigram 损失与梯度，逐条写法（logits = W[xs]）和计数写法（只用 C）。"""
 from __future__ import annotations
 
 import numpy as np
 
-from ..bigram import loss_and_grad
+from ..bigram import count_matrix, loss_and_grad, loss_and_grad_from_counts
 from ..embedding import embedding_backward
-from ..probability import cross_entropy, softmax
+from ..probability import cross_entropy, log_softmax, softmax
 from . import hints
 from .battery import ANY, Probe, as_loss_and_grad, close, run, several_numbers
 from .embedding import kept_one_copy
@@ -94,16 +94,23 @@ def _bigram_mistakes(probe):
     probs = softmax(W[xs])                                                   # (N, V)
     swapped, transposed = loss_and_grad(W, ys, xs), loss_and_grad(W.T, xs, ys)
     wrong = [(hints.SWAPPED_PAIRS, swapped), (hints.W_COLUMNS, (transposed[0], transposed[1].T))]
+    logp = log_softmax(W[xs], axis=1)                                        # (N, V)
     wrong += [(hint, (loss, ANY)) for hint, loss in [
         (hints.WRONG_AXIS, -np.log(columns[np.arange(N), ys]).mean()),
         (hints.WRONG_AXIS, -np.log(across[np.arange(N), ys]).mean()),
-        (hints.SUM_NOT_MEAN, loss_ref * N), (hints.LOSS_SIGN, -loss_ref)]]
+        (hints.BIGRAM_SUM_NOT_MEAN, loss_ref * N), (hints.LOSS_SIGN, -loss_ref),
+        (hints.ALL_TARGETS_PER_ROW, -logp[:, ys].mean()),                    # (N, N)：每行取了全部目标
+        (hints.ALL_TARGETS_PER_ROW, -np.log(probs[:, ys]).mean())]]
     wrong += [(hint, (rows.mean(), ANY)) for hint, rows in loss_mistakes(W[xs], ys, batch_max=(W[xs].max(), W.max()))]
     wrong += [(hint, (ANY, dW)) for hint, dW in [
         (hints.MISSING_EY, embedding_backward(probs / N, xs, V)), (hints.GRAD_SIGN, -dW_ref),
         (hints.NOT_DIVIDED_BY_N, dW_ref * N), (hints.WRONG_AXIS, embedding_backward((columns - onehot) / N, xs, V)),
+        (hints.GRAD_ROWS_BY_YS, embedding_backward((probs - onehot) / N, ys, V)),
         (hints.WRONG_AXIS, embedding_backward((across - onehot) / N, xs, V)),
         *((hints.BIGRAM_OVERWRITE, dW) for dW in kept_one_copy(xs, (probs - onehot) / N, V))]]
+    C, p = count_matrix(xs, ys, V), softmax(W, axis=1)                       # 计数写法的两种梯度错误
+    n = C.sum(axis=1)
+    wrong += [(hints.COUNTS_MISSING_N, (ANY, (p - C) / N)), (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N))]
     e = np.exp(W[xs])                                                        # 没减最大值的 softmax
     return wrong + [(hints.NO_MAX_SHIFT, (ANY, embedding_backward((e / e.sum(axis=1, keepdims=True) - onehot) / N,
                                                                    xs, V)))]
@@ -112,3 +119,53 @@ def _bigram_mistakes(probe):
 def _bigram_error(probe, raised):
     W, xs, ys = probe.args
     return raised_in_batch(raised, W[xs], targets=ys)
+
+
+def check_counts_loss_and_grad(fn):
+    """检查读者写的计数写法 ``fn(W, C)``，它只用计数矩阵 C 返回 (平均负对数似然, dW)。
+
+    W 与 C 形状都是 (V, V)，C[i, j] 是“前一个字是 i、后一个字是 j”的次数；N = C.sum()，n_i = C[i].sum()，
+    损失是 -(1/N) Σ C_ij ln p_ij，dW = (n_i p_i - C_i)/N。检查用的 W 与训练对和
+    :func:`check_bigram_loss_and_grad` 相同，只是先数成 C。
+    返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
+
+    >>> def my_counts(W, C):
+    ...     N, n = C.sum(), C.sum(axis=1)
+    ...     s = W - W.max(axis=1, keepdims=True)
+    ...     logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    ...     return -(C * logp).sum() / N, (n[:, None] * np.exp(logp) - C) / N
+    >>> check_counts_loss_and_grad(my_counts).passed
+    True
+    >>> def without_n(W, C):                                 # 梯度少乘了 n_i
+    ...     loss, _ = my_counts(W, C)
+    ...     p = np.exp(W - W.max(axis=1, keepdims=True))
+    ...     return loss, (p / p.sum(axis=1, keepdims=True) - C) / C.sum()
+    >>> check_counts_loss_and_grad(without_n).mistakes[0].key
+    'counts_missing_n'
+    """
+    probes = []
+    for name, W, xs, ys in _bigram_cases():
+        C = count_matrix(xs, ys, W.shape[0])
+        probes.append(Probe(name, (W, C), loss_and_grad_from_counts(W, C), f"W = {show(W)}，C = {show(C)}"))
+    return run("check_counts_loss_and_grad", fn, probes, coerce=as_loss_and_grad, predict=_counts_mistakes,
+               advice=hints.ADVICE_COUNTS)
+
+
+def _counts_mistakes(probe):
+    """计数写法 (loss, dW) 的常见错误写法（与 :func:`_bigram_mistakes` 一样，只写错一半的，另一半不管）。"""
+    W, C = probe.args
+    W, C = W.astype(np.float64), C.astype(np.float64)
+    (loss_ref, dW_ref), N, n = probe.expected, C.sum(), C.sum(axis=1)
+    p, columns = softmax(W, axis=1), softmax(W, axis=0)
+    e = np.exp(W)                                                            # 没减最大值
+    return [
+        (hints.COUNTS_LOG_OF_UNDERFLOW, (-(C * np.log(p)).sum() / N, ANY)),   # 0 × ln 0 = nan
+        (hints.BIGRAM_SUM_NOT_MEAN, (loss_ref * N, ANY)), (hints.LOSS_SIGN, (-loss_ref, ANY)),
+        (hints.NO_MAX_SHIFT, ((n @ np.log(e.sum(axis=1)) - (C * W).sum()) / N, ANY)),
+        (hints.WRONG_AXIS, (-(C * np.log(columns)).sum() / N, ANY)),
+        (hints.COUNTS_MISSING_N, (ANY, (p - C) / N)),
+        (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N)),
+        (hints.NOT_DIVIDED_BY_N, (ANY, dW_ref * N)), (hints.GRAD_SIGN, (ANY, -dW_ref)),
+        (hints.WRONG_AXIS, (ANY, (n[:, None] * columns - C) / N)),
+        (hints.NO_MAX_SHIFT, (ANY, (n[:, None] * e / e.sum(axis=1, keepdims=True) - C) / N)),
+    ]

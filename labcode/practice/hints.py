@@ -349,8 +349,49 @@ BIGRAM_OVERWRITE = Hint(
 NOT_DIVIDED_BY_N = Hint(
     "gradient_not_divided", "梯度没有除以 N",
     "损失是 N 个训练对的平均，所以每一项梯度 p - e_y 都要再除以 N。",
-    "dlogits = (probs - onehot) / N。",
+    "逐条写法：dlogits = (probs - onehot) / N；计数写法：dW = (n[:, None] * p - C) / N。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
+
+BIGRAM_SUM_NOT_MEAN = Hint(
+    "sum_not_mean", "求了和，没有取平均",
+    "要的是 N 个训练对上的平均损失；总和会随训练对的多少变化。",
+    "把总和除以训练对的个数 N（逐条写法里是 len(xs)，计数写法里是 C.sum()）。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
+
+ALL_TARGETS_PER_ROW = Hint(
+    "all_targets_per_row", "每一行取了所有目标的概率",
+    "logp[:, ys] 的形状是 (N, N)：每一行都取了全部 N 个目标，而不是只取自己那一个；再求平均，损失就错了，"
+    "代码却照常运行。",
+    "两个下标数组配对使用：logp[np.arange(N), ys]，只取 N 个数。",
+    "ch4-network", "同一个模型，写成一层网络")
+
+GRAD_ROWS_BY_YS = Hint(
+    "gradient_rows_by_ys", "梯度加到了目标 ys 的行上",
+    "分数是 W[xs] 取出来的：编号为 r 的训练对的 (p - e_y)/N 要加回它的前一个字 xs[r] 那一行；"
+    "ys 只决定哪一列减去 1。",
+    "np.add.at(dW, xs, dlogits)。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
+
+COUNTS_MISSING_N = Hint(
+    "counts_missing_n", "计数写法的梯度少乘了 n_i",
+    "编号为 i 的行有 n_i 个训练对，每个都贡献一份 p_i，合起来是 n_i p_i；(p - C)/N 只算了一份，"
+    "没出现过的行（n_i = 0）还多出了 p_i/N。",
+    "dW = (n[:, None] * p - C) / N，其中 n = C.sum(axis=1)。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
+
+COUNTS_N_COLUMNS = Hint(
+    "counts_n_broadcast", "n 沿列广播了",
+    "n 的形状是 (V,)，n * p 把 n_k 乘到了编号为 k 的列上；要的是编号为 i 的行整行乘 n_i。",
+    "n[:, None] * p，或者 C.sum(axis=1, keepdims=True) * p。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
+
+COUNTS_LOG_OF_UNDERFLOW = Hint(
+    "log_of_underflow", "先算概率再取对数",
+    "某一格的 p 下溢成 0 时 ln p = -inf：那一格的计数是 0 时 0 × (-inf) = nan，不是 0，整个和就成了 nan"
+    "（计数不是 0 时是 inf）。真实的损失其实是有限的。",
+    "直接从分数算 ln p：s = W - W.max(axis=1, keepdims=True)，logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))，"
+    "loss = -(C * logp).sum() / N；logp 处处有限，0 × logp 就是 0。",
+    "ch1-extreme", "极端分数")
 
 # ---- 第 4 章：训练循环 ----
 
@@ -426,6 +467,13 @@ ADVICE_BIGRAM = Hint(
     "advice_bigram", "", "",
     "logits = W[xs]；每行减最大值后做 softmax；loss = 每行 logsumexp - 目标分数 的平均；"
     "dlogits = (probs - onehot) / N；np.add.at(dW, xs, dlogits)。返回 (loss, dW)。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
+
+ADVICE_COUNTS = Hint(
+    "advice_counts", "", "",
+    "N = C.sum()，n = C.sum(axis=1)；每行减最大值：s = W - W.max(axis=1, keepdims=True)；"
+    "logp = s - 每行 log Σ exp(s)；loss = -(C * logp).sum() / N；"
+    "dW = (n[:, None] * exp(logp) - C) / N。返回 (loss, dW)。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
 
 ADVICE_TRAINING = Hint(
