@@ -6,6 +6,7 @@ import re
 
 import matplotlib
 import numpy as np
+from matplotlib import ticker
 from matplotlib.figure import Figure
 
 from ._validate import check_temperature
@@ -17,6 +18,14 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F
 TARGET_EDGE = "#000000"
 # A candidate named after a colour is drawn in it (the Okabe–Ito shade nearest that name): “红” is never blue.
 NAMED_COLOURS = {"红": "#D55E00", "黄": "#E69F00", "绿": "#009E73", "蓝": "#0072B2", "紫": "#CC79A7"}
+
+# Most readers read on a phone, where the site shrinks a PNG to the text column (about 312 CSS px wide on a
+# 360 px screen). A label of s points on a figure w inches wide then shows s * 312 / (72 * w) px high, so the
+# chapter figures are drawn FIGURE_WIDTH inches wide with no label under LABEL_PT points: at least 9 px on a
+# phone. On a desktop (shown at 100 px per inch) and on paper (at its own size) the same PNG is about as wide
+# as the text column.
+FIGURE_WIDTH = 4.8
+LABEL_PT = 10.5
 
 
 def colours_for(labels):
@@ -32,7 +41,7 @@ def colours_for(labels):
     return own + spare
 
 
-def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
+def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0, fontsize=9):
     """在 ``ax`` 上画一行概率的柱状图，柱顶标出数值。
 
     参数
@@ -43,6 +52,7 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
     target : 真实目标的下标；它的柱子加粗黑框
     title : 图标题
     ymax : 纵轴上限
+    fontsize : 柱顶数值的字号（磅）
 
     返回
     ----
@@ -59,7 +69,7 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
         bars[target].set_linewidth(2.5)
     for rect, p in zip(bars, probs, strict=True):
         ax.annotate(f"{p:.3f}", (rect.get_x() + rect.get_width() / 2, p), ha="center", va="bottom",
-                    xytext=(0, 2), textcoords="offset points", fontsize=9)
+                    xytext=(0, 2), textcoords="offset points", fontsize=fontsize)
     ax.set_xticks(range(len(labels)), labels)
     ax.set_ylim(0, ymax * 1.08)
     ax.set_ylabel("概率")
@@ -69,6 +79,16 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0):
 
 
 # ---- chapter 1 figures: each builds a Figure (no pyplot state) and returns it ----
+
+def _legible(fig, size=LABEL_PT):
+    """把图里每段文字（刻度、轴标签、标题、图例、注释）都放大到至少 ``size`` 磅，返回 fig。"""
+    for ax in fig.axes:
+        ax.tick_params(labelsize=size)    # also the tick labels matplotlib creates later, at draw time
+    for text in fig.findobj(matplotlib.text.Text):
+        if text.get_fontsize() < size:
+            text.set_fontsize(size)
+    return fig
+
 
 def _check_row(values, labels, name):
     """values 必须是一维、与 labels 等长。"""
@@ -99,12 +119,13 @@ def softmax_before_after(logits_before, logits_after, labels, *, titles=("修改
     rows = [_check_row(logits_before, labels, "logits_before"), _check_row(logits_after, labels, "logits_after")]
     if isinstance(titles, str) or len(titles) != 2:
         raise ValueError(f"titles 必须正好是两个标题（修改前、修改后），收到 {titles!r}")
-    fig = Figure(figsize=(6.2, 3.2), layout="constrained")   # drawn near the text column's width: legible labels
+    fig = Figure(figsize=(FIGURE_WIDTH, 3.0), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     for ax, z, title in zip(axes, rows, titles, strict=True):
-        bar_probs(ax, softmax(z), labels, title=f"{title}\n分数 {_fmt_scores(z)}")
+        bar_probs(ax, softmax(z), labels, title=f"{title}\n分数 {_fmt_scores(z)}", fontsize=LABEL_PT)
+        ax.set_yticks([0, 0.5, 1])
     axes[1].set_ylabel("")
-    return fig
+    return _legible(fig)
 
 
 def temperature_bars(logits, temperatures, labels):
@@ -125,14 +146,20 @@ def temperature_bars(logits, temperatures, labels):
     temps = [check_temperature(t) for t in np.atleast_1d(np.asarray(temperatures, dtype=object)).tolist()]
     if not temps:
         raise ValueError("temperatures 至少要有一个温度，收到空序列")
-    fig = Figure(figsize=(2.1 * len(temps), 3.2), layout="constrained")   # three panels fit the text column
-    axes = np.atleast_1d(fig.subplots(1, len(temps), sharey=True))
-    for i, (ax, t) in enumerate(zip(axes, temps, strict=True)):
+    # Up to three panels side by side, more in further rows: each panel stays wide enough for its numbers.
+    ncols = min(len(temps), 3)
+    nrows = -(-len(temps) // ncols)
+    fig = Figure(figsize=(min(1.6 * ncols + 0.3, FIGURE_WIDTH), 2.9 * nrows), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel())
+    for ax in axes[len(temps):]:
+        ax.remove()
+    for i, (ax, t) in enumerate(zip(axes, temps)):
         probs = softmax(z, temperature=t)
-        bar_probs(ax, probs, labels, title=f"温度 τ = {t:g}\n熵 {float(entropy(probs)):.4f}")
-        if i:
+        bar_probs(ax, probs, labels, title=f"温度 τ = {t:g}\n熵 {float(entropy(probs)):.4f}", fontsize=LABEL_PT)
+        ax.set_yticks([0, 0.5, 1])
+        if i % ncols:
             ax.set_ylabel("")
-    return fig
+    return _legible(fig)
 
 
 def nll_curve(highlight=None, *, p_min=0.01):
@@ -154,7 +181,7 @@ def nll_curve(highlight=None, *, p_min=0.01):
     if points.ndim != 1 or np.any(~np.isfinite(points)) or np.any(points <= 0) or np.any(points > 1):
         raise ValueError(f"highlight 里的每个概率都必须在 (0, 1] 内，收到 {highlight!r}")
     p = np.linspace(p_min, 1.0, 400)
-    fig = Figure(figsize=(5.5, 3.4), layout="constrained")
+    fig = Figure(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
     ax = fig.subplots()
     ax.plot(p, -np.log(p), color=PALETTE[0])
     for q in points:
@@ -168,7 +195,7 @@ def nll_curve(highlight=None, *, p_min=0.01):
     ax.set_xlim(0, 1.02)
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
-    return fig
+    return _legible(fig)
 
 
 # ---- chapter 2 figures ----
@@ -191,7 +218,7 @@ def step_size_error_curve(f, x, grad, deltas):
 
     use_cjk_font()
     deltas = np.asarray(deltas, dtype=float)
-    fig = Figure(figsize=(6.4, 4.6), layout="constrained")
+    fig = Figure(figsize=(FIGURE_WIDTH, 4.4), layout="constrained")
     ax = fig.subplots()
     for dtype, name, colour, marker in ((np.float64, "float64（双精度）", PALETTE[0], "o"),
                                         (np.float32, "float32（单精度）", PALETTE[5], "s")):
@@ -199,16 +226,26 @@ def step_size_error_curve(f, x, grad, deltas):
         shown = np.maximum(errs, 1e-18)            # 误差恰为 0 时画在底部，不让对数坐标出错
         best = int(np.argmin(errs))
         ax.loglog(deltas, shown, marker=marker, markersize=3.5, color=colour,
-                  label=f"{name}：最小误差 {errs[best]:.1e}（$\\delta$ = {deltas[best]:.0e}）")
+                  label=f"{name}\n最小误差 {errs[best]:.1e}\n（$\\delta$ = {deltas[best]:.0e}）")
         ax.plot(deltas[best], shown[best], marker=marker, markersize=11, markerfacecolor="none", color=colour)
     ax.set_xlabel("差分步长 $\\delta$（对数刻度）")
     ax.set_ylabel("与解析梯度的最大绝对误差")
-    ax.text(0.02, 0.97, "← 舍入误差主导（约 $\\varepsilon_{\\mathrm{mach}}/\\delta$）", transform=ax.transAxes,
-            va="top", fontsize=9)
-    ax.text(0.98, 0.97, "截断误差主导（约 $\\delta^2$）→", transform=ax.transAxes, va="top", ha="right", fontsize=9)
+    # Bottom left and top right are clear of both curves (errors are large on the left, small on the right).
+    # Their sub- and superscripts are set smaller: the notes are a size up, so that these stay legible too.
+    note = LABEL_PT + 1.5
+    ax.text(0.02, 0.03, "← 舍入误差主导\n（约 $\\varepsilon_{\\mathrm{mach}}/\\delta$）", transform=ax.transAxes,
+            fontsize=note)
+    ax.text(0.98, 0.97, "截断误差主导 →\n（约 $\\delta^2$）", transform=ax.transAxes, va="top", ha="right",
+            fontsize=note)
+    # One labelled tick every three powers of ten, written 1e-6 as the printed outputs write δ.
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(ticker.LogLocator(base=1000))
+        axis.set_minor_locator(ticker.LogLocator(base=10, numticks=30))
+        axis.set_minor_formatter(ticker.NullFormatter())
+        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"1e{round(np.log10(v))}" if v != 1 else "1"))
     ax.grid(alpha=0.3, which="major")
-    fig.legend(loc="outside lower center")
-    return fig
+    fig.legend(loc="outside lower center", ncols=2)
+    return _legible(fig)
 
 
 # ---- chapter 3 figure: which rows a lookup reads, and how their gradient rows add up ----
@@ -217,13 +254,13 @@ def _vec(v):
     return "[" + ", ".join(f"{x:g}" for x in np.asarray(v, dtype=float)) + "]"
 
 
-def _box(ax, x, y, width, text, color=None):
-    """一个带文字的格子；被读到的行填浅色、边框加粗（文字里另写“读 k 次”，不只靠颜色区分）。"""
+def _box(ax, x, y, width, height, text, color=None):
+    """一个带文字的格子（中心高度 y）；被读到的行填浅色、边框加粗（文字里另写“读 k 次”，不只靠颜色区分）。"""
     from matplotlib.patches import FancyBboxPatch
-    ax.add_patch(FancyBboxPatch((x, y - 0.38), width, 0.76, boxstyle="round,pad=0.02",
+    ax.add_patch(FancyBboxPatch((x, y - height / 2), width, height, boxstyle="round,pad=0.02",
                                 facecolor=(color + "30") if color else "none",
                                 edgecolor=color or "#999999", linewidth=2.0 if color else 0.8))
-    ax.text(x + 0.1, y, text, va="center", ha="left", fontsize=10, linespacing=1.25)
+    ax.text(x + 0.07, y, text, va="center", ha="left", fontsize=LABEL_PT, linespacing=1.2)
 
 
 def _arrow(ax, start, end, color, dashed=False):
@@ -236,6 +273,7 @@ def embedding_rows(E, ids, grad_out):
 
     左列是嵌入表 E 的各行，中列是各位置（读出的向量 H[t] 与上游梯度），右列是梯度表 dE。
     实线箭头是前向（读行），虚线箭头是反向（梯度回到同一行并相加）。
+    每个格子的文字分两三行写，三列才能并排放进手机屏幕的宽度。
 
     参数
     ----
@@ -259,28 +297,36 @@ def embedding_rows(E, ids, grad_out):
     grad_out = np.asarray(grad_out, dtype=float)
     colour = {i: PALETTE[k % len(PALETTE)] for k, i in enumerate(dict.fromkeys(ids.tolist()))}
     counts = np.bincount(ids, minlength=V)
-    rows = max(V, T)
-    fig = Figure(figsize=(9, 0.5 * rows + 0.9), layout="constrained")
-    ax = fig.subplots()
-    row_y = [rows - 1 - i * (rows / V) - (rows / V - 1) / 2 for i in range(V)]
-    pos_y = [rows - 1 - t * (rows / T) - (rows / T - 1) / 2 for t in range(T)]
-    columns = ((0.0, 2.9, "嵌入表 E（读几次）"), (3.9, 3.2, "各位置：读出 H[t]，收到梯度"),
-               (8.1, 3.7, "梯度 dE：同一行相加"))
-    for x, width, title in columns:
-        ax.text(x + width / 2, rows - 0.3, title, ha="center", va="bottom", fontsize=10.5)
+    # Drawn in inches (one data unit = one inch of the figure), so box sizes follow the LABEL_PT text.
+    line = LABEL_PT * 1.2 / 72                             # one line of text, in inches
+    row_h, pos_h = 2 * line + 0.12, 3 * line + 0.12       # E/dE boxes hold 2 lines, position boxes 3
+    pitch = max(row_h + 0.1, (pos_h + 0.1) * T / V)       # every box fits, whichever column is longer
+    head = 3 * line + 0.1
+    height = V * pitch + head
+    (ex, ew), (px, pw), (dx, dw) = columns = ((0.0, 1.2), (1.55, 1.3), (3.2, 1.15))
+    left = 0.04                                           # room for the boxes' rounded edges
+    width = left + dx + dw + left
+    fig = Figure(figsize=(width, height))
+    ax = fig.add_axes((0, 0, 1, 1))
+    row_y = [height - head - (i + 0.5) * pitch for i in range(V)]
+    pos_y = [height - head - (t + 0.5) * V * pitch / T for t in range(T)]
+    titles = ("嵌入表 E\n（读几次）", "各位置 t\n读出 H[t]\n收到梯度", "梯度 dE\n同一行相加")
+    for (x, w), title in zip(columns, titles, strict=True):
+        ax.text(x + w / 2, height - 0.05, title, ha="center", va="top", fontsize=LABEL_PT, linespacing=1.2)
     for i in range(V):
-        note = f"  读 {counts[i]} 次" if counts[i] else "  未读"
-        _box(ax, 0.0, row_y[i], 2.9, f"E[{i}] = {_vec(E[i])}{note}", colour.get(i))
+        note = f"读 {counts[i]} 次" if counts[i] else "未读"
+        _box(ax, ex, row_y[i], ew, row_h, f"E[{i}] = {_vec(E[i])}\n{note}", colour.get(i))
         parts = [_vec(grad_out[t]) for t in range(T) if ids[t] == i]
-        total = " + ".join(parts) + f" = {_vec(dE[i])}" if len(parts) > 1 else _vec(dE[i])
-        _box(ax, 8.1, row_y[i], 3.7, f"dE[{i}] = {total}", colour.get(i))
+        total = (f"{parts[0]}\n+ " + " + ".join(parts[1:]) + f" = {_vec(dE[i])}") if len(parts) > 1 \
+            else f"{_vec(dE[i])}"
+        _box(ax, dx, row_y[i], dw, row_h, f"dE[{i}] = {total}", colour.get(i))
     for t in range(T):
         i = int(ids[t])
-        _box(ax, 3.9, pos_y[t], 3.2, f"位置 {t}（编号 {i}）\nH = {_vec(H[t])}，梯度 {_vec(grad_out[t])}", colour[i])
-        _arrow(ax, (2.9, row_y[i]), (3.9, pos_y[t] + 0.15), colour[i])
-        _arrow(ax, (7.1, pos_y[t] - 0.15), (8.1, row_y[i]), colour[i], dashed=True)
-    ax.set_xlim(-0.05, 11.85)
-    ax.set_ylim(-0.5, rows)
+        _box(ax, px, pos_y[t], pw, pos_h, f"位置 {t}（编号 {i}）\nH = {_vec(H[t])}\n梯度 {_vec(grad_out[t])}", colour[i])
+        _arrow(ax, (ex + ew, row_y[i]), (px, pos_y[t] + 0.1), colour[i])
+        _arrow(ax, (px + pw, pos_y[t] - 0.1), (dx, row_y[i]), colour[i], dashed=True)
+    ax.set_xlim(-left, width - left)
+    ax.set_ylim(0, height)
     ax.axis("off")
     return fig
 

@@ -204,9 +204,10 @@ def test_figure_marks_read_counts_and_the_summed_gradient_row():
     fig = plots.embedding_rows(E, [3, 5, 3], C)
     assert isinstance(fig, Figure)
     shown = texts(fig)
-    assert "E[3] = [1, 0]  读 2 次" in shown and "E[5] = [0, 2]  读 1 次" in shown
-    assert "E[4] = [0.7, 0.7]  未读" in shown
-    assert "dE[3] = [1, 2] + [3, -1] = [4, 1]" in shown and "dE[4] = [0, 0]" in shown
+    # Two or three short lines a box, so that the three columns fit a phone's width.
+    assert "E[3] = [1, 0]\n读 2 次" in shown and "E[5] = [0, 2]\n读 1 次" in shown
+    assert "E[4] = [0.7, 0.7]\n未读" in shown
+    assert "dE[3] = [1, 2]\n+ [3, -1] = [4, 1]" in shown and "dE[4] = [0, 0]" in shown
     assert sum(t.startswith("位置 ") for t in shown) == 3
     fig.canvas.draw()  # renders without missing glyphs (a warning would fail under -W error in CI)
 
@@ -281,6 +282,16 @@ def test_chapter4_figures_refuse_bad_input():
         plots.loss_curve([2.0], 1.0)
 
 
+def test_step_size_curve_labels_every_third_power_of_ten_as_the_outputs_write_delta():
+    z = np.log([2.0, 1.0, 0.5])
+    fig = plots.step_size_error_curve(lambda v: labcode.cross_entropy(v, 1), z, labcode.cross_entropy_grad(z, 1),
+                                      np.logspace(-12, 0, 25))
+    fig.draw_without_rendering()
+    ax = fig.axes[0]
+    shown = [t.get_text() for t in ax.get_xticklabels() if ax.get_xlim()[0] <= t.get_position()[0] <= ax.get_xlim()[1]]
+    assert shown == ["1e-12", "1e-9", "1e-6", "1e-3", "1"]
+
+
 def test_step_size_curve_names_the_difference_step_delta_and_renders_cleanly(caplog):
     """The difference step is δ in the book (h is the position vector): axis, legend and notes say δ."""
     z = np.log([2.0, 1.0, 0.5])
@@ -291,3 +302,32 @@ def test_step_size_curve_names_the_difference_step_delta_and_renders_cleanly(cap
     assert " h" not in text and "h =" not in text and "h²" not in text
     png, problems = render_png(fig, caplog)
     assert png.startswith(b"\x89PNG") and problems == []
+
+
+# ---------------------------------------------------------------- every chapter figure, on a phone
+# The site shrinks a PNG to the text column: 312 CSS px on a 360 px screen (measured in Chromium on the built site).
+PHONE_COLUMN_PX = 312
+WORKED_Z = np.log([2.0, 1.0, 0.5])
+CHAPTER_FIGURES = {
+    "1.1 before/after": lambda: plots.softmax_before_after([0.0, 1.0, 2.0], [0.0, 1.0, 3.0], LABELS),
+    "1.2 loss curve": lambda: plots.nll_curve([2 / 7, 0.9]),
+    "1.3 temperatures": lambda: plots.temperature_bars([2.0, 1.0, 0.0], [0.5, 1.0, 2.0], ["甲", "乙", "丙"]),
+    "2.1 step size": lambda: plots.step_size_error_curve(lambda v: labcode.cross_entropy(v, 1), WORKED_Z,
+                                                         labcode.cross_entropy_grad(WORKED_Z, 1), np.logspace(-12, 0, 25)),
+    "3.1 embedding rows": lambda: plots.embedding_rows(E, [3, 5, 3], C),
+}
+
+
+@pytest.mark.parametrize("name", CHAPTER_FIGURES)
+def test_the_smallest_label_is_at_least_9_px_on_a_phone(name):
+    """A label of s points in a PNG of w px (fig.dpi px an inch, as the notebooks store it) shows at
+    s * dpi / 72 * min(1, 312 / w) CSS px on a phone."""
+    fig = CHAPTER_FIGURES[name]()
+    png = io.BytesIO()
+    fig.savefig(png, format="png", bbox_inches="tight")
+    width = Image.open(png).size[0]
+    sizes = [(t.get_fontsize(), t.get_text()) for t in fig.findobj(matplotlib.text.Text)
+             if t.get_visible() and t.get_text().strip()]
+    points, text = min(sizes)
+    shown = points * fig.dpi / 72 * min(1.0, PHONE_COLUMN_PX / width)
+    assert shown >= 9, f"{text!r}: {points} pt in a {width} px PNG shows {shown:.1f} px high at 360 px"
