@@ -150,10 +150,10 @@ def temperature_bars(logits, temperatures, labels):
     ncols = min(len(temps), 3)
     nrows = -(-len(temps) // ncols)
     fig = Figure(figsize=(min(1.6 * ncols + 0.3, FIGURE_WIDTH), 2.9 * nrows), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel())
+    axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel()
     for ax in axes[len(temps):]:
         ax.remove()
-    for i, (ax, t) in enumerate(zip(axes, temps)):
+    for i, (ax, t) in enumerate(zip(axes[:len(temps)], temps, strict=True)):
         probs = softmax(z, temperature=t)
         bar_probs(ax, probs, labels, title=f"温度 τ = {t:g}\n熵 {float(entropy(probs)):.4f}", fontsize=LABEL_PT)
         ax.set_yticks([0, 0.5, 1])
@@ -322,7 +322,8 @@ def embedding_rows(E, ids, grad_out):
         _box(ax, dx, row_y[i], dw, row_h, f"dE[{i}] = {total}", colour.get(i))
     for t in range(T):
         i = int(ids[t])
-        _box(ax, px, pos_y[t], pw, pos_h, f"位置 {t}（编号 {i}）\nH = {_vec(H[t])}\n梯度 {_vec(grad_out[t])}", colour[i])
+        text = f"位置 {t}（编号 {i}）\nH = {_vec(H[t])}\n梯度 {_vec(grad_out[t])}"
+        _box(ax, px, pos_y[t], pw, pos_h, text, colour[i])
         _arrow(ax, (ex + ew, row_y[i]), (px, pos_y[t] + 0.1), colour[i])
         _arrow(ax, (px + pw, pos_y[t] - 0.1), (dx, row_y[i]), colour[i], dashed=True)
     ax.set_xlim(-left, width - left)

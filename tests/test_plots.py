@@ -120,6 +120,13 @@ def test_temperature_figure_accepts_a_single_temperature():
     assert len(plots.temperature_bars([1.0, 0.0], 3.0, ["甲", "乙"]).axes) == 1
 
 
+def test_temperature_figure_puts_more_than_three_panels_in_further_rows():
+    fig = plots.temperature_bars([1.0, 0.0], [0.5, 1.0, 2.0, 4.0], ["甲", "乙"])
+    assert len(fig.axes) == 4    # a 2 x 3 grid, its two spare panels removed
+    rows = sorted({round(ax.get_position().y0, 3) for ax in fig.axes})
+    assert len(rows) == 2 and [ax.get_title().split("\n")[0] for ax in fig.axes][3] == "温度 τ = 4"
+
+
 def test_nll_curve_plots_minus_log_p_and_marks_the_given_points():
     fig = plots.nll_curve([0.25])
     main, point = fig.axes[0].lines
@@ -288,7 +295,8 @@ def test_step_size_curve_labels_every_third_power_of_ten_as_the_outputs_write_de
                                       np.logspace(-12, 0, 25))
     fig.draw_without_rendering()
     ax = fig.axes[0]
-    shown = [t.get_text() for t in ax.get_xticklabels() if ax.get_xlim()[0] <= t.get_position()[0] <= ax.get_xlim()[1]]
+    low, high = ax.get_xlim()
+    shown = [t.get_text() for t in ax.get_xticklabels() if low <= t.get_position()[0] <= high]
     assert shown == ["1e-12", "1e-9", "1e-6", "1e-3", "1"]
 
 
@@ -313,7 +321,8 @@ CHAPTER_FIGURES = {
     "1.2 loss curve": lambda: plots.nll_curve([2 / 7, 0.9]),
     "1.3 temperatures": lambda: plots.temperature_bars([2.0, 1.0, 0.0], [0.5, 1.0, 2.0], ["甲", "乙", "丙"]),
     "2.1 step size": lambda: plots.step_size_error_curve(lambda v: labcode.cross_entropy(v, 1), WORKED_Z,
-                                                         labcode.cross_entropy_grad(WORKED_Z, 1), np.logspace(-12, 0, 25)),
+                                                         labcode.cross_entropy_grad(WORKED_Z, 1),
+                                                         np.logspace(-12, 0, 25)),
     "3.1 embedding rows": lambda: plots.embedding_rows(E, [3, 5, 3], C),
 }
 
