@@ -19,7 +19,7 @@ import pytest
 import answer_box
 import labcode
 from answer_box import problems
-from answer_box.problems import ProblemError, answer_text, problem, to_html, to_latex
+from answer_box.problems import KINDS, ProblemError, answer_text, problem, to_html, to_latex
 from conftest import require_tool
 from labcode.widgets._family import EXPORTED
 from notebook_outputs import book_boxes
@@ -142,25 +142,29 @@ def test_the_page_script_carries_the_maths_the_boxes_use():
     assert {"softmax", "validMean", "countProbs", "mseGrad", "mulberry32"} <= exported
 
 
-def test_a_new_row_gradient_draw_never_lets_the_overwrite_answer_pass(tmp_path):
-    """“换一组数” in the row-gradient box: over many seeds, no single position's share equals the sum in any
-    component (exercise 3.3's rule for a test), so “only one share kept” is never the right answer; and the
-    draw's answer is what labcode gives. The page script runs in Node with no page around it."""
+def run_page_script(tmp_path, body: str):
+    """The page script in Node with no page around it; `body` (JavaScript) prints one JSON value."""
     node = require_tool("node", "sudo apt-get install nodejs (also needed for `make assets`)")
     script = answer_box.maths_script() + "\n" + (Path(answer_box.__file__).parent / "answer_box.js").read_text("utf-8")
     (tmp_path / "page.js").write_text(script, encoding="utf-8")
     (tmp_path / "run.js").write_text(
         'globalThis.window = globalThis;\n'
         'globalThis.document = { readyState: "complete", querySelectorAll: () => [] };\n'
-        'globalThis.location = { pathname: "/book/03_shared_embedding.html" };\n'
-        'require("./page.js");\n'
-        'const kind = window.labAnswerBoxes.kinds["row-gradient"];\n'
-        'const seeds = Array.from({ length: 2000 }, (_, k) => k + 1);\n'
-        'console.log(JSON.stringify(seeds.map((s) => kind.draw(labMaths.mulberry32(s)).values)));\n',
-        encoding="utf-8")
+        'globalThis.location = { pathname: "/book/test.html" };\n'
+        'require("./page.js");\n' + body, encoding="utf-8")
     proc = subprocess.run([node, "run.js"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
-    draws = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def test_a_new_row_gradient_draw_never_lets_the_overwrite_answer_pass(tmp_path):
+    """“换一组数” in the row-gradient box: over many seeds, no single position's share equals the sum in any
+    component (exercise 3.3's rule for a test), so “only one share kept” is never the right answer; and the
+    draw's answer is what labcode gives."""
+    draws = run_page_script(tmp_path,
+        'const kind = window.labAnswerBoxes.kinds["row-gradient"];\n'
+        'const seeds = Array.from({ length: 2000 }, (_, k) => k + 1);\n'
+        'console.log(JSON.stringify(seeds.map((s) => kind.draw(labMaths.mulberry32(s)).values)));\n')
     assert len({json.dumps(d) for d in draws}) > 1000                  # the seeds give different sets
     for values in draws:
         ids, dH, row = np.array(values["ids"]), np.array(values["dH"], dtype=float), values["row"]
@@ -170,6 +174,50 @@ def test_a_new_row_gradient_draw_never_lets_the_overwrite_answer_pass(tmp_path):
         assert not np.any(shares == right), values                       # per component, as exercise 3.3(4)
         kept = labcode.embedding_backward_overwrite(dH, ids, max(ids.max(), row) + 1)[row]
         assert not np.allclose(kept, right), values
+
+
+def test_every_smoothed_prob_question_states_its_vocabulary_and_names_the_27_symbol_slip(tmp_path):
+    """“换一组数” in the smoothed-prob box: each question says that the vocabulary is the listed symbols and gives
+    V; dividing by the names' V = 27 (or leaving out “.”) gets a hint that names V, not a bare “不对”."""
+    book = problem("smoothed-prob", {"symbols": ". a b", "counts": "[1, 0, 1]", "alpha": "1", "prev": "a",
+                                      "next": "a"})
+    assert "词表只有“.”、“a”、“b”这 $V = 3$ 个符号" in book.question()
+    cases = run_page_script(tmp_path,
+        'const boxes = window.labAnswerBoxes, kind = boxes.kinds["smoothed-prob"];\n'
+        'console.log(JSON.stringify(Array.from({ length: 200 }, (_, k) => {\n'
+        '  const d = kind.draw(labMaths.mulberry32(k + 1)), v = d.values;\n'
+        '  const n = v.counts.reduce((s, c) => s + c, 0), c = v.counts[v.symbols.indexOf(v.next)];\n'
+        '  const judged = (W) => boxes.judge("smoothed-prob", v, String((c + v.alpha) / (n + W * v.alpha)), 0.001);\n'
+        '  return [v, d.texts, judged(27), judged(v.symbols.length - 1), judged(v.symbols.length)];\n'
+        '})));\n')
+    named = {"27": 0, "dot": 0}
+    for values, texts, with_27, without_dot, right in cases:
+        V = len(values["symbols"])
+        question = problems.fill(KINDS["smoothed-prob"].question, texts)
+        assert f"这 $V = {V}$ 个符号" in question and texts["symbols"] in question, question
+        assert right["ok"] and right["message"].startswith("正确！"), (values, right)
+        n, c, alpha = sum(values["counts"]), values["counts"][values["symbols"].index(values["next"])], values["alpha"]
+        for W, wrong in ((27, with_27), (V - 1, without_dot)):
+            if abs((c + alpha) / (n + W * alpha) - (c + alpha) / (n + V * alpha)) <= 0.001:
+                continue                          # within the tolerance: right, and said so
+            # a hint: this one, or an earlier slip with the same value
+            assert not wrong["ok"] and "提示：" in wrong["message"], (values, wrong)
+        named["27"] += f"$V = 27$）：这道题的词表只有题中的 {V} 个符号" in with_27["message"]
+        named["dot"] += "“.” 也在词表里" in without_dot["message"]
+    assert min(named.values()) > 0.9 * len(cases), named
+
+
+def test_a_near_miss_is_blamed_on_rounding_only_when_the_answer_needs_more_decimals(tmp_path):
+    """0.21 for 1/5 is an arithmetic slip (1/5 needs no rounding); 0.15 for 1/7 may come from rounding."""
+    smooth = {"symbols": [".", "a", "b"], "counts": [1, 0, 1], "alpha": 1, "prev": "a", "next": "a"}
+    gradient = {"z": [float(np.log(2)), 0.0, float(-np.log(2))], "y": 1}
+    exact, rounded = run_page_script(tmp_path,
+        f'const judge = window.labAnswerBoxes.judge;\n'
+        f'console.log(JSON.stringify([judge("smoothed-prob", {json.dumps(smooth)}, "0.21", 0.001),\n'
+        f'                            judge("gradient", {json.dumps(gradient)}, "[4/7, -5/7, 0.15]", 0.001)]));\n')
+    assert not exact["ok"] and "很接近" in exact["message"] and "检查一下算术" in exact["message"], exact
+    assert "多保留几位小数" not in exact["message"]
+    assert not rounded["ok"] and "多保留几位小数" in rounded["message"], rounded
 
 
 # --- the directive's output: a small Sphinx project ---------------------------------------------------------

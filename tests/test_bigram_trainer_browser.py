@@ -183,6 +183,24 @@ def test_an_unstable_learning_rate_draws_a_zigzag_on_round_ticks(page):
     root.locator(".bt-lr").evaluate("e => { e.value = '70'; e.dispatchEvent(new Event('input', {bubbles: true})); }")
 
 
+def assert_names_keep_to_their_columns(root, width):
+    """The sampled names at viewport `width`: a long name wraps inside its column, and each column's number
+    (drawn left of the column, in the gap) has as much room as the first column's (the list's padding)."""
+    names = root.locator(".bt-names")
+    kept = names.evaluate("""ol => {
+        const item = ol.querySelector('li'), text = item.textContent;
+        item.textContent = 'fclnpqlofbxksqupocfvaiakaddonarmyile';
+        const fits = item.scrollWidth <= item.clientWidth + 1 && item.getBoundingClientRect().right
+                     <= ol.getBoundingClientRect().right + 1;
+        item.textContent = text;
+        const style = getComputedStyle(ol);
+        return { fits, gap: parseFloat(style.columnGap), padding: parseFloat(style.paddingLeft),
+                 columns: style.gridTemplateColumns.split(' ').length };
+    }""")
+    assert kept["fits"], f"a long sampled name runs out of its column at {width}px"
+    assert kept["columns"] == 1 or kept["gap"] >= kept["padding"] >= 24, (width, kept)
+
+
 def test_screenshots_light_and_dark_at_desktop_and_phone_width_without_overflow(page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     root = widget(page)
@@ -199,6 +217,7 @@ def test_screenshots_light_and_dark_at_desktop_and_phone_width_without_overflow(
             root.scroll_into_view_if_needed()
             root.screenshot(path=str(SHOTS / f"bigram_trainer_{width}_{scheme}.png"))
             assert_fits_its_column(root, width)
+            assert_names_keep_to_their_columns(root, width)
             colours = root.evaluate("""el => [getComputedStyle(el).color,
                 getComputedStyle(el.querySelector('.bt-curve')).stroke]""")
             assert colours[0] == colours[1]  # the curve follows the page's text colour (light or dark)

@@ -330,7 +330,7 @@ def test_idiom_data_and_its_sparsity(zh, notebook, glued):
     assert (len(zh["idioms"]), V, N) == (29_502, 4_847, 147_510)          # labcode/data/README.md
     text = printed(notebook)
     n = zh_C.sum(axis=1)
-    assert (f"成语：V = {V:>5,}  格子 {V * V:>10,}  训练对 {N:>7,}  每行的中位数 {np.median(n):>5g}  "
+    assert (f"成语：V = {V:>5,}  格子 {V * V:>10,}  训练对 {N:>7,}\n      每行训练对个数的中位数 {np.median(n):>5,g}  "
             f"不为 0 的格子 {np.count_nonzero(zh_C) / zh_C.size:.2%}") in text
     assert glued["zh_V"] == f"{V:,}" and glued["zh_cells"] == f"{V * V:,}" and glued["zh_N"] == f"{N:,}"
     assert glued["zh_per_row"] == pytest.approx(N / V) and 25 < N / V < 35

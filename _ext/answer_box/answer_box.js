@@ -302,17 +302,22 @@
         const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
         const values = { symbols, counts, alpha: pick(rand, [1, 0.5, 2]), prev: pick(rand, letters), next };
         const quote = (s) => `“${s}”`;
-        return { values, texts: { symbols: symbols.map(quote).join("、"), counts: vector(counts),
-                                  alpha: num(values.alpha), prev: quote(values.prev), next: quote(next) } };
+        return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
+                                  counts: vector(counts), alpha: num(values.alpha), prev: quote(values.prev),
+                                  next: quote(next) } };
       },
       solve: (v) => M.countProbs([v.counts], v.alpha)[0][v.symbols.indexOf(v.next)],
       mistakes: (v) => {
         const n = sum(v.counts), V = v.counts.length, N = v.counts[v.symbols.indexOf(v.next)];
+        // The same sum over another vocabulary: the names' 27 symbols, or the listed ones without “.”.
+        const otherV = (W, hint) => (W !== V ? [[(N + v.alpha) / (n + W * v.alpha), hint]] : []);
         return [
           [N / n, "没有平滑：每个计数先加 $α$，再归一化。"],
           [(N + v.alpha) / n, "分母也要加：一行的每一格都加了 $α$，分母是这一行的总数加 $Vα$。"],
           [(N + v.alpha) / (n + v.alpha), "分母要加 $V$ 个 $α$（这一行每格一个），不是一个。"],
           ...(v.alpha !== 1 ? [[(N + 1) / (n + V), `每格加的是 $α = ${num(v.alpha)}$，不是 1。`]] : []),
+          ...otherV(27, `分母按名字数据的词表算了（$V = 27$）：这道题的词表只有题中的 ${V} 个符号，$V = ${V}$。`),
+          ...otherV(V - 1, `分母少算了一格：“.” 也在词表里，$V = ${V}$，分母是这一行的总数加 $${V}α$。`),
         ];
       },
     },
@@ -374,7 +379,12 @@
     const slip = kind.mistakes(values).map(([value, hint]) => [list(value), hint])
       .find(([value]) => value.every(Number.isFinite) && within(got, value, tolerance) && !within(value, want, tolerance));
     if (slip) message += `提示：${slip[1]}`;
-    else if (within(got, want, 10 * tolerance)) message += "已经很接近了：中间步骤和答案都多保留几位小数（至少三位）。";
+    else if (within(got, want, 10 * tolerance)) {
+      // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
+      message += list(kind.solve(values)).every((v) => Number(M.fmt(v, 4)) === v)
+        ? "已经很接近了，但答案是能精确写出的数（也可以写成分数），不必四舍五入：再检查一下算术。"
+        : "已经很接近了：中间步骤和答案都多保留几位小数（至少三位）。";
+    }
     return { ok: false, message };
   }
 
@@ -470,8 +480,10 @@
     roots.forEach((root) => setUp(root, progress));
   }
 
-  // The kinds and the reader of answers, for the page's tests and the curious (nothing on the page needs them).
-  window.labAnswerBoxes = { kinds: KINDS, read: readAnswer };
+  // The kinds, the reader and the judge of answers, for the page's tests and the curious (nothing on the page
+  // needs them).
+  window.labAnswerBoxes = { kinds: KINDS, read: readAnswer, judge: (name, values, text, tolerance) =>
+    judge(KINDS[name], values, text, tolerance) };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

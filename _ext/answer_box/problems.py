@@ -158,6 +158,7 @@ class Kind:
     label: str
     answer: Callable            # labcode, from the options' values
     tolerance: float
+    derived: Callable | None = None   # more texts for the question, from the options' values ({V} = len(symbols))
 
 
 def _step(z, y, lr):
@@ -216,9 +217,9 @@ KINDS = {
         "梯度 $dE[{row}]$", lambda ids, dH, row: _row_gradient([int(i) for i in ids], dH, row), 0.001),
     "smoothed-prob": Kind(
         {"symbols": symbols, "counts": vector, "alpha": number, "prev": symbol, "next": symbol},
-        "计数模型里，前一个字是 {prev} 时，后一个字是 {symbols} 的次数依次为 {counts}。"
-        "每个计数加 $α = {alpha}$ 平滑以后，下一个字是 {next} 的概率是多少？",
-        "概率", _smoothed, 0.001),
+        "计数模型的词表只有{symbols}这 $V = {V}$ 个符号。前一个字是{prev}时，后一个字是这几个符号的次数依次为 "
+        "{counts}。每个计数加 $α = {alpha}$ 平滑以后，下一个字是{next}的概率是多少？",
+        "概率", _smoothed, 0.001, lambda symbols, **_: {"V": str(len(symbols))}),
     "mse-gradient": Kind(
         {"X": rows, "w": vector, "b": number, "y": vector},
         "输入 $X$ 的各行是 {X}，权重 $w$ = {w}，偏置 $b = {b}$，目标 $y$ = {y}。"
@@ -265,6 +266,8 @@ def problem(kind: str, options: dict[str, str]) -> Problem:
         answer = spec.answer(**values)
     except (ValueError, TypeError, IndexError) as err:
         raise ProblemError(f"{kind} 的答案算不出来：{err}") from None
+    if spec.derived:
+        texts.update(spec.derived(**values))
     answer = np.asarray(answer, dtype=float)
     return Problem(kind, values, texts, float(answer) if answer.ndim == 0 else answer.tolist())
 
