@@ -216,7 +216,7 @@ def chapter4():
         Figure("trained network loss", trained_network()[1][-1], 6),
         Figure("wrong-axis row sums", (C / C.sum(axis=1)).sum(axis=1)[:4], 4),
         Figure("pairs counted by C[xs, ys] += 1", np.count_nonzero(C), 0),
-        Figure("learning rate that is always safe", 4 * len(xs) / C.sum(axis=1).max(), 1, "保证是{:.1f}"),
+        Figure("learning rate that is always safe", 4 * len(xs) / C.sum(axis=1).max(), 1, "这份数据上是{:.1f}"),
         Figure("idioms", len(chengyu), 0),
         Figure("idiom NLL, alpha 0, 0.01, 0.1", [idioms.pair_nll(zh_C, zh_xs, zh_ys, a) for a in (0.0, 0.01, 0.1)], 6),
         Figure("idiom NLL, alpha 0", idioms.pair_nll(zh_C, zh_xs, zh_ys), 6, "{:.6f}"),

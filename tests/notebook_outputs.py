@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
-NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+(?:e[-+]?\d+)?")
+# 29,502 and 29502 are the same number: the book prints counts with thousands separators.
+NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+(?:e[-+]?\d+)?")
 
 
 @functools.cache
@@ -33,7 +34,7 @@ def output_numbers(notebook: str) -> list[tuple[float, int]]:
     found = []
     for token in NUMBER.findall(printed_text(notebook)):
         decimals = len(token.split(".")[1].split("e")[0]) if "." in token else 0
-        found.append((float(token), decimals))
+        found.append((float(token.replace(",", "")), decimals))
     return found
 
 
