@@ -2,6 +2,7 @@
 numbers, glued values) and answer boxes."""
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import re
@@ -51,6 +52,17 @@ def glued(notebook: str, name: str, mime: str = "text/plain"):
     assert len(found) == 1, f"{name!r} is glued {len(found)} times"
     value = "".join(found[0][f"application/papermill.record/{mime}"])
     return float(value) if mime == "text/plain" else value
+
+
+def glued_values(notebook: dict) -> dict:
+    """name -> the Python value of every glue() in a notebook's stored outputs (as it was glued: str, int, float…)."""
+    values = {}
+    for cell in notebook["cells"]:
+        for out in cell.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name is not None:
+                values[name] = ast.literal_eval("".join(out["data"]["application/papermill.record/text/plain"]))
+    return values
 
 
 def markdown_text(path: Path) -> str:

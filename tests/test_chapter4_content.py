@@ -1,6 +1,5 @@
 """Chapter 4: what the stored outputs print and glue, on the shipped names and idioms (the worked figures:
 tests/figures.py)."""
-import ast
 import json
 import re
 from collections import Counter
@@ -11,7 +10,7 @@ import pytest
 import labcode
 from figures import names_data, trained_network
 from labcode import bigram, idioms
-from notebook_outputs import BOOK, output_numbers, shown
+from notebook_outputs import BOOK, glued_values, output_numbers, shown
 
 NOTEBOOK = "04_bigram.ipynb"
 LR = 70.0
@@ -30,13 +29,7 @@ def numbers():
 @pytest.fixture(scope="module")
 def glued(notebook):
     """Every value the chapter glues into its prose, by name (as the Python value it was glued with)."""
-    values = {}
-    for cell in notebook["cells"]:
-        for out in cell.get("outputs", []):
-            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name is not None:
-                values[name] = ast.literal_eval(out["data"]["application/papermill.record/text/plain"])
-    return values
+    return glued_values(notebook)
 
 
 WORDS, VOCAB, XS, YS, C = names_data()

@@ -1,13 +1,13 @@
 """The home page (intro.ipynb): its next-character table, samples and map come from labcode, as the prose says."""
 import json
 import re
-from ast import literal_eval
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from labcode import bigram, idioms, overview, words
+from notebook_outputs import glued_values
 
 INTRO = Path(__file__).resolve().parents[1] / "intro.ipynb"
 PROMPT, TOP, SEED, SAMPLES = "不", 6, 1, 1000
@@ -21,13 +21,7 @@ def notebook():
 @pytest.fixture(scope="module")
 def glued(notebook):
     """name -> value of every glue() in the stored outputs."""
-    values = {}
-    for cell in notebook["cells"]:
-        for out in cell.get("outputs", []):
-            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                values[name] = literal_eval(out["data"]["application/papermill.record/text/plain"])
-    return values
+    return glued_values(notebook)
 
 
 @pytest.fixture(scope="module")
