@@ -49,9 +49,10 @@ def check_embedding_backward(fn):
     >>> check_embedding_backward(overwrite).mistakes[0].title
     '重复的编号只留下了一份梯度'
     """
-    probes = [Probe(name, (ids, dH, V), embedding_backward(dH, ids, V),
-                    f"ids = {show(ids)}，dH = {show(dH)}，vocab_size = {V}")
-              for name, ids, dH, V in _embedding_cases()]
+    probes = []
+    for name, ids, dH, V in _embedding_cases():
+        shown = f"ids = {show(ids)}，dH = {show(dH)}，vocab_size = {V}"
+        probes.append(Probe(name, (ids, dH, V), embedding_backward(dH, ids, V), shown))
     return run("check_embedding_backward", fn, probes, coerce=_as_gradient_table, predict=_embedding_mistakes,
                explain_error=_embedding_error, advice=hints.ADVICE_EMBEDDING)
 

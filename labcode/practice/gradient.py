@@ -9,7 +9,7 @@ from ..gradients import numerical_grad
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from . import hints
 from .battery import ATOL, RTOL, Probe, as_array, as_number, close, run, several_numbers
-from .probability import loss_mistakes, off_the_end, overflow_error, overflowed
+from .probability import loss_mistakes, off_the_end, overflow_error, overflowed, random_targets
 from .text import show
 
 SEED = 2
@@ -29,8 +29,7 @@ def _gradient_cases():
         ("分数全相等（V = 5）", np.zeros(5), 4),
         ("只有一个候选", np.array([2.0]), 0),
     ]
-    for V in (5, 10, 50):
-        cases.append((f"随机分数（V = {V}）", rng.normal(0.0, 3.0, V), int(rng.integers(V))))
+    cases += random_targets(rng)
     cases += [
         ("float32 输入", rng.normal(0.0, 3.0, 6).astype(np.float32), 2),
         ("第 2 章的大分数 [1000, 1001, 999]，y = 1", np.array([1000.0, 1001.0, 999.0]), 1),

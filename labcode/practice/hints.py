@@ -427,57 +427,63 @@ START_W_RETURNED = Hint(
 
 # ---- 没认出具体错误时的一般提示 ----
 
-ADVICE_SOFTMAX = Hint(
-    "advice_softmax", "", "",
+
+def _advice(key: str, fix: str, label: str, section: str) -> Hint:
+    """没有认出具体错误时给的提示：没有错误的名字和原因，只说该怎么写。"""
+    return Hint(f"advice_{key}", "", "", fix, label, section)
+
+
+ADVICE_SOFTMAX = _advice(
+    "softmax",
     "三步：s = z - z.max()，e = np.exp(s)，返回 e / e.sum()；返回与 z 同形状的 NumPy 数组。",
     "ch1-softmax", "softmax：先取指数，再归一化")
 
-ADVICE_LOGSUMEXP = Hint(
-    "advice_logsumexp", "", "",
+ADVICE_LOGSUMEXP = _advice(
+    "logsumexp",
     "m = z.max()，返回 m + np.log(np.sum(np.exp(z - m)))，一个数。",
     "ch1-logsumexp", "直接从分数算损失")
 
-ADVICE_CROSS_ENTROPY = Hint(
-    "advice_cross_entropy", "", "",
+ADVICE_CROSS_ENTROPY = _advice(
+    "cross_entropy",
     "loss = logsumexp(z) - z[y]：logsumexp 里先减最大值，返回一个数。",
     "ch1-logsumexp", "直接从分数算损失")
 
-ADVICE_GRAD = Hint(
-    "advice_gradient", "", "",
+ADVICE_GRAD = _advice(
+    "gradient",
     "g = softmax(z)（先减最大值），再 g[y] -= 1，返回与 z 同形状的数组。",
     "ch2-derivation", "逐个坐标求导")
 
-ADVICE_NUMERICAL_GRAD = Hint(
-    "advice_numerical_grad", "", "",
+ADVICE_NUMERICAL_GRAD = _advice(
+    "numerical_grad",
     "grad = np.zeros_like(x)；对每个 k in np.ndindex(x.shape)：step = np.zeros_like(x)，step[k] = delta，"
     "grad[k] = (f(x + step) - f(x - step)) / (2 * delta)；返回 grad。",
     "ch2-finite-diff", "第二道检查：中心差分")
 
-ADVICE_MEAN_LOSS = Hint(
-    "advice_mean_loss", "", "",
+ADVICE_MEAN_LOSS = _advice(
+    "mean_loss",
     "valid = targets != -100；对有效的每一行算 logsumexp(z) - z[y]，加起来再除以 valid.sum()。",
     "ch2-denominator", "分母：到底除以几")
 
-ADVICE_EMBEDDING = Hint(
-    "advice_embedding", "", "",
+ADVICE_EMBEDDING = _advice(
+    "embedding",
     "dE = np.zeros((vocab_size, d))；np.add.at(dE, ids, dH)：每个位置的梯度加到它读过的那一行，重复的编号累加。",
     "ch3-overwrite-bug", "一个不报错的错误")
 
-ADVICE_BIGRAM = Hint(
-    "advice_bigram", "", "",
+ADVICE_BIGRAM = _advice(
+    "bigram",
     "logits = W[xs]；每行减最大值后做 softmax；loss = 每行 logsumexp - 目标分数 的平均；"
     "dlogits = (probs - onehot) / N；np.add.at(dW, xs, dlogits)。返回 (loss, dW)。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
 
-ADVICE_COUNTS = Hint(
-    "advice_counts", "", "",
+ADVICE_COUNTS = _advice(
+    "counts",
     "N = C.sum()，n = C.sum(axis=1)；每行减最大值：s = W - W.max(axis=1, keepdims=True)；"
     "logp = s - 每行 log Σ exp(s)；loss = -(C * logp).sum() / N；"
     "dW = (n[:, None] * exp(logp) - C) / N。返回 (loss, dW)。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
 
-ADVICE_TRAINING = Hint(
-    "advice_training", "", "",
+ADVICE_TRAINING = _advice(
+    "training",
     "losses = []；循环 steps 次：loss, dW = loss_and_grad(W)，losses.append(loss)，W = W - lr * dW；"
     "循环结束后再记一次 loss_and_grad(W)[0]；返回 (W, losses)，losses 共 steps + 1 个数。",
     "ch4-training", "训练循环")

@@ -13,6 +13,11 @@ SEED = 1  # 随机分数的种子：每次检查都是同样几组数，报告�
 EXTREME = 80.0
 
 
+def random_targets(rng):
+    """随机分数（V = 5、10、50，每个分数取自 N(0, 3²)）各一行，各带一个随机目标：交叉熵和梯度的检查共用。"""
+    return [(f"随机分数（V = {V}）", rng.normal(0.0, 3.0, V), int(rng.integers(V))) for V in (5, 10, 50)]
+
+
 def _score_vectors():
     """(名字, 分数 z)：普通的、随机的、float32 的，最后是书里讲过的极端分数。"""
     rng = np.random.default_rng(SEED)
@@ -142,8 +147,7 @@ def _loss_cases():
         # 目标和它两边的候选都不是分数最高的：减最大分数与下标错一位的写法在这里得数不同
         ("最高分不在目标旁边 [0.5, 1, -1, 2, 0, 3]，y = 2", np.array([0.5, 1.0, -1.0, 2.0, 0.0, 3.0]), 2),
     ]
-    for V in (5, 10, 50):
-        cases.append((f"随机分数（V = {V}）", rng.normal(0.0, 3.0, V), int(rng.integers(V))))
+    cases += random_targets(rng)
     cases += [
         ("float32 输入", rng.normal(0.0, 3.0, 6).astype(np.float32), 4),
         ("分数都很大 [1000, 1001, 1002]", np.array([1000.0, 1001.0, 1002.0]), 0),
