@@ -414,7 +414,7 @@ def count_heatmap(counts, symbols):
 
 
 def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
-    """训练损失曲线与计数模型的最优值：左图是损失，右图是与最优值的差距（对数纵轴）。
+    """训练损失曲线与计数模型的最优值：上图是损失，下图是与最优值的差距（对数纵轴）。
 
     参数
     ----
@@ -423,15 +423,16 @@ def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
 
     返回
     ----
-    fig : matplotlib Figure
+    fig : matplotlib Figure（上图是损失，下图是与最优值之差）
     """
     use_cjk_font()
     losses = np.asarray(losses, dtype=float)
     if losses.ndim != 1 or losses.size < 2 or not np.isfinite(losses).all():
         raise ValueError(f"losses 必须是至少两个有限值的一维数组，收到形状 {losses.shape}")
     steps = np.arange(losses.size)
-    fig = Figure(figsize=(9, 3.4), layout="constrained")
-    left, right = fig.subplots(1, 2)
+    # One panel above the other, each the text column's width: side by side, a phone would shrink the labels.
+    fig = Figure(figsize=(FIGURE_WIDTH, 5.6), layout="constrained")
+    left, right = fig.subplots(2, 1)
     left.plot(steps, losses, color=PALETTE[0], label=label)
     left.axhline(optimum, color=PALETTE[5], linestyle="--", label=f"计数模型 {optimum:.4f}")
     left.set_ylim(optimum - 0.05, min(losses.max(), optimum + 1.0) + 0.05)
@@ -445,9 +446,9 @@ def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
     for tol in (1e-3, 1e-4):
         right.axhline(tol, color="0.5", linewidth=0.8, linestyle=":")
         right.annotate(f"{tol:g}", (steps[-1], tol), xytext=(-2, 2), textcoords="offset points", ha="right",
-                       fontsize=8, color="0.3")
+                       color="0.3")
     right.set_xlabel("更新次数")
-    right.set_ylabel("损失 − 计数最优值（对数刻度）")
+    right.set_ylabel("与最优值之差（对数刻度）")
     for ax in (left, right):
         ax.grid(alpha=0.3)
-    return fig
+    return _legible(fig)
