@@ -198,22 +198,6 @@ def page(request, loaded):
     widget_page.assert_page_clean(loaded)
 
 
-@pytest.fixture
-def page_at_width(request, chromium, widget_url, width):
-    """The page laid out from its load at `width`: the restored `page` at desktop width, else a page loaded
-    at that width in a context of its own, as a phone would."""
-    if width == widget_page.DESKTOP["width"]:
-        yield request.getfixturevalue("page")
-        return
-    context, page = widget_page.open_widget_page(chromium, widget_url, request.module.WIDGET,
-                                                 viewport={**widget_page.DESKTOP, "width": width})
-    try:
-        yield page
-        widget_page.assert_page_clean(page)
-    finally:
-        context.close()
-
-
 @pytest.fixture(scope="session")
 def jupyter_server(tmp_path_factory):
     """One Jupyter server (JupyterLab, also serving Notebook 7's pages) for every running-kernel test of this

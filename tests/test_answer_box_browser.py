@@ -151,15 +151,11 @@ def test_wrong_answers_are_rejected_with_the_matching_hint(page):
     assert verdict == "不对。"                                      # no slip it could match: no hint made up
 
 
-def test_enter_submits_and_the_verdict_is_announced_politely(page):
-    box = page.locator(f"#{MEAN}")
-    region = box.locator(".ab-verdict")
+def test_the_verdict_is_announced_politely(page):
+    region = page.locator(f"#{MEAN} .ab-verdict")
     assert region.get_attribute("role") == "status" and region.get_attribute("aria-live") == "polite"
-    box.locator(".ab-input").focus()
-    page.keyboard.type("10/5")
-    page.keyboard.press("Enter")
-    assert region.inner_text().startswith("正确！") and "本章已完成" in region.inner_text()
-    assert box.locator(".ab-input").get_attribute("aria-invalid") == "false"
+    verdict, invalid = answer(page, MEAN, "10/5")
+    assert verdict.startswith("正确！") and "本章已完成" in verdict and invalid == "false"
     said = []
     for _ in range(2):                                              # the same slip twice is announced twice
         answer(page, MEAN, "10")

@@ -1,7 +1,7 @@
-"""The gradient-step explorer on the built static site: live in headless Chromium, no kernel, no network.
+"""The gradient-step explorer on the built static site (tests/widget_page.py): no kernel, no network.
 
 The page steps by itself; every shown number is parsed and compared with a trajectory computed here
-with labcode (z <- z - lr * cross_entropy_grad(z, y)). Screenshots go to _build/screenshots/.
+with labcode (z <- z - lr * cross_entropy_grad(z, y)).
 """
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import labcode
-from conftest import SHOTS
-from widget_page import assert_fits_its_column, import_module
+from widget_page import assert_fits_desktop_and_phone, call_module, numbers, press
 
 PAGE = "book/02_gradient.html"
 WIDGET = ".gx-root"
@@ -20,10 +19,6 @@ RESTORE_JS = "root => root.querySelector('.gx-reset').click()"  # back to the st
 
 def widget(page):
     return page.locator(WIDGET).first
-
-
-def numbers(root, selector):
-    return [float(t) for t in root.locator(selector).all_text_contents()]
 
 
 def shown_state(page):
@@ -40,7 +35,7 @@ def shown_state(page):
         "loss": float(root.locator(".gx-loss").inner_text()),
         "next_loss": float(root.locator(".gx-nextloss").inner_text()),
         "steps": int(root.locator(".gx-lossline").get_attribute("data-steps")),
-        "history": numbers(root, ".gx-item"),
+        "history": [float(t) for t in root.locator(".gx-item").all_text_contents()],  # in a folded <details>
         "heights": root.locator(".gx-now").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
         "next_heights": root.locator(".gx-after").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
     }
@@ -124,14 +119,11 @@ def test_keyboard_on_a_logit_restarts_and_on_lr_keeps_the_run(page):
     start = shown_state(page)
     root.locator(".gx-step").click()
     lr_slider = root.locator(".gx-lr")
-    lr_slider.focus()
-    page.keyboard.press("ArrowRight")  # one slider step up: only the next steps change
+    press(lr_slider, "ArrowRight")  # one slider step up: only the next steps change
     lr = round(start["lr"] + float(lr_slider.get_attribute("step")), 10)
     zs, losses = trajectory(start["exact_z"], start["target"], start["lr"], 1)
     assert_shows(shown_state(page), zs[-1], start["target"], lr, losses)
-    logit = root.locator(".gx-logit").nth(1)
-    logit.focus()
-    page.keyboard.press("ArrowLeft")  # a new start where the slider now is
+    press(root.locator(".gx-logit").nth(1), "ArrowLeft")  # a new start where the slider now is
     s = shown_state(page)
     assert s["steps"] == 0 and s["exact_z"][1] == s["sliders"][1] < zs[-1][1]
     assert s["exact_z"][0] == zs[-1][0] and s["exact_z"][2:] == list(zs[-1][2:])
@@ -156,37 +148,25 @@ GRID_LR = [1e-3, 0.1, 1.0, 7.5]
 
 
 def test_page_maths_agrees_with_labcode_to_1e9(page):
-    """Runs stepMaths and runSteps from the module text embedded in the page, in Chromium's JS engine."""
     cases = [(z, y, lr) for z, y in GRID for lr in GRID_LR]
-    import_module(page, MARKER)
-    results = page.evaluate("cases => cases.map(([z, y, lr]) => ({one: __widget.module.stepMaths(z, y, lr), "
-                            "run: __widget.module.runSteps(z, y, lr, 5)}))", cases)
-    assert len(results) == len(cases)
-    for (z, y, lr), js in zip(cases, results, strict=True):
+    ones = call_module(page, MARKER, "stepMaths", cases)
+    runs = call_module(page, MARKER, "runSteps", [case + (5,) for case in cases])
+    for (z, y, lr), one, run in zip(cases, ones, runs, strict=True):
         zs, losses = trajectory(z, y, lr, 5)
         g = labcode.cross_entropy_grad(np.asarray(z, dtype=float), y)
         where = f"z={z} y={y} lr={lr}"
-        np.testing.assert_allclose(js["one"]["probs"], labcode.softmax(z), rtol=1e-9, atol=1e-12, err_msg=where)
-        np.testing.assert_allclose(js["one"]["grad"], g, rtol=1e-9, atol=1e-12, err_msg=where)
-        np.testing.assert_allclose(js["one"]["nextLogits"], zs[1], rtol=1e-9, atol=1e-9, err_msg=where)
-        np.testing.assert_allclose(js["one"]["nextProbs"], labcode.softmax(zs[1]), rtol=1e-9, atol=1e-12, err_msg=where)
-        assert js["one"]["loss"] == pytest.approx(losses[0], rel=1e-9, abs=1e-12), where
-        assert js["one"]["nextLoss"] == pytest.approx(losses[1], rel=1e-9, abs=1e-9), where
-        np.testing.assert_allclose(js["run"]["logits"], zs[-1], rtol=1e-9, atol=1e-9, err_msg=where)
-        np.testing.assert_allclose(js["run"]["losses"], losses[1:], rtol=1e-9, atol=1e-9, err_msg=where)
+        np.testing.assert_allclose(one["probs"], labcode.softmax(z), rtol=1e-9, atol=1e-12, err_msg=where)
+        np.testing.assert_allclose(one["grad"], g, rtol=1e-9, atol=1e-12, err_msg=where)
+        np.testing.assert_allclose(one["nextLogits"], zs[1], rtol=1e-9, atol=1e-9, err_msg=where)
+        np.testing.assert_allclose(one["nextProbs"], labcode.softmax(zs[1]), rtol=1e-9, atol=1e-12, err_msg=where)
+        assert one["loss"] == pytest.approx(losses[0], rel=1e-9, abs=1e-12), where
+        assert one["nextLoss"] == pytest.approx(losses[1], rel=1e-9, abs=1e-9), where
+        np.testing.assert_allclose(run["logits"], zs[-1], rtol=1e-9, atol=1e-9, err_msg=where)
+        np.testing.assert_allclose(run["losses"], losses[1:], rtol=1e-9, atol=1e-9, err_msg=where)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", [1200, 360])
-def test_screenshots_and_no_overflow(page, width, scheme):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.emulate_media(color_scheme=scheme)
-    page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
-    page.set_viewport_size({"width": width, "height": 900})
+def test_screenshots_and_no_overflow(page):
     root = widget(page)
     root.locator(".gx-step").click()
-    root.scroll_into_view_if_needed()
-    root.screenshot(path=str(SHOTS / f"gradient_explorer_{scheme}_{width}.png"))
-    assert_fits_its_column(root, width)
-    for box in root.locator(".gx-logit, .gx-lr, .gx-select, .gx-step, .gx-play, .gx-reset").all():
-        assert box.bounding_box()["height"] >= 20  # large enough to hit with a finger
+    assert_fits_desktop_and_phone(page, root, "gradient_explorer", ".gx-logit, .gx-lr, .gx-select, .gx-step, .gx-play, "
+                                  ".gx-reset")

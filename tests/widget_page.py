@@ -4,9 +4,9 @@ A browser test module sets PAGE (the chapter's HTML path), WIDGET (the root's se
 widget's ES module, which the page embeds in its widget state). Loading a chapter (MathJax, the widget runtime)
 costs seconds of CPU, so the module's page is loaded once (`loaded` in conftest.py), offline, and each test gets it
 back (`page`) with its first widget returned, through the widget's own controls, to the state a fresh load showed:
-the module's RESTORE_JS sets the controls its `restorable_state(page)` recorded, and the state must then equal the
-fresh load's (a widget that cannot say so, such as the gradient explorer, is only put back by its reset button).
-`page_at_width` loads the page at another width in a context of its own, as a phone would.
+its inputs are set back as a reader would (SET_CONTROLS_JS, or the module's own RESTORE_JS), and the module's
+`restorable_state(page)` must then equal the fresh load's (a widget that cannot say so, such as the gradient
+explorer, is only put back by its reset button).
 """
 from __future__ import annotations
 
@@ -25,10 +25,56 @@ IMPORT_MODULE_JS = """async (marker) => {
     return Object.fromEntries(Object.entries(model.state).filter(([k]) => k !== "_esm" && k !== "_css"));
 }"""
 
+# Where the widget's inputs stand (a switch: checked or not), in document order.
+CONTROLS_JS = """root => Array.from(root.querySelectorAll("input, select, textarea"),
+    (e) => e.type === "checkbox" ? e.checked : e.value)"""
+# Set them back as a reader would: each value entered (an `input` event; a list chosen: `change`), a switch clicked
+# if it moved.
+SET_CONTROLS_JS = """(root, values) => {
+    root.querySelectorAll("input, select, textarea").forEach((e, k) => {
+        if (e.type === "checkbox") {
+            if (e.checked !== values[k]) e.click();
+            return;
+        }
+        e.value = values[k];
+        e.dispatchEvent(new Event(e.tagName === "SELECT" ? "change" : "input", {bubbles: true}));
+    });
+    document.activeElement.blur();
+    window.scrollTo(0, 0);
+}"""
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
 
 def import_module(page, marker):
     """The page's own module of the widget (`window.__widget.module` in the page); returns the widget's state."""
     return page.evaluate(IMPORT_MODULE_JS, marker)
+
+
+def call_module(page, marker, function, cases):
+    """`function` of the page's own module of the widget (a dotted name: "maths.softmax"), run in Chromium's JS
+    engine on each case's arguments; returns the results."""
+    import_module(page, marker)
+    return page.evaluate("""([name, cases]) => {
+        const f = name.split(".").reduce((o, key) => o[key], window.__widget.module);
+        return cases.map((args) => f(...args));
+    }""", [function, cases])
+
+
+def numbers(root, selector):
+    """The numbers shown in every element of `root` matching `selector` (an element not rendered has no number)."""
+    return [float(t) for t in root.locator(selector).all_inner_texts()]
+
+
+def press(control, key, times=1):
+    """Focus `control` and press `key` on the keyboard `times` times, as a reader would."""
+    control.focus()
+    for _ in range(times):
+        control.page.keyboard.press(key)
+
+
+def enter(control, value):
+    """Set an input to `value` as typing or dragging it would (an `input` event)."""
+    control.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", value)
 
 
 def offline_context(chromium, **options):
@@ -41,7 +87,7 @@ def offline_context(chromium, **options):
 
 
 def open_widget_page(chromium, url, root, **options):
-    """An offline page (`offline_context` in conftest) at `url`, once its first `root` widget is drawn.
+    """An offline page (`offline_context`) at `url`, once its first `root` widget is drawn.
 
     Script and console errors go to `page.errors` and failed requests to `page.missing`; returns (context, page).
     """
@@ -72,10 +118,39 @@ def assert_fits_its_column(root, width):
         f"the widget runs off the screen at {width}px")
 
 
+def assert_fits_desktop_and_phone(page, root, name, controls, least=20, schemes=("light", "dark"), also=None):
+    """In each theme (the page follows the system's), at 1200 and at 360 px: a screenshot of the widget in
+    _build/screenshots/, the widget inside its column and on the screen, every `controls` element at least `least`
+    px high (large enough to hit with a finger), and `also(root, width)`. The page is left light at desktop size."""
+    from conftest import SHOTS
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        for scheme in schemes:
+            page.emulate_media(color_scheme=scheme)
+            page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
+            for width in (DESKTOP["width"], 360):
+                page.set_viewport_size({**DESKTOP, "width": width})
+                page.evaluate(NEXT_FRAMES)  # resize observers and layout have run
+                root.scroll_into_view_if_needed()
+                root.screenshot(path=str(SHOTS / f"{name}_{scheme}_{width}.png"))
+                assert_fits_its_column(root, width)
+                for box in root.locator(controls).all():
+                    assert box.bounding_box()["height"] >= least, (scheme, width, box.evaluate("e => e.outerHTML"))
+                if also:
+                    also(root, width)
+    finally:
+        page.set_viewport_size(DESKTOP)
+        page.emulate_media(color_scheme="light")
+        page.wait_for_function("() => document.documentElement.dataset.theme === 'light'")
+
+
 def restore(loaded, module):
-    """Put the first widget back through its own controls (the module's RESTORE_JS), and check that it shows the
-    fresh load's state where the module can say what that is (`restorable_state`)."""
+    """Put the first widget back through its own controls (the module's RESTORE_JS, else SET_CONTROLS_JS), and
+    check that it shows the fresh load's state where the module can say what that is (`restorable_state`)."""
     state = getattr(module, "restorable_state", None)
-    loaded.locator(module.WIDGET).first.evaluate(module.RESTORE_JS, loaded.fresh and loaded.fresh.get("controls"))
+    controls = loaded.fresh and loaded.fresh.get("controls")
+    loaded.locator(module.WIDGET).first.evaluate(getattr(module, "RESTORE_JS", SET_CONTROLS_JS), controls)
     if state:
         assert state(loaded) == loaded.fresh, "the widget did not return to the state of a fresh load"
+
