@@ -11,18 +11,14 @@ import numpy as np
 import pytest
 
 from labcode.bigram import count_optimum, loss_and_grad_from_counts, train
-from widget_page import assert_fits_desktop_and_phone, assert_page_clean, call_module, enter, import_module, press
+from widget_page import CONTROLS_JS, assert_fits_desktop_and_phone, call_module, enter, import_module, press
 
 PAGE = "book/04_bigram.html"
 WIDGET = ".bt-root"
 MARKER = "function trainerState("
 
 
-@pytest.fixture(scope="module")
-def page(loaded):
-    """The chapter page, loaded once for the module (it is long): the tests below run in order on it."""
-    yield loaded
-    assert_page_clean(loaded)
+RESET = ".bt-reset"  # after the controls are set back: W = 0 again, as on a fresh load
 
 
 def widget(page):
@@ -37,6 +33,10 @@ def shown(page):
             "nll": float(root.locator(".bt-nll").inner_text()),
             "names": root.locator(".bt-names li").all_inner_texts(),
             "train": root.locator(".bt-train").inner_text()}
+
+
+def restorable_state(page):
+    return {**shown(page), "controls": widget(page).evaluate(CONTROLS_JS)}
 
 
 # Press “训练” and read the shown step count and loss on every animation frame until the run ends. The page
@@ -138,7 +138,7 @@ def test_sampled_names_are_reproducible_for_a_seed(page):
     root.locator(".bt-seed").fill("0")
     root.locator(".bt-seed").press("Enter")
     assert shown(page)["names"] == first
-    # The same seed and W give the same names when the page's sampler is called again directly.
+    # Another temperature draws other names from the same seed and W.
     press(root.locator(".bt-temperature"), "ArrowLeft", 10)  # colder: names closer to the most likely letters
     cold = shown(page)["names"]
     assert root.locator(".bt-temperature-val").inner_text() == "0.5" and cold != first
@@ -148,7 +148,6 @@ def test_sampled_names_are_reproducible_for_a_seed(page):
 
 def test_an_unstable_learning_rate_draws_a_zigzag_on_round_ticks(page):
     root = widget(page)
-    root.locator(".bt-reset").click()
     enter(root.locator(".bt-lr"), "80")
     assert root.locator(".bt-lr-val").inner_text() == "80"
     train_once(page)
@@ -186,8 +185,6 @@ def assert_names_keep_to_their_columns(root, width):
 
 def test_screenshots_light_and_dark_at_desktop_and_phone_width_without_overflow(page):
     root = widget(page)
-    page.reload()  # the widget as a reader first sees it, not as the tests above left it
-    root.wait_for(timeout=20000)
     train_once(page)
     texts = set()
 

@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import yaml
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, SoupStrainer
 
 from labcode import overview
 
@@ -15,7 +15,8 @@ CHAPTERS = [e["file"] for e in yaml.safe_load((ROOT / "_toc.yml").read_text(enco
 
 def maps(page: Path) -> list[str]:
     """Accessible names of the course maps on a page (each map is drawn twice: wide and narrow)."""
-    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    maps_only = SoupStrainer("div", class_="lc-map")  # a third of the time of parsing the whole page
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser", parse_only=maps_only)
     names = [svg.get("aria-label", "") for svg in soup.select("div.lc-map > svg[role=img]")]
     assert len(names) % 2 == 0, f"{page.name}: a map without its narrow (or wide) layout"
     return names[::2]

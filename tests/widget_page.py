@@ -4,7 +4,8 @@ A browser test module sets PAGE (the chapter's HTML path), WIDGET (the root's se
 widget's ES module, which the page embeds in its widget state). Loading a chapter (MathJax, the widget runtime)
 costs seconds of CPU, so the module's page is loaded once (`loaded` in conftest.py), offline, and each test gets it
 back (`page`) with its first widget returned, through the widget's own controls, to the state a fresh load showed:
-its inputs are set back as a reader would (SET_CONTROLS_JS, or the module's own RESTORE_JS), and the module's
+its inputs are set back as a reader would (SET_CONTROLS_JS, or the module's own RESTORE_JS; then the module's RESET
+button is clicked, if it has one), and the module's
 `restorable_state(page)` must then equal the fresh load's (a widget that cannot say so, such as the gradient
 explorer, is only put back by its reset button).
 """
@@ -28,8 +29,8 @@ IMPORT_MODULE_JS = """async (marker) => {
 # Where the widget's inputs stand (a switch: checked or not), in document order.
 CONTROLS_JS = """root => Array.from(root.querySelectorAll("input, select, textarea"),
     (e) => e.type === "checkbox" ? e.checked : e.value)"""
-# Set them back as a reader would: each value entered (an `input` event; a list chosen: `change`), a switch clicked
-# if it moved.
+# Set them back as a reader would: each value entered (the `input` and `change` events a browser sends), a switch
+# clicked if it moved.
 SET_CONTROLS_JS = """(root, values) => {
     root.querySelectorAll("input, select, textarea").forEach((e, k) => {
         if (e.type === "checkbox") {
@@ -37,7 +38,7 @@ SET_CONTROLS_JS = """(root, values) => {
             return;
         }
         e.value = values[k];
-        e.dispatchEvent(new Event(e.tagName === "SELECT" ? "change" : "input", {bubbles: true}));
+        for (const type of ["input", "change"]) e.dispatchEvent(new Event(type, {bubbles: true}));
     });
     document.activeElement.blur();
     window.scrollTo(0, 0);
@@ -65,11 +66,21 @@ def numbers(root, selector):
     return [float(t) for t in root.locator(selector).all_inner_texts()]
 
 
+# Keys that reach the document: in JupyterLab or Notebook 7 they would run notebook commands instead of moving the
+# control (the widget keeps them: keepControlKeys in labcode/widgets/dom.js).
+ESCAPED_KEYS_JS = """() => {
+    if (!window.__escaped) document.addEventListener("keydown", (e) => window.__escaped.push(e.key));
+    window.__escaped = [];
+}"""
+
+
 def press(control, key, times=1):
-    """Focus `control` and press `key` on the keyboard `times` times, as a reader would."""
+    """Focus `control` and press `key` on the keyboard `times` times, as a reader would; the widget keeps the keys."""
+    control.page.evaluate(ESCAPED_KEYS_JS)
     control.focus()
     for _ in range(times):
         control.page.keyboard.press(key)
+    assert control.page.evaluate("window.__escaped") == [], f"{key} left the widget for the page"
 
 
 def enter(control, value):
@@ -118,19 +129,19 @@ def assert_fits_its_column(root, width):
         f"the widget runs off the screen at {width}px")
 
 
-def assert_fits_desktop_and_phone(page, root, name, controls, least=20, schemes=("light", "dark"), also=None):
-    """In each theme (the page follows the system's), at 1200 and at 360 px: a screenshot of the widget in
+def assert_fits_desktop_and_phone(page, root, name, controls, least=20, also=None):
+    """At 1200 and at 360 px, in each theme (the page follows the system's): a screenshot of the widget in
     _build/screenshots/, the widget inside its column and on the screen, every `controls` element at least `least`
     px high (large enough to hit with a finger), and `also(root, width)`. The page is left light at desktop size."""
     from conftest import SHOTS
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     try:
-        for scheme in schemes:
-            page.emulate_media(color_scheme=scheme)
-            page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
-            for width in (DESKTOP["width"], 360):
-                page.set_viewport_size({**DESKTOP, "width": width})
+        for width in (DESKTOP["width"], 360):  # a new width lays the whole chapter out again: once each
+            page.set_viewport_size({**DESKTOP, "width": width})
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
                 page.evaluate(NEXT_FRAMES)  # resize observers and layout have run
                 root.scroll_into_view_if_needed()
                 root.screenshot(path=str(SHOTS / f"{name}_{scheme}_{width}.png"))
@@ -146,11 +157,15 @@ def assert_fits_desktop_and_phone(page, root, name, controls, least=20, schemes=
 
 
 def restore(loaded, module):
-    """Put the first widget back through its own controls (the module's RESTORE_JS, else SET_CONTROLS_JS), and
-    check that it shows the fresh load's state where the module can say what that is (`restorable_state`)."""
+    """Put the first widget back through its own controls (the module's RESTORE_JS, else SET_CONTROLS_JS, then its
+    RESET button), and check that it shows the fresh load's state where the module can say what that is
+    (`restorable_state`)."""
     state = getattr(module, "restorable_state", None)
     controls = loaded.fresh and loaded.fresh.get("controls")
-    loaded.locator(module.WIDGET).first.evaluate(getattr(module, "RESTORE_JS", SET_CONTROLS_JS), controls)
+    root = loaded.locator(module.WIDGET).first
+    root.evaluate(getattr(module, "RESTORE_JS", SET_CONTROLS_JS), controls)
+    if hasattr(module, "RESET"):
+        root.locator(module.RESET).click()
     if state:
         assert state(loaded) == loaded.fresh, "the widget did not return to the state of a fresh load"
 
