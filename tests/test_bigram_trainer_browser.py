@@ -57,9 +57,8 @@ TRAIN_AND_SAMPLE = """async (root) => {
 
 def train_once(page):
     """Press “训练” and sample the shown loss while the curve grows; returns the samples and the end state."""
-    before = shown(page)
     samples = widget(page).evaluate(TRAIN_AND_SAMPLE)
-    return before, samples, shown(page)
+    return samples, shown(page)
 
 
 # ---------------------------------------------------------------- tests
@@ -90,7 +89,7 @@ def test_training_falls_toward_the_count_optimum_and_never_below(page):
     start = shown(page)
     assert start["steps"] == 0 and start["optimum"] == pytest.approx(optimum, abs=5e-5)
     assert start["loss"] == pytest.approx(np.log(len(data["vocab"])), abs=5e-5)  # W = 0: uniform rows
-    _, samples, end = train_once(page)
+    samples, end = train_once(page)
     assert end["steps"] == data["steps"]
     losses = [s["loss"] for s in samples] + [end["loss"]]
     assert len(samples) >= 3, "the curve did not grow over several frames"
@@ -104,7 +103,7 @@ def test_training_falls_toward_the_count_optimum_and_never_below(page):
     # The page's curve points: one per step, drawn inside the chart.
     assert widget(page).locator(".bt-losschart .bt-curve").get_attribute("points").count(",") > 100
     # A second press continues from the trained W.
-    _, _, again = train_once(page)
+    _, again = train_once(page)
     assert again["steps"] == 2 * data["steps"] and optimum - 5e-5 <= again["loss"] <= end["loss"]
 
 

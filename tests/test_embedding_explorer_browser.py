@@ -64,14 +64,19 @@ def restorable_state(page):
             "theme": page.evaluate("document.documentElement.dataset.theme")}
 
 
+def backward(g, ids, V):
+    """dE with labcode (every use of a row adds), and with the overwrite bug `dE[ids] += g` (one use survives)."""
+    dE = embedding_backward(g, ids, V)
+    dE_bug = np.zeros_like(dE)
+    dE_bug[ids] += g
+    return dE, dE_bug
+
+
 def expected(page, text):
     """labcode's answer for this phrase, with the upstream gradients the page holds."""
     state = import_module(page, MARKER)
     ids = np.asarray(encode(text), dtype=np.int64)
-    g = np.asarray(state["grad_out"], dtype=float)[:len(ids)]
-    dE = embedding_backward(g, ids, len(state["vocab"]))
-    dE_bug = np.zeros_like(dE)
-    dE_bug[ids] += g  # the overwrite bug
+    dE, dE_bug = backward(np.asarray(state["grad_out"], dtype=float)[:len(ids)], ids, len(state["vocab"]))
     rows = list(dict.fromkeys(ids.tolist()))
     return {"ids": ids.tolist(), "rows": rows, "counts": [int((ids == i).sum()) for i in rows],
             "grad": dE[rows].tolist(), "bug": dE_bug[rows].tolist()}
@@ -136,9 +141,7 @@ def test_page_maths_agrees_with_labcode_under_heavy_repetition(page):
     wrongs = call_module(page, MARKER, "maths.embeddingBackwardOverwrite", args)
     for (ids, g, V), right, wrong in zip(cases, rights, wrongs, strict=True):
         ids, g = np.asarray(ids, dtype=np.int64), np.asarray(g, dtype=float).reshape(len(ids), -1)
-        dE = embedding_backward(g, ids, V)
-        bug = np.zeros_like(dE)
-        bug[ids] += g
+        dE, bug = backward(g, ids, V)
         np.testing.assert_array_equal(np.asarray(right).reshape(dE.shape), dE)
         np.testing.assert_array_equal(np.asarray(wrong).reshape(dE.shape), bug)
 
