@@ -154,7 +154,7 @@ def test_page_maths_agrees_with_labcode_to_1e9(page):
         want, (zs, losses), where = labcode_step(z, y, lr), trajectory(z, y, lr, 5), f"z={z} y={y} lr={lr}"
         for key, atol in (("probs", 1e-12), ("grad", 1e-12), ("nextLogits", 1e-9), ("nextProbs", 1e-12),
                           ("loss", 1e-12), ("nextLoss", 1e-9)):
-            assert one[key] == pytest.approx(want[key], rel=1e-9, abs=atol), f"{key} {where}"
+            assert np.asarray(one[key]) == pytest.approx(want[key], rel=1e-9, abs=atol), f"{key} {where}"
         np.testing.assert_allclose(run["logits"], zs[-1], rtol=1e-9, atol=1e-9, err_msg=where)
         np.testing.assert_allclose(run["losses"], losses[1:], rtol=1e-9, atol=1e-9, err_msg=where)
 
