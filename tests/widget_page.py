@@ -137,23 +137,26 @@ def assert_fits_desktop_and_phone(page, root, name, controls, least=20, also=Non
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     try:
-        for width in (DESKTOP["width"], 360):  # a new width lays the whole chapter out again: once each
+        # A new width lays the whole chapter out again, a new theme repaints it: light, dark, then dark, light.
+        for width, schemes in ((DESKTOP["width"], ("light", "dark")), (360, ("dark", "light"))):
             page.set_viewport_size({**DESKTOP, "width": width})
-            for scheme in ("light", "dark"):
+            page.evaluate(NEXT_FRAMES)  # resize observers and layout have run
+            for scheme in schemes:
                 page.emulate_media(color_scheme=scheme)
                 page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
-                page.evaluate(NEXT_FRAMES)  # resize observers and layout have run
                 root.scroll_into_view_if_needed()
                 root.screenshot(path=str(SHOTS / f"{name}_{scheme}_{width}.png"))
                 assert_fits_its_column(root, width)
-                for box in root.locator(controls).all():
-                    assert box.bounding_box()["height"] >= least, (scheme, width, box.evaluate("e => e.outerHTML"))
+                small = root.locator(controls).evaluate_all(
+                    "(els, least) => els.filter(e => e.getBoundingClientRect().height < least).map(e => e.outerHTML)",
+                    least)
+                assert small == [], f"controls too small to hit with a finger at {width}px ({scheme}): {small}"
                 if also:
                     also(root, width)
     finally:
         page.set_viewport_size(DESKTOP)
-        page.emulate_media(color_scheme="light")
-        page.wait_for_function("() => document.documentElement.dataset.theme === 'light'")
+        if page.evaluate("document.documentElement.dataset.theme") != "light":  # the loop stopped on a failure
+            page.emulate_media(color_scheme="light")
 
 
 def restore(loaded, module):
