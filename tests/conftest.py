@@ -170,18 +170,13 @@ def site_tour(request, tmp_path_factory, built_site) -> dict:
 
 
 @pytest.fixture(scope="module")
-def widget_url(request, built_site, site_url):
-    """URL of the browser-test module's PAGE, which must embed its widget (MARKER; see tests/widget_page.py)."""
+def loaded(request, chromium, built_site, site_url):
+    """The browser-test module's PAGE, which must embed its widget (MARKER; see tests/widget_page.py), loaded once
+    at desktop size, offline; `page.fresh` is its `restorable_state` then."""
     path, marker = request.module.PAGE, request.module.MARKER
     if not (built_site / path).is_file() or marker not in (built_site / path).read_text(encoding="utf-8"):
         pytest.fail(f"{path} does not embed the widget whose module says {marker!r}")
-    return f"{site_url}/{path}"
-
-
-@pytest.fixture(scope="module")
-def loaded(request, chromium, widget_url):
-    """The module's page, loaded once at desktop size, offline; `page.fresh` is its `restorable_state` then."""
-    context, page = widget_page.open_widget_page(chromium, widget_url, request.module.WIDGET,
+    context, page = widget_page.open_widget_page(chromium, f"{site_url}/{path}", request.module.WIDGET,
                                                  viewport=widget_page.DESKTOP)
     state = getattr(request.module, "restorable_state", None)
     page.fresh = state(page) if state else None
@@ -196,22 +191,6 @@ def page(request, loaded):
     widget_page.restore(loaded, request.module)
     yield loaded
     widget_page.assert_page_clean(loaded)
-
-
-@pytest.fixture
-def page_at_width(request, chromium, widget_url, width):
-    """The page laid out from its load at `width`: the restored `page` at desktop width, else a page loaded
-    at that width in a context of its own, as a phone would."""
-    if width == widget_page.DESKTOP["width"]:
-        yield request.getfixturevalue("page")
-        return
-    context, page = widget_page.open_widget_page(chromium, widget_url, request.module.WIDGET,
-                                                 viewport={**widget_page.DESKTOP, "width": width})
-    try:
-        yield page
-        widget_page.assert_page_clean(page)
-    finally:
-        context.close()
 
 
 @pytest.fixture(scope="session")

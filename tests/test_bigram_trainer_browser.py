@@ -1,8 +1,7 @@
-"""The bigram trainer on the built static site: it trains in headless Chromium, no kernel, no network.
+"""The bigram trainer on the built static site (tests/widget_page.py): it trains with no kernel, no network.
 
 The page's own maths (the module text embedded in the page) is compared with labcode.bigram to 1e-9;
 the shown losses are parsed and checked against the count optimum and against labcode's training.
-Screenshots (light and dark, 360 and 1200 px) go to _build/screenshots/.
 """
 from __future__ import annotations
 
@@ -11,20 +10,15 @@ import re
 import numpy as np
 import pytest
 
-from conftest import SHOTS
 from labcode.bigram import count_optimum, loss_and_grad_from_counts, train
-from widget_page import assert_fits_its_column, assert_page_clean, import_module
+from widget_page import CONTROLS_JS, assert_fits_desktop_and_phone, call_module, enter, import_module, press
 
 PAGE = "book/04_bigram.html"
 WIDGET = ".bt-root"
 MARKER = "function trainerState("
 
 
-@pytest.fixture(scope="module")
-def page(loaded):
-    """The chapter page, loaded once for the module (it is long): the tests below run in order on it."""
-    yield loaded
-    assert_page_clean(loaded)
+RESET = ".bt-reset"  # after the controls are set back: W = 0 again, as on a fresh load
 
 
 def widget(page):
@@ -39,6 +33,10 @@ def shown(page):
             "nll": float(root.locator(".bt-nll").inner_text()),
             "names": root.locator(".bt-names li").all_inner_texts(),
             "train": root.locator(".bt-train").inner_text()}
+
+
+def restorable_state(page):
+    return {**shown(page), "controls": widget(page).evaluate(CONTROLS_JS)}
 
 
 # Press “训练” and read the shown step count and loss on every animation frame until the run ends. The page
@@ -59,9 +57,8 @@ TRAIN_AND_SAMPLE = """async (root) => {
 
 def train_once(page):
     """Press “训练” and sample the shown loss while the curve grows; returns the samples and the end state."""
-    before = shown(page)
     samples = widget(page).evaluate(TRAIN_AND_SAMPLE)
-    return before, samples, shown(page)
+    return samples, shown(page)
 
 
 # ---------------------------------------------------------------- tests
@@ -72,9 +69,8 @@ def test_page_loss_and_gradient_equal_labcode_to_1e9(page):
     rng = np.random.default_rng(4)
     weights = [np.zeros((V, V)), rng.normal(size=(V, V)), 5 * rng.normal(size=(V, V)), np.log(counts + 1.0)]
     cases = [(W, N, reg) for W in weights for N in (counts, counts + 0.7) for reg in (0.0, 0.01, 0.3)]
-    results = page.evaluate("cases => cases.map(([W, N, reg]) => "
-                            "__widget.module.maths.lossAndGradFromCounts(W, N, reg))",
-                            [(W.tolist(), N.tolist(), reg) for W, N, reg in cases])
+    results = call_module(page, MARKER, "maths.lossAndGradFromCounts",
+                          [(W.tolist(), N.tolist(), reg) for W, N, reg in cases])
     for (W, N, reg), js in zip(cases, results, strict=True):
         loss, grad = loss_and_grad_from_counts(W, N, reg)
         assert js["loss"] == pytest.approx(loss, rel=1e-9, abs=1e-12), reg
@@ -93,7 +89,7 @@ def test_training_falls_toward_the_count_optimum_and_never_below(page):
     start = shown(page)
     assert start["steps"] == 0 and start["optimum"] == pytest.approx(optimum, abs=5e-5)
     assert start["loss"] == pytest.approx(np.log(len(data["vocab"])), abs=5e-5)  # W = 0: uniform rows
-    _, samples, end = train_once(page)
+    samples, end = train_once(page)
     assert end["steps"] == data["steps"]
     losses = [s["loss"] for s in samples] + [end["loss"]]
     assert len(samples) >= 3, "the curve did not grow over several frames"
@@ -107,28 +103,22 @@ def test_training_falls_toward_the_count_optimum_and_never_below(page):
     # The page's curve points: one per step, drawn inside the chart.
     assert widget(page).locator(".bt-losschart .bt-curve").get_attribute("points").count(",") > 100
     # A second press continues from the trained W.
-    _, _, again = train_once(page)
+    _, again = train_once(page)
     assert again["steps"] == 2 * data["steps"] and optimum - 5e-5 <= again["loss"] <= end["loss"]
 
 
 def test_controls_work_from_the_keyboard_and_a_new_alpha_restarts(page):
     root = widget(page)
     train_once(page)
-    lr = root.locator(".bt-lr")
-    lr.focus()
-    page.keyboard.press("ArrowLeft")
+    press(root.locator(".bt-lr"), "ArrowLeft")
     assert root.locator(".bt-lr-val").inner_text() == "69"
     assert shown(page)["steps"] > 0  # the learning rate does not change the objective
-    alpha = root.locator(".bt-alpha")
-    alpha.focus()
-    for _ in range(10):
-        page.keyboard.press("ArrowRight")  # alpha from 0 to 1: add-one smoothing, a new objective
+    press(root.locator(".bt-alpha"), "ArrowRight", 10)  # alpha from 0 to 1: add-one smoothing, a new objective
     s = shown(page)
     assert root.locator(".bt-alpha-val").inner_text() == "1" and s["steps"] == 0
     data = import_module(page, MARKER)
     assert s["optimum"] == pytest.approx(count_optimum(np.asarray(data["counts"]), 1.0), abs=5e-5)
-    root.locator(".bt-train").focus()
-    page.keyboard.press("Enter")
+    press(root.locator(".bt-train"), "Enter")
     page.wait_for_function("() => document.querySelector('.bt-train').textContent.startsWith('训练')")
     assert shown(page)["loss"] >= s["optimum"]
     for control in root.locator("input, button").all():  # every control is labelled
@@ -147,11 +137,8 @@ def test_sampled_names_are_reproducible_for_a_seed(page):
     root.locator(".bt-seed").fill("0")
     root.locator(".bt-seed").press("Enter")
     assert shown(page)["names"] == first
-    # The same seed and W give the same names when the page's sampler is called again directly.
-    temperature = root.locator(".bt-temperature")
-    temperature.focus()
-    for _ in range(10):
-        page.keyboard.press("ArrowLeft")  # colder: names closer to the most likely letters
+    # Another temperature draws other names from the same seed and W.
+    press(root.locator(".bt-temperature"), "ArrowLeft", 10)  # colder: names closer to the most likely letters
     cold = shown(page)["names"]
     assert root.locator(".bt-temperature-val").inner_text() == "0.5" and cold != first
     page.keyboard.press("End")
@@ -160,8 +147,7 @@ def test_sampled_names_are_reproducible_for_a_seed(page):
 
 def test_an_unstable_learning_rate_draws_a_zigzag_on_round_ticks(page):
     root = widget(page)
-    root.locator(".bt-reset").click()
-    root.locator(".bt-lr").evaluate("e => { e.value = '80'; e.dispatchEvent(new Event('input', {bubbles: true})); }")
+    enter(root.locator(".bt-lr"), "80")
     assert root.locator(".bt-lr-val").inner_text() == "80"
     train_once(page)
     # Above the stability edge (about 74.4) the loss goes up every other step: the curves must show it.
@@ -176,11 +162,6 @@ def test_an_unstable_learning_rate_draws_a_zigzag_on_round_ticks(page):
     powers = [t for t in root.locator(".bt-gapchart .bt-axes text").all_text_contents()
               if t.startswith("10") and not t.isascii()]
     assert powers and all(re.fullmatch(r"10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+", t) for t in powers), powers
-    # A long name wraps inside its column instead of running into the next one.
-    page.evaluate("() => { document.querySelector('.bt-names li').textContent = 'fclnpqlofbxksqupocfv'; }")
-    first = root.locator(".bt-names li").first
-    assert first.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
-    root.locator(".bt-lr").evaluate("e => { e.value = '70'; e.dispatchEvent(new Event('input', {bubbles: true})); }")
 
 
 def assert_names_keep_to_their_columns(root, width):
@@ -202,25 +183,16 @@ def assert_names_keep_to_their_columns(root, width):
 
 
 def test_screenshots_light_and_dark_at_desktop_and_phone_width_without_overflow(page):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     root = widget(page)
-    texts = []
-    page.reload()  # the widget as a reader first sees it, not as the tests above left it
-    root.wait_for(timeout=20000)
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)  # the theme follows the system setting, live
-        page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
-        train_once(page)
-        texts.append(root.evaluate("el => getComputedStyle(el).color"))
-        for width in (1200, 360):
-            page.set_viewport_size({"width": width, "height": 1000})
-            root.scroll_into_view_if_needed()
-            root.screenshot(path=str(SHOTS / f"bigram_trainer_{width}_{scheme}.png"))
-            assert_fits_its_column(root, width)
-            assert_names_keep_to_their_columns(root, width)
-            colours = root.evaluate("""el => [getComputedStyle(el).color,
-                getComputedStyle(el.querySelector('.bt-curve')).stroke]""")
-            assert colours[0] == colours[1]  # the curve follows the page's text colour (light or dark)
-            for box in root.locator("input, button").all():
-                assert box.bounding_box()["height"] >= 20
-    assert texts[0] != texts[1]  # the page's theme really switched, and the widget's text with it
+    train_once(page)
+    texts = set()
+
+    def curve_and_names(root, width):
+        text, curve = root.evaluate("el => [getComputedStyle(el).color, "
+                                    "getComputedStyle(el.querySelector('.bt-curve')).stroke]")
+        assert curve == text  # the curve follows the page's text colour (light or dark)
+        texts.add(text)
+        assert_names_keep_to_their_columns(root, width)
+
+    assert_fits_desktop_and_phone(page, root, "bigram_trainer", "input, button", also=curve_and_names)
+    assert len(texts) == 2  # the page's theme really switched, and the widget's text with it

@@ -1,9 +1,7 @@
-"""The embedding explorer on the built chapter-3 page: live in headless Chromium, no kernel, no network.
+"""The embedding explorer on the built chapter-3 page (tests/widget_page.py): no kernel, no network.
 
 The reader's phrase is typed into the page; the ids, the read-count marks and the gradient rows the page
 shows are parsed back and compared with labcode (encode, embedding_backward) on the state the page holds.
-The page is loaded once; before each test the explorer is put back, through its own controls, to what a
-fresh load shows (checked). Screenshots (light and dark theme, phone and desktop width) go to _build/screenshots/.
 """
 from __future__ import annotations
 
@@ -11,13 +9,11 @@ import json
 import re
 
 import numpy as np
-import pytest
 
-from conftest import SHOTS
 from labcode import embedding_backward
 from labcode.corpus import UNK
 from labcode.corpus import encode as _encode
-from widget_page import DESKTOP, assert_fits_its_column, import_module
+from widget_page import CONTROLS_JS, assert_fits_desktop_and_phone, call_module, import_module, press
 
 PAGE = "book/03_shared_embedding.html"
 WIDGET = ".ee-root"
@@ -26,24 +22,6 @@ MARKER = "export function explorerState"
 
 def encode(text):
     return _encode(text).tolist()
-
-
-# The reader's controls: the phrase box, the example list and the overwrite-bug switch.
-CONTROLS_JS = """root => ({
-    text: root.querySelector(".ee-text").value,
-    example: root.querySelector(".ee-examples").value,
-    bug: root.querySelector(".ee-bug").checked,
-})"""
-# Set them back as a reader would: the phrase typed in (an `input` event), the switch clicked if it moved.
-RESTORE_JS = """(root, controls) => {
-    const box = root.querySelector(".ee-text");
-    box.value = controls.text;
-    box.dispatchEvent(new InputEvent("input", {bubbles: true, inputType: "insertText", data: controls.text}));
-    const bug = root.querySelector(".ee-bug");
-    if (bug.checked !== controls.bug) bug.click();
-    document.activeElement.blur();
-    window.scrollTo(0, 0);
-}"""
 
 
 def widget(page):
@@ -86,14 +64,19 @@ def restorable_state(page):
             "theme": page.evaluate("document.documentElement.dataset.theme")}
 
 
+def backward(g, ids, V):
+    """dE with labcode (every use of a row adds), and with the overwrite bug `dE[ids] += g` (one use survives)."""
+    dE = embedding_backward(g, ids, V)
+    dE_bug = np.zeros_like(dE)
+    dE_bug[ids] += g
+    return dE, dE_bug
+
+
 def expected(page, text):
     """labcode's answer for this phrase, with the upstream gradients the page holds."""
     state = import_module(page, MARKER)
     ids = np.asarray(encode(text), dtype=np.int64)
-    g = np.asarray(state["grad_out"], dtype=float)[:len(ids)]
-    dE = embedding_backward(g, ids, len(state["vocab"]))
-    dE_bug = np.zeros_like(dE)
-    dE_bug[ids] += g  # the overwrite bug
+    dE, dE_bug = backward(np.asarray(state["grad_out"], dtype=float)[:len(ids)], ids, len(state["vocab"]))
     rows = list(dict.fromkeys(ids.tolist()))
     return {"ids": ids.tolist(), "rows": rows, "counts": [int((ids == i).sum()) for i in rows],
             "grad": dE[rows].tolist(), "bug": dE_bug[rows].tolist()}
@@ -125,8 +108,7 @@ def test_bug_switch_by_keyboard_shows_the_overwrite_result_next_to_the_sum(page)
     text = "谢谢你谢谢"
     type_phrase(page, text)
     switch = widget(page).locator(".ee-bug")
-    switch.focus()
-    page.keyboard.press("Space")
+    press(switch, "Space")
     assert switch.is_checked()
     s, want = shown(page), expected(page, text)
     assert s["grad"] == want["grad"] and s["bug"] == want["bug"]
@@ -137,8 +119,7 @@ def test_bug_switch_by_keyboard_shows_the_overwrite_result_next_to_the_sum(page)
     assert widget(page).locator(".ee-note").inner_text().endswith("（NumPy 不规定是哪一次），“谢”的梯度丢了其余几份。")
     type_phrase(page, "")
     assert widget(page).locator(".ee-note").inner_text() == "（空短语）"
-    switch.focus()
-    page.keyboard.press("Space")
+    press(switch, "Space")
     assert shown(page)["bug"] is None
 
 
@@ -155,32 +136,20 @@ def test_page_maths_agrees_with_labcode_under_heavy_repetition(page):
     rng = np.random.default_rng(0)
     cases = [(rng.integers(0, V, size=T).tolist(), rng.integers(-3, 4, size=(T, D)).tolist(), V)
              for V, T, D in [(3, 12, 2), (1, 7, 3), (50, 40, 1), (8, 8, 4), (365, 12, 2)]]
-    import_module(page, MARKER)
-    results = page.evaluate("cases => cases.map(([ids, g, V]) => [__widget.module.maths.embeddingBackward(g, ids, V), "
-                            "__widget.module.maths.embeddingBackwardOverwrite(g, ids, V)])", cases)
-    for (ids, g, V), (right, wrong) in zip(cases, results, strict=True):
+    args = [(g, ids, V) for ids, g, V in cases]
+    rights = call_module(page, MARKER, "maths.embeddingBackward", args)
+    wrongs = call_module(page, MARKER, "maths.embeddingBackwardOverwrite", args)
+    for (ids, g, V), right, wrong in zip(cases, rights, wrongs, strict=True):
         ids, g = np.asarray(ids, dtype=np.int64), np.asarray(g, dtype=float).reshape(len(ids), -1)
-        dE = embedding_backward(g, ids, V)
-        bug = np.zeros_like(dE)
-        bug[ids] += g
+        dE, bug = backward(g, ids, V)
         np.testing.assert_array_equal(np.asarray(right).reshape(dE.shape), dE)
         np.testing.assert_array_equal(np.asarray(wrong).reshape(dE.shape), bug)
 
 
-@pytest.mark.parametrize("width", [DESKTOP["width"], 360])
-def test_screenshots_in_both_themes_and_no_overflow_at_phone_and_desktop_width(page_at_width, width):
+def test_screenshots_in_both_themes_and_no_overflow_at_phone_and_desktop_width(page):
     """Contrast in both themes is checked for every widget page by test_widget_themes.py."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page = page_at_width
     root = widget(page)
     type_phrase(page, "我爱我家，谢谢")
     root.locator(".ee-bug").check()
     assert shown(page)["lines"] == 7
-    for scheme in ("dark", "light"):  # light last, as a fresh load shows it (the `page` fixture checks)
-        page.emulate_media(color_scheme=scheme)
-        page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
-        root.scroll_into_view_if_needed()
-        root.screenshot(path=str(SHOTS / f"embedding_explorer_{scheme}_{width}.png"))
-    assert_fits_its_column(root, width)
-    for control in root.locator(".ee-text, .ee-examples, .ee-bug").all():
-        assert control.bounding_box()["height"] >= 18  # large enough to hit with a finger
+    assert_fits_desktop_and_phone(page, root, "embedding_explorer", ".ee-text, .ee-examples, .ee-bug", least=18)

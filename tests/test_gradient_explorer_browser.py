@@ -1,7 +1,7 @@
-"""The gradient-step explorer on the built static site: live in headless Chromium, no kernel, no network.
+"""The gradient-step explorer on the built static site (tests/widget_page.py): no kernel, no network.
 
 The page steps by itself; every shown number is parsed and compared with a trajectory computed here
-with labcode (z <- z - lr * cross_entropy_grad(z, y)). Screenshots go to _build/screenshots/.
+with labcode (z <- z - lr * cross_entropy_grad(z, y)).
 """
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import labcode
-from conftest import SHOTS
-from widget_page import assert_fits_its_column, import_module
+from widget_page import assert_fits_desktop_and_phone, call_module, numbers, press
 
 PAGE = "book/02_gradient.html"
 WIDGET = ".gx-root"
@@ -22,28 +21,33 @@ def widget(page):
     return page.locator(WIDGET).first
 
 
-def numbers(root, selector):
-    return [float(t) for t in root.locator(selector).all_text_contents()]
-
-
 def shown_state(page):
-    """Everything the first explorer shows, parsed back into numbers."""
+    """Everything the first explorer shows, parsed back into numbers (keys of stepMaths where it shows them)."""
     root = widget(page)
     labels = root.locator(".gx-table tbody th").all_inner_texts()
     return {
         "exact_z": [float(v) for v in root.locator(".gx-z").evaluate_all("els => els.map(e => e.dataset.value)")],
-        "z": numbers(root, ".gx-z"), "p": numbers(root, ".gx-p"), "g": numbers(root, ".gx-g"),
-        "zn": numbers(root, ".gx-zn"), "pn": numbers(root, ".gx-pn"),
+        "z": numbers(root, ".gx-z"), "probs": numbers(root, ".gx-p"), "grad": numbers(root, ".gx-g"),
+        "nextLogits": numbers(root, ".gx-zn"), "nextProbs": numbers(root, ".gx-pn"),
         "sliders": [float(v) for v in root.locator(".gx-logit").evaluate_all("els => els.map(e => e.value)")],
         "lr": float(root.locator(".gx-lrval").inner_text()),
         "target": labels.index(root.locator(".gx-select option:checked").inner_text()),
         "loss": float(root.locator(".gx-loss").inner_text()),
-        "next_loss": float(root.locator(".gx-nextloss").inner_text()),
+        "nextLoss": float(root.locator(".gx-nextloss").inner_text()),
         "steps": int(root.locator(".gx-lossline").get_attribute("data-steps")),
-        "history": numbers(root, ".gx-item"),
+        "history": [float(t) for t in root.locator(".gx-item").all_text_contents()],  # in a folded <details>
         "heights": root.locator(".gx-now").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
         "next_heights": root.locator(".gx-after").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
     }
+
+
+def labcode_step(z, y, lr):
+    """What stepMaths computes for scores z, target y and learning rate lr, with labcode."""
+    z = np.asarray(z, dtype=float)
+    z_next = z - lr * labcode.cross_entropy_grad(z, y)
+    return {"probs": labcode.softmax(z), "grad": labcode.cross_entropy_grad(z, y), "nextLogits": z_next,
+            "nextProbs": labcode.softmax(z_next), "loss": labcode.cross_entropy(z, y),
+            "nextLoss": labcode.cross_entropy(z_next, y)}
 
 
 def trajectory(start, target, lr, n):
@@ -56,20 +60,15 @@ def trajectory(start, target, lr, n):
 
 def assert_shows(s, z, target, lr, history):
     """Shown z, p, g, z', p' (3 d.p.), losses (4 d.p.) and bar heights equal labcode's for this z, y, lr."""
-    z = np.asarray(z, dtype=float)
-    g = labcode.cross_entropy_grad(z, target)
-    z_next = z - lr * g
-    close = dict(atol=0.0005 + 1e-12, rtol=0)
-    np.testing.assert_allclose(s["z"], z, **close, err_msg="z")
+    want = labcode_step(z, target, lr)
     np.testing.assert_allclose(s["exact_z"], z, rtol=1e-12, atol=1e-12, err_msg="z (exact)")
-    np.testing.assert_allclose(s["p"], labcode.softmax(z), **close, err_msg="p")
-    np.testing.assert_allclose(s["g"], g, **close, err_msg="gradient")
-    np.testing.assert_allclose(s["zn"], z_next, **close, err_msg="z after one step")
-    np.testing.assert_allclose(s["pn"], labcode.softmax(z_next), **close, err_msg="p after one step")
-    np.testing.assert_allclose(s["heights"], 100 * labcode.softmax(z), atol=0.005 + 1e-9)
-    np.testing.assert_allclose(s["next_heights"], 100 * labcode.softmax(z_next), atol=0.005 + 1e-9)
-    assert s["loss"] == pytest.approx(labcode.cross_entropy(z, target), abs=0.00005 + 1e-12)
-    assert s["next_loss"] == pytest.approx(labcode.cross_entropy(z_next, target), abs=0.00005 + 1e-12)
+    np.testing.assert_allclose(s["z"], z, atol=0.0005 + 1e-12, rtol=0, err_msg="z")
+    for key in ("probs", "grad", "nextLogits", "nextProbs"):
+        np.testing.assert_allclose(s[key], want[key], atol=0.0005 + 1e-12, rtol=0, err_msg=key)
+    for key in ("loss", "nextLoss"):
+        assert s[key] == pytest.approx(want[key], abs=0.00005 + 1e-12), key
+    np.testing.assert_allclose(s["heights"], 100 * want["probs"], atol=0.005 + 1e-9)
+    np.testing.assert_allclose(s["next_heights"], 100 * want["nextProbs"], atol=0.005 + 1e-9)
     np.testing.assert_allclose(s["history"], history, atol=0.00005 + 1e-12, err_msg="loss history")
     assert s["steps"] == len(history) - 1 and s["target"] == target and s["lr"] == lr
 
@@ -82,7 +81,7 @@ def test_explorer_renders_live_with_labcode_values(page):
     np.testing.assert_allclose(s["sliders"], s["exact_z"], atol=step / 2 + 1e-9)  # sliders snap to their grid
     _, losses = trajectory(s["exact_z"], s["target"], s["lr"], 0)
     assert_shows(s, s["exact_z"], s["target"], s["lr"], losses)
-    assert sum(s["g"]) == pytest.approx(0, abs=0.002)  # the gradient sums to zero
+    assert sum(s["grad"]) == pytest.approx(0, abs=0.002)  # the gradient sums to zero
     title = widget(page).locator(".gx-histtitle").inner_text()
     assert title == f"损失记录：起点 {losses[0]:.4f}（还没走）"  # no arrow from the start to the start
 
@@ -119,35 +118,27 @@ def test_play_keeps_stepping_until_paused(page):
     assert_shows(s, zs[-1], start["target"], start["lr"], losses)
 
 
-def test_keyboard_on_a_logit_restarts_and_on_lr_keeps_the_run(page):
+def test_keyboard_on_lr_keeps_the_run_and_a_new_logit_or_target_restarts_it(page):
     root = widget(page)
     start = shown_state(page)
     root.locator(".gx-step").click()
     lr_slider = root.locator(".gx-lr")
-    lr_slider.focus()
-    page.keyboard.press("ArrowRight")  # one slider step up: only the next steps change
+    press(lr_slider, "ArrowRight")  # one slider step up: only the next steps change
     lr = round(start["lr"] + float(lr_slider.get_attribute("step")), 10)
     zs, losses = trajectory(start["exact_z"], start["target"], start["lr"], 1)
     assert_shows(shown_state(page), zs[-1], start["target"], lr, losses)
-    logit = root.locator(".gx-logit").nth(1)
-    logit.focus()
-    page.keyboard.press("ArrowLeft")  # a new start where the slider now is
+    press(root.locator(".gx-logit").nth(1), "ArrowLeft")  # a new start where the slider now is
     s = shown_state(page)
     assert s["steps"] == 0 and s["exact_z"][1] == s["sliders"][1] < zs[-1][1]
     assert s["exact_z"][0] == zs[-1][0] and s["exact_z"][2:] == list(zs[-1][2:])
     first_loss = labcode.cross_entropy(np.asarray(s["exact_z"]), start["target"])
     assert_shows(s, s["exact_z"], start["target"], lr, [first_loss])
-
-
-def test_target_select_restarts_with_the_new_target(page):
-    root = widget(page)
-    start = shown_state(page)
     root.locator(".gx-step").click()
-    new_target = (start["target"] + 1) % len(start["exact_z"])
+    new_target = (start["target"] + 1) % len(s["exact_z"])
     labels = root.locator(".gx-table tbody th").all_inner_texts()
-    root.locator(".gx-select").select_option(label=labels[new_target])
-    zs, _ = trajectory(start["exact_z"], start["target"], start["lr"], 1)
-    assert_shows(shown_state(page), zs[-1], new_target, start["lr"], [labcode.cross_entropy(zs[-1], new_target)])
+    root.locator(".gx-select").select_option(label=labels[new_target])  # a new start where the run now is
+    zs, _ = trajectory(s["exact_z"], start["target"], lr, 1)
+    assert_shows(shown_state(page), zs[-1], new_target, lr, [labcode.cross_entropy(zs[-1], new_target)])
 
 
 GRID = [([0, 1, 2], 0), ([1000, -1000], 1), ([-1000, 1000, 0], 2), ([1000, 1000, -1000, 999.5], 3),
@@ -156,37 +147,20 @@ GRID_LR = [1e-3, 0.1, 1.0, 7.5]
 
 
 def test_page_maths_agrees_with_labcode_to_1e9(page):
-    """Runs stepMaths and runSteps from the module text embedded in the page, in Chromium's JS engine."""
     cases = [(z, y, lr) for z, y in GRID for lr in GRID_LR]
-    import_module(page, MARKER)
-    results = page.evaluate("cases => cases.map(([z, y, lr]) => ({one: __widget.module.stepMaths(z, y, lr), "
-                            "run: __widget.module.runSteps(z, y, lr, 5)}))", cases)
-    assert len(results) == len(cases)
-    for (z, y, lr), js in zip(cases, results, strict=True):
-        zs, losses = trajectory(z, y, lr, 5)
-        g = labcode.cross_entropy_grad(np.asarray(z, dtype=float), y)
-        where = f"z={z} y={y} lr={lr}"
-        np.testing.assert_allclose(js["one"]["probs"], labcode.softmax(z), rtol=1e-9, atol=1e-12, err_msg=where)
-        np.testing.assert_allclose(js["one"]["grad"], g, rtol=1e-9, atol=1e-12, err_msg=where)
-        np.testing.assert_allclose(js["one"]["nextLogits"], zs[1], rtol=1e-9, atol=1e-9, err_msg=where)
-        np.testing.assert_allclose(js["one"]["nextProbs"], labcode.softmax(zs[1]), rtol=1e-9, atol=1e-12, err_msg=where)
-        assert js["one"]["loss"] == pytest.approx(losses[0], rel=1e-9, abs=1e-12), where
-        assert js["one"]["nextLoss"] == pytest.approx(losses[1], rel=1e-9, abs=1e-9), where
-        np.testing.assert_allclose(js["run"]["logits"], zs[-1], rtol=1e-9, atol=1e-9, err_msg=where)
-        np.testing.assert_allclose(js["run"]["losses"], losses[1:], rtol=1e-9, atol=1e-9, err_msg=where)
+    ones = call_module(page, MARKER, "stepMaths", cases)
+    runs = call_module(page, MARKER, "runSteps", [case + (5,) for case in cases])
+    for (z, y, lr), one, run in zip(cases, ones, runs, strict=True):
+        want, (zs, losses), where = labcode_step(z, y, lr), trajectory(z, y, lr, 5), f"z={z} y={y} lr={lr}"
+        for key, atol in (("probs", 1e-12), ("grad", 1e-12), ("nextLogits", 1e-9), ("nextProbs", 1e-12),
+                          ("loss", 1e-12), ("nextLoss", 1e-9)):
+            assert np.asarray(one[key]) == pytest.approx(want[key], rel=1e-9, abs=atol), f"{key} {where}"
+        np.testing.assert_allclose(run["logits"], zs[-1], rtol=1e-9, atol=1e-9, err_msg=where)
+        np.testing.assert_allclose(run["losses"], losses[1:], rtol=1e-9, atol=1e-9, err_msg=where)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", [1200, 360])
-def test_screenshots_and_no_overflow(page, width, scheme):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.emulate_media(color_scheme=scheme)
-    page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
-    page.set_viewport_size({"width": width, "height": 900})
+def test_screenshots_and_no_overflow(page):
     root = widget(page)
     root.locator(".gx-step").click()
-    root.scroll_into_view_if_needed()
-    root.screenshot(path=str(SHOTS / f"gradient_explorer_{scheme}_{width}.png"))
-    assert_fits_its_column(root, width)
-    for box in root.locator(".gx-logit, .gx-lr, .gx-select, .gx-step, .gx-play, .gx-reset").all():
-        assert box.bounding_box()["height"] >= 20  # large enough to hit with a finger
+    assert_fits_desktop_and_phone(page, root, "gradient_explorer", ".gx-logit, .gx-lr, .gx-select, .gx-step, .gx-play, "
+                                  ".gx-reset")

@@ -9,12 +9,20 @@ in tests/site_tour.py).
 """
 from __future__ import annotations
 
+import pytest
 
-def assert_follows_the_theme(site_tour, built_site, marker: str, key: str, least: int, on: str = "page") -> None:
-    """Every built page whose HTML has `marker` was measured under `key` in both themes, and passes.
+# Each family: how the built HTML shows it, its key in the tour's records, how many of its texts at least must have
+# been measured, and what must show behind it: "page" (the page's background) or "around" (whatever its cell's
+# output area sits on). The “你来写” reports (labcode.practice) paint no box of their own: in dark mode too they sit
+# on whatever their exercise box or page shows, in its text colour.
+FAMILIES = {"widgets": ("lc-widget", 20, "page"), "answer_boxes": ('class="answer-box"', 40, "page"),
+            "practice_reports": ('class="lc-practice"', 10, "around")}
 
-    `on`: what must show behind the root, "page" (the page's background) or "around" (whatever its cell's output
-    area sits on, such as an exercise box)."""
+
+@pytest.mark.parametrize("key", FAMILIES)
+def test_follows_light_and_dark_with_aa_contrast(site_tour, built_site, key):
+    """Every built page whose HTML shows the family was measured in both themes, and passes."""
+    marker, least, on = FAMILIES[key]
     pages = sorted(p.relative_to(built_site).as_posix() for p in built_site.rglob("*.html")
                    if marker in p.read_text(encoding="utf-8"))
     assert pages, f"no built page has {marker}"
@@ -34,18 +42,3 @@ def assert_follows_the_theme(site_tour, built_site, marker: str, key: str, least
                     assert all(sum(t["fg"]) > sum(t["bg"]) for t in r["texts"]), f"{where}: dark text on dark page"
                 checked += len(r["texts"])
     assert checked > least  # the texts were really found and measured
-
-
-def test_every_widget_follows_light_and_dark_with_aa_contrast(site_tour, built_site):
-    assert_follows_the_theme(site_tour, built_site, "lc-widget", "widgets", 20)
-
-
-def test_every_answer_box_follows_light_and_dark_with_aa_contrast(site_tour, built_site):
-    """The answer boxes (_ext/answer_box) too: their question, buttons, help and progress texts."""
-    assert_follows_the_theme(site_tour, built_site, 'class="answer-box"', "answer_boxes", 40)
-
-
-def test_every_you_write_report_follows_light_and_dark_with_aa_contrast(site_tour, built_site):
-    """The “你来写” reports (labcode.practice) paint no box of their own: in dark mode too they sit on whatever
-    their exercise box or page shows, in its text colour."""
-    assert_follows_the_theme(site_tour, built_site, 'class="lc-practice"', "practice_reports", 10, on="around")

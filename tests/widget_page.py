@@ -4,9 +4,10 @@ A browser test module sets PAGE (the chapter's HTML path), WIDGET (the root's se
 widget's ES module, which the page embeds in its widget state). Loading a chapter (MathJax, the widget runtime)
 costs seconds of CPU, so the module's page is loaded once (`loaded` in conftest.py), offline, and each test gets it
 back (`page`) with its first widget returned, through the widget's own controls, to the state a fresh load showed:
-the module's RESTORE_JS sets the controls its `restorable_state(page)` recorded, and the state must then equal the
-fresh load's (a widget that cannot say so, such as the gradient explorer, is only put back by its reset button).
-`page_at_width` loads the page at another width in a context of its own, as a phone would.
+its inputs are set back as a reader would (SET_CONTROLS_JS, or the module's own RESTORE_JS; then the module's RESET
+button is clicked, if it has one), and the module's
+`restorable_state(page)` must then equal the fresh load's (a widget that cannot say so, such as the gradient
+explorer, is only put back by its reset button).
 """
 from __future__ import annotations
 
@@ -25,10 +26,66 @@ IMPORT_MODULE_JS = """async (marker) => {
     return Object.fromEntries(Object.entries(model.state).filter(([k]) => k !== "_esm" && k !== "_css"));
 }"""
 
+# Where the widget's inputs stand (a switch: checked or not), in document order.
+CONTROLS_JS = """root => Array.from(root.querySelectorAll("input, select, textarea"),
+    (e) => e.type === "checkbox" ? e.checked : e.value)"""
+# Set them back as a reader would: each value entered (the `input` and `change` events a browser sends), a switch
+# clicked if it moved.
+SET_CONTROLS_JS = """(root, values) => {
+    root.querySelectorAll("input, select, textarea").forEach((e, k) => {
+        if (e.type === "checkbox") {
+            if (e.checked !== values[k]) e.click();
+            return;
+        }
+        e.value = values[k];
+        for (const type of ["input", "change"]) e.dispatchEvent(new Event(type, {bubbles: true}));
+    });
+    document.activeElement.blur();
+    window.scrollTo(0, 0);
+}"""
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
 
 def import_module(page, marker):
     """The page's own module of the widget (`window.__widget.module` in the page); returns the widget's state."""
     return page.evaluate(IMPORT_MODULE_JS, marker)
+
+
+def call_module(page, marker, function, cases):
+    """`function` of the page's own module of the widget (a dotted name: "maths.softmax"), run in Chromium's JS
+    engine on each case's arguments; returns the results."""
+    import_module(page, marker)
+    return page.evaluate("""([name, cases]) => {
+        const f = name.split(".").reduce((o, key) => o[key], window.__widget.module);
+        return cases.map((args) => f(...args));
+    }""", [function, cases])
+
+
+def numbers(root, selector):
+    """The numbers shown in every element of `root` matching `selector` (an element not rendered has no number)."""
+    return [float(t) for t in root.locator(selector).all_inner_texts()]
+
+
+# Keys that reach the document: in JupyterLab or Notebook 7 they would run notebook commands instead of moving the
+# control (the widget keeps them: keepControlKeys in labcode/widgets/dom.js).
+ESCAPED_KEYS_JS = """() => {
+    if (!window.__escaped) document.addEventListener("keydown", (e) => window.__escaped.push(e.key));
+    window.__escaped = [];
+}"""
+
+
+def press(control, key, times=1):
+    """Focus `control` and press `key` on the keyboard `times` times, as a reader would; the widget keeps the keys."""
+    control.page.evaluate(ESCAPED_KEYS_JS)
+    control.focus()
+    for _ in range(times):
+        control.page.keyboard.press(key)
+    assert control.page.evaluate("window.__escaped") == [], f"{key} left the widget for the page"
+
+
+def enter(control, value):
+    """Set an input to `value` as typing or dragging it would (an `input` event)."""
+    control.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", value)
 
 
 def offline_context(chromium, **options):
@@ -41,7 +98,7 @@ def offline_context(chromium, **options):
 
 
 def open_widget_page(chromium, url, root, **options):
-    """An offline page (`offline_context` in conftest) at `url`, once its first `root` widget is drawn.
+    """An offline page (`offline_context`) at `url`, once its first `root` widget is drawn.
 
     Script and console errors go to `page.errors` and failed requests to `page.missing`; returns (context, page).
     """
@@ -72,10 +129,46 @@ def assert_fits_its_column(root, width):
         f"the widget runs off the screen at {width}px")
 
 
+def assert_fits_desktop_and_phone(page, root, name, controls, least=20, also=None):
+    """At 1200 and at 360 px, in each theme (the page follows the system's): a screenshot of the widget in
+    _build/screenshots/, the widget inside its column and on the screen, every `controls` element at least `least`
+    px high (large enough to hit with a finger), and `also(root, width)`. The page is left light at desktop size."""
+    from conftest import SHOTS
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        # A new width lays the whole chapter out again, a new theme repaints it: light, dark, then dark, light.
+        for width, schemes in ((DESKTOP["width"], ("light", "dark")), (360, ("dark", "light"))):
+            page.set_viewport_size({**DESKTOP, "width": width})
+            page.evaluate(NEXT_FRAMES)  # resize observers and layout have run
+            for scheme in schemes:
+                page.emulate_media(color_scheme=scheme)
+                page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
+                root.scroll_into_view_if_needed()
+                root.screenshot(path=str(SHOTS / f"{name}_{scheme}_{width}.png"))
+                assert_fits_its_column(root, width)
+                small = root.locator(controls).evaluate_all(
+                    "(els, least) => els.filter(e => e.getBoundingClientRect().height < least).map(e => e.outerHTML)",
+                    least)
+                assert small == [], f"controls too small to hit with a finger at {width}px ({scheme}): {small}"
+                if also:
+                    also(root, width)
+    finally:
+        page.set_viewport_size(DESKTOP)
+        if page.evaluate("document.documentElement.dataset.theme") != "light":  # the loop stopped on a failure
+            page.emulate_media(color_scheme="light")
+
+
 def restore(loaded, module):
-    """Put the first widget back through its own controls (the module's RESTORE_JS), and check that it shows the
-    fresh load's state where the module can say what that is (`restorable_state`)."""
+    """Put the first widget back through its own controls (the module's RESTORE_JS, else SET_CONTROLS_JS, then its
+    RESET button), and check that it shows the fresh load's state where the module can say what that is
+    (`restorable_state`)."""
     state = getattr(module, "restorable_state", None)
-    loaded.locator(module.WIDGET).first.evaluate(module.RESTORE_JS, loaded.fresh and loaded.fresh.get("controls"))
+    controls = loaded.fresh and loaded.fresh.get("controls")
+    root = loaded.locator(module.WIDGET).first
+    root.evaluate(getattr(module, "RESTORE_JS", SET_CONTROLS_JS), controls)
+    if hasattr(module, "RESET"):
+        root.locator(module.RESET).click()
     if state:
         assert state(loaded) == loaded.fresh, "the widget did not return to the state of a fresh load"
+
