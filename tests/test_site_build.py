@@ -6,6 +6,8 @@ from pathlib import Path
 
 import yaml
 
+import build_site
+
 ROOT = Path(__file__).resolve().parents[1]
 EXTERNAL = re.compile(r"^(https?:)?//", re.I)
 CSS_URL = re.compile(r"""(?:url\(\s*['"]?|@import\s+['"])((?:https?:)?//[^'")\s]+)""", re.I)
@@ -30,6 +32,7 @@ def test_toc_lists_only_pages_that_exist():
 
 
 def test_site_builds_with_warnings_as_errors(site_build):
+    assert {"-W", "-n", "--keep-going"} <= set(build_site.command())  # a clean log alone does not show -W
     assert site_build.returncode == 0, site_build.log[-4000:]
     assert "WARNING:" not in site_build.log and "build succeeded" in site_build.log
 
