@@ -1,7 +1,5 @@
-"""Page weight and time to usable of every page, on a throttled phone, next to the build before the light pages.
-
-Both sites are built from the notebooks' stored outputs: this one, and the commit BEFORE (the last one before the
-pages were made light), taken with `git archive` into a temporary folder.
+"""Page weight and time to usable of every page of the benchmark's site, on a throttled phone (CONTRIBUTING.md
+gives the figures before the pages were made light).
 
 Each page is opened once in a fresh browser context (empty cache) at 360 × 740 px, with Chromium's network
 emulation set to slow 4G (1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip), from a local server that gzips
@@ -14,9 +12,7 @@ text as a static host does. For every page:
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import browser
@@ -25,7 +21,6 @@ from benchmark import ROOT, row
 sys.path.insert(0, str(ROOT / "tests"))
 from site_tour import site_pages  # noqa: E402
 
-BEFORE = "95e835c"  # the last commit before the light pages
 GOAL_KB, GOAL_S = 600, 4.0
 SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
 PHONE = {"width": 360, "height": 740}
@@ -127,48 +122,18 @@ def measure(html: Path, pages: list[str]) -> dict:
     return results
 
 
-def site_before(ref: str, work: Path) -> Path:
-    """The site as commit `ref` built it from its stored outputs: its files from `git archive`, its own assets,
-    config (scripts/book_config.py then) and extensions."""
-    src, out = work / "src", work / "out"
-    src.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
-    (src / "web" / "node_modules").symlink_to(ROOT / "web" / "node_modules")
-    subprocess.run([sys.executable, "scripts/vendor_assets.py"], cwd=src, check=True, stdout=subprocess.DEVNULL)
-    config = out / "_config_stored.yml"
-    subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'scripts'); from pathlib import Path; "
-                    "from book_config import write_config_copy; write_config_copy(Path(sys.argv[1]), None)",
-                    str(config)], cwd=src, check=True)
-    subprocess.run([str(Path(sys.executable).with_name("jupyter-book")), "build", str(src), "--config", str(config),
-                    "--path-output", str(out)], cwd=src, check=True, stdout=subprocess.DEVNULL)
-    return out / "_build" / "html"
-
-
 def kb(n: float) -> str:
     return f"{n / 1024:,.0f} KB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.2f} MB"
 
 
-def shown(r: dict | None) -> str:
-    if r is None:
-        return "-"
+def shown(r: dict) -> str:
     usable = f"{r['usable']:.1f} s" if r["usable"] is not None else "n/a"
     return f"{kb(r['gzip'])} gzip in {r['files']} files ({kb(r['raw'])} raw, {kb(r['scrolled'])} scrolled), {usable}"
 
 
-def rows(site, before_ref: str | None = BEFORE) -> list[dict]:
+def rows(site) -> list[dict]:
     if shutil.which("chromium") is None:
         return [row("pages: weight and time to usable", "not measured (no chromium)")]
-    now = measure(site(), site_pages(site()))
-    before = {}
-    if before_ref:
-        with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
-            old = site_before(before_ref, Path(tmp))
-            before = measure(old, site_pages(old))
     goal = f"<= {GOAL_KB} KB gzip, usable <= {GOAL_S:.0f} s"
-    out = []
-    for path, r in now.items():
-        out.append(row(f"page {path}: first visit at 360 px, slow 4G", shown(r), goal))
-        if before_ref:
-            out.append(row(f"page {path}: the same at {before_ref} (before the light pages)", shown(before.get(path))))
-    return out
+    return [row(f"page {path}: first visit at 360 px, slow 4G", shown(r), goal)
+            for path, r in measure(site(), site_pages(site())).items()]
