@@ -1,14 +1,12 @@
-"""Benchmark rows for the chapter-4 bigram: exactness and speed of the two gradient paths on names.txt.
-
-`python scripts/bench_bigram.py` prints the table; scripts/benchmark.py (`make bench`) collects `rows()`.
-"""
+"""Benchmark rows for the chapter-4 bigram: exactness and speed of the two gradient paths on names.txt
+(`python scripts/benchmark.py --skip-tests --skip-builds bigram`)."""
 from __future__ import annotations
 
-import time
 import tracemalloc
 
 import numpy as np
 
+from benchmark import row, timings
 from labcode import bigram
 
 LR = 70.0          # gradient descent from zero weights, count path: below the edge bigram.lr_limits gives (74.4)
@@ -17,12 +15,7 @@ MAX_STEPS = 200_000
 
 def best_of(fn, repeat):
     """Shortest wall time of `repeat` calls (the least disturbed by other processes)."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    return min(timings(lambda i: fn(), repeat))
 
 
 def peak_mib(fn):
@@ -40,7 +33,7 @@ def names_problem():
     return xs, ys, bigram.count_matrix(xs, ys, len(vocab))
 
 
-def rows():
+def rows(site):
     xs, ys, counts = names_problem()
     V = counts.shape[0]
     W = np.random.default_rng(4).normal(size=(V, V))
@@ -58,30 +51,21 @@ def rows():
 
     optimum = bigram.count_nll(counts)
     edges = bigram.lr_limits(counts)
-    out_edge = {"what": "bigram: stability edge of lr at the count optimum (tightest row)",
-                "value": f"{edges.min():.1f} (row {int(edges.argmin())})", "goal": f"> lr {LR:g}"}
-    out = [{"what": "bigram: max |difference| of loss and gradient, two paths", "value": f"{diff:.1e}",
-            "goal": "<= 1e-12"},
-           {"what": "bigram: one step, per-example path (228,146 pairs)", "value": f"{per_example * 1e3:.0f} ms",
-            "goal": "-"},
-           {"what": "bigram: one step, count path (27x27)", "value": f"{per_count * 1e6:.1f} us",
-            "goal": f">= 1000x faster (now {per_example / per_count:,.0f}x)"}]
+    out_edge = row("bigram: stability edge of lr at the count optimum (tightest row)",
+                   f"{edges.min():.1f} (row {int(edges.argmin())})", f"> lr {LR:g}")
+    out = [row("bigram: max |difference| of loss and gradient, two paths", f"{diff:.1e}", "<= 1e-12"),
+           row("bigram: one step, per-example path (228,146 pairs)", f"{per_example * 1e3:.0f} ms"),
+           row("bigram: one step, count path (27x27)", f"{per_count * 1e6:.1f} us",
+               f">= 1000x faster (now {per_example / per_count:,.0f}x)")]
     for tol, goal in ((1e-3, "-"), (1e-4, "< 0.25 s")):
         def run(tol=tol):
             return bigram.train(np.zeros((V, V)), counts, LR, MAX_STEPS, stop_below=optimum + tol)[1]
         seconds = best_of(run, 3)
         steps = len(run()) - 1
-        out.append({"what": f"bigram: gradient descent from W = 0 to within {tol:g} of the count NLL (lr {LR:g})",
-                    "value": f"{steps:,} steps, {seconds:.3f} s", "goal": goal})
+        out.append(row(f"bigram: gradient descent from W = 0 to within {tol:g} of the count NLL (lr {LR:g})",
+                       f"{steps:,} steps, {seconds:.3f} s", goal))
     out.append(out_edge)
-    out.append({"what": "bigram: peak memory, one per-example step", "value": f"{peak_mib(example_step):.0f} MiB",
-                "goal": "-"})
-    out.append({"what": "bigram: peak memory, 1,000 count-path steps",
-                "value": f"{peak_mib(lambda: bigram.train(W, counts, LR, 1000)) * 1024:.0f} KiB", "goal": "-"})
+    out.append(row("bigram: peak memory, one per-example step", f"{peak_mib(example_step):.0f} MiB"))
+    out.append(row("bigram: peak memory, 1,000 count-path steps",
+                   f"{peak_mib(lambda: bigram.train(W, counts, LR, 1000)) * 1024:.0f} KiB"))
     return out
-
-
-if __name__ == "__main__":
-    from benchmark import print_table
-
-    print_table(rows())

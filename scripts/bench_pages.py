@@ -1,8 +1,5 @@
-"""Page weight and time to usable of every page, on a throttled phone, next to the build before the light pages.
-
-`table()` is printed by scripts/benchmark.py (`make bench`); `python scripts/bench_pages.py [--before REF]` prints
-the table alone. Both sites are built from the notebooks' stored outputs: this one, and the commit BEFORE (the
-last one before the pages were made light), taken with `git archive` into a temporary folder.
+"""Page weight and time to usable of every page of the benchmark's site, on a throttled phone (CONTRIBUTING.md
+gives the figures before the pages were made light).
 
 Each page is opened once in a fresh browser context (empty cache) at 360 × 740 px, with Chromium's network
 emulation set to slow 4G (1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip), from a local server that gzips
@@ -14,18 +11,16 @@ text as a static host does. For every page:
 """
 from __future__ import annotations
 
-import argparse
 import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import CHROMIUM_ARGS  # noqa: E402
-from browser_bench import ROOT, gzip_server, stored_output_site  # noqa: E402
+import browser
+from benchmark import ROOT, row
 
-BEFORE = "95e835c"  # the last commit before the light pages
+sys.path.insert(0, str(ROOT / "tests"))
+from site_tour import site_pages  # noqa: E402
+
 GOAL_KB, GOAL_S = 600, 4.0
 SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8, "uploadThroughput": 750_000 / 8}
 PHONE = {"width": 360, "height": 740}
@@ -75,12 +70,6 @@ USABLE_JS = """() => {
 }"""
 
 
-def site_pages(html: Path) -> list[str]:
-    sys.path.insert(0, str(ROOT / "tests"))
-    from site_tour import site_pages as pages
-    return pages(html)
-
-
 def _settle(page, path):
     """Wait until nothing has loaded for 0.5 s; a page that never settles is measured as it stands, with a note."""
     try:
@@ -92,13 +81,10 @@ def _settle(page, path):
 
 def measure(html: Path, pages: list[str]) -> dict:
     """{page: {files, raw, gzip, scrolled, usable}} for every page, each in a fresh context."""
-    from playwright.sync_api import sync_playwright
-
     results = {}
-    with gzip_server(html) as base, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+    with browser.serve(html, gzip=True) as base, browser.chromium() as chromium:
         for path in pages:
-            context = browser.new_context(viewport=PHONE)
+            context = chromium.new_context(viewport=PHONE)
             context.add_init_script(WATCH_JS)
             page = context.new_page()
             cdp = context.new_cdp_session(page)
@@ -133,64 +119,21 @@ def measure(html: Path, pages: list[str]) -> dict:
             record["scrolled"] = sum(v[1] for v in loads.values() if v[1])
             results[path] = record
             context.close()
-        browser.close()
     return results
-
-
-def site_before(ref: str, work: Path) -> Path:
-    """The site as commit `ref` built it: its files from `git archive`, its own assets and config."""
-    src = work / "src"
-    src.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
-    (src / "web" / "node_modules").symlink_to(ROOT / "web" / "node_modules")
-    subprocess.run([sys.executable, "scripts/vendor_assets.py"], cwd=src, check=True, stdout=subprocess.DEVNULL)
-    return stored_output_site(src, work / "out")
 
 
 def kb(n: float) -> str:
     return f"{n / 1024:,.0f} KB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.2f} MB"
 
 
-def format_table(now: dict, before: dict | None) -> str:
-    head = ["page", "files", "raw", "gzip", "scrolled", "usable"]
-    lines = []
-    for path, r in now.items():
-        usable = f"{r['usable']:.1f} s" if r["usable"] is not None else "n/a"
-        row = [path, str(r["files"]), kb(r["raw"]), kb(r["gzip"]), kb(r["scrolled"]), usable]
-        b = (before or {}).get(path)
-        if before is not None:
-            row += [str(b["files"]), kb(b["raw"]), kb(b["gzip"]), kb(b["scrolled"]),
-                    f"{b['usable']:.1f} s" if b and b["usable"] is not None else "n/a"] if b else ["-"] * 5
-        lines.append(row)
-    if before is not None:
-        head += [f"{h} before" for h in head[1:]]
-    widths = [max(len(x) for x in col) for col in zip(head, *lines, strict=True)]
-    fmt = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)  # noqa: E731
-                                  for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
-    title = (f"Page weight, first visit at 360 px on slow 4G (goal: <= {GOAL_KB} KB gzip, usable <= {GOAL_S:.0f} s;"
-             f" 'before' = {BEFORE})" if before is not None else "Page weight, first visit at 360 px on slow 4G")
-    return "\n".join([title, fmt(head), fmt(["-" * w for w in widths])] + [fmt(r) for r in lines])
+def shown(r: dict) -> str:
+    usable = f"{r['usable']:.1f} s" if r["usable"] is not None else "n/a"
+    return f"{kb(r['gzip'])} gzip in {r['files']} files ({kb(r['raw'])} raw, {kb(r['scrolled'])} scrolled), {usable}"
 
 
-def table(before_ref: str | None = BEFORE) -> str:
+def rows(site) -> list[dict]:
     if shutil.which("chromium") is None:
-        return "Page weight: not measured (no chromium)"
-    with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
-        html = stored_output_site(ROOT, Path(tmp) / "now")
-        now = measure(html, site_pages(html))
-        before = None
-        if before_ref:
-            old = site_before(before_ref, Path(tmp) / "before")
-            before = measure(old, site_pages(old))
-    return format_table(now, before)
-
-
-def rows():
-    return []  # this bench prints its own table (`table()`)
-
-
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", default=BEFORE, help="git commit to compare with ('' for none)")
-    print(table(parser.parse_args().before or None))
+        return [row("pages: weight and time to usable", "not measured (no chromium)")]
+    goal = f"<= {GOAL_KB} KB gzip, usable <= {GOAL_S:.0f} s"
+    return [row(f"page {path}: first visit at 360 px, slow 4G", shown(r), goal)
+            for path, r in measure(site(), site_pages(site())).items()]

@@ -1,40 +1,21 @@
-"""Timings of the four widgets: Python's update per control move (in the kernel), and input → redraw in Chromium.
-
-`rows()` is collected by scripts/benchmark.py (`make bench`); `python scripts/bench_widgets.py` prints the rows alone.
-The browser rows build the site once (scripts/build_site.py, stored outputs) into a temporary folder, serve it on
-127.0.0.1 and drive each chapter's widget through its own controls, timing in the page until its DOM has changed.
+"""Timings of the four widgets: Python's update per control move (in the kernel), and input → redraw in Chromium,
+on the chapter pages of the benchmark's site, each widget driven through its own controls and timed in the page
+until its DOM has changed.
 """
 from __future__ import annotations
 
 import json
 import shutil
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
 
 import browser
+from benchmark import ROOT, ms, row, timings
 
-ROOT = Path(__file__).resolve().parents[1]
 PHRASES = ["我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢你谢谢", "人人为我，我为人人"]
-
-
-def ms(values):
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return f"median {statistics.median(values):.3f} ms, p95 {p95:.3f} ms"
 
 
 def timed(change, n):
     """Milliseconds of each of `n` calls change(i)."""
-    times = []
-    for i in range(n):
-        start = time.perf_counter()
-        change(i)
-        times.append((time.perf_counter() - start) * 1000)
-    return times
+    return [1000 * s for s in timings(change, n)]
 
 
 # ---------------------------------------------------------------- kernel side
@@ -54,14 +35,12 @@ def kernel_rows():
     data = {k: v for k, v in state.items() if k not in ("_esm", "_css")}
     size = len(json.dumps(data, ensure_ascii=False).encode()) / 1024
     code = len((state["_esm"] + state["_css"]).encode()) / 1024
-    return [{"what": "softmax explorer, kernel: set logits + recompute (per slider move)", "value": ms(moves),
-             "goal": goal},
-            {"what": "gradient explorer, kernel: step()", "value": ms(steps), "goal": goal},
-            {"what": "gradient explorer, kernel: set lr + recompute", "value": ms(lr_moves), "goal": goal},
-            {"what": "embedding explorer, kernel: set text + recompute", "value": ms(phrases), "goal": goal},
-            {"what": "embedding explorer, page state: vocabulary + E + C", "value": f"{size:.1f} KB",
-             "goal": "<= 24 KB"},
-            {"what": "embedding explorer, page state: JS + CSS", "value": f"{code:.1f} KB", "goal": "-"}]
+    return [row("softmax explorer, kernel: set logits + recompute (per slider move)", ms(moves), goal),
+            row("gradient explorer, kernel: step()", ms(steps), goal),
+            row("gradient explorer, kernel: set lr + recompute", ms(lr_moves), goal),
+            row("embedding explorer, kernel: set text + recompute", ms(phrases), goal),
+            row("embedding explorer, page state: vocabulary + E + C", f"{size:.1f} KB", "<= 24 KB"),
+            row("embedding explorer, page state: JS + CSS", f"{code:.1f} KB")]
 
 
 # ---------------------------------------------------------------- browser side
@@ -183,41 +162,32 @@ def measure(page, site):
     animated = page.evaluate(TRAIN_BUTTON_JS)
     fast = "p95 <= 5 ms"
     return [
-        {"what": "softmax explorer, browser: input -> bars' DOM updated", "value": ms(softmax["dom"]), "goal": fast},
-        {"what": "softmax explorer, browser: input -> bars laid out", "value": ms(softmax["layout"]), "goal": "-"},
-        {"what": "gradient explorer, browser: lr input -> redrawn", "value": ms(gradient["redraw"]), "goal": fast},
-        {"what": "gradient explorer, browser: one step (click -> redrawn)", "value": ms(gradient["steps"]),
-         "goal": fast},
-        {"what": "embedding explorer, browser: input -> redrawn", "value": ms(embedding["dom"]), "goal": fast},
-        {"what": "embedding explorer, browser: input -> lines drawn (next frame)", "value": ms(embedding["lines"]),
-         "goal": "one frame (~16 ms)"},
-        {"what": "bigram trainer, page: one training step (27x27, count path)",
-         "value": f"{1000 * t['perStep']:.1f} us", "goal": "<= 100 us"},
-        {"what": f"bigram trainer, page: to within 1e-3 of optimum (alpha {t['alpha']:g}, lr {t['lr']:g})",
-         "value": f"{t['steps']} steps, {t['reach']:.1f} ms", "goal": "< 100 ms of compute"},
-        {"what": f"bigram trainer, page: same with the train button ({t['frameSteps']} steps per frame)",
-         "value": f"{animated / 1000:.2f} s", "goal": "an animation a reader can follow"},
-        {"what": "bigram trainer, page state (without the JS/CSS module text)",
-         "value": f"{t['stateBytes'] / 1024:.1f} KiB (+ {t['moduleBytes'] / 1024:.1f} KiB module)", "goal": "<= 8 KiB"},
+        row("softmax explorer, browser: input -> bars' DOM updated", ms(softmax["dom"]), fast),
+        row("softmax explorer, browser: input -> bars laid out", ms(softmax["layout"])),
+        row("gradient explorer, browser: lr input -> redrawn", ms(gradient["redraw"]), fast),
+        row("gradient explorer, browser: one step (click -> redrawn)", ms(gradient["steps"]), fast),
+        row("embedding explorer, browser: input -> redrawn", ms(embedding["dom"]), fast),
+        row("embedding explorer, browser: input -> lines drawn (next frame)", ms(embedding["lines"]),
+            "one frame (~16 ms)"),
+        row("bigram trainer, page: one training step (27x27, count path)", f"{1000 * t['perStep']:.1f} us",
+            "<= 100 us"),
+        row(f"bigram trainer, page: to within 1e-3 of optimum (alpha {t['alpha']:g}, lr {t['lr']:g})",
+            f"{t['steps']} steps, {t['reach']:.1f} ms", "< 100 ms of compute"),
+        row(f"bigram trainer, page: same with the train button ({t['frameSteps']} steps per frame)",
+            f"{animated / 1000:.2f} s", "an animation a reader can follow"),
+        row("bigram trainer, page state (without the JS/CSS module text)",
+            f"{t['stateBytes'] / 1024:.1f} KiB (+ {t['moduleBytes'] / 1024:.1f} KiB module)", "<= 8 KiB"),
     ]
 
 
-def browser_rows():
+def browser_rows(site):
     why = ("no chromium" if shutil.which("chromium") is None
            else None if (ROOT / "_vendor" / "widgets").is_dir() else "run `make assets` first")
     if why:
-        return [{"what": "widgets, browser", "value": f"not measured ({why})", "goal": "-"}]
-    with tempfile.TemporaryDirectory(prefix="bench-site-") as out:
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py"), "--out", out, "--stored-outputs"],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with browser.serve(Path(out) / "_build" / "html") as url, browser.chromium() as chromium:
-            return measure(chromium.new_page(), url)
+        return [row("widgets, browser", f"not measured ({why})")]
+    with browser.serve(site()) as url, browser.chromium() as chromium:
+        return measure(chromium.new_page(), url)
 
 
-def rows():
-    return kernel_rows() + browser_rows()
-
-
-if __name__ == "__main__":
-    for row in rows():
-        print(f"{row['what']:<72}  {row['value']:>34}  {row['goal']}")
+def rows(site):
+    return kernel_rows() + browser_rows(site)

@@ -1,15 +1,18 @@
-"""Print one table of the project's timings: site and PDF builds, the test suite, and every scripts/bench_*.py row
-(bench_widgets.py: the widgets in the kernel and in Chromium; bench_bigram.py: the chapter-4 maths), then the tables
-of the benches that print their own, such as the page weights of scripts/bench_pages.py.
+"""Print one table of the project's timings: site and PDF builds, the test suite, and the rows of every
+scripts/bench_*.py (bench_widgets.py: the widgets in the kernel and in Chromium; bench_bigram.py: the chapter-4
+maths; bench_pages.py: each page's weight and time to usable on a slow phone network).
 
-Usage: `make bench` (everything) or `python scripts/benchmark.py --skip-tests` (leave out the slow test-suite rows,
-which time `make test` in a fresh clone of HEAD: commit first to measure a change).
-Goals are printed next to measurements; nothing here fails on a slow number.
+Usage: `make bench` (everything), `python scripts/benchmark.py --skip-tests` (leave out the slow test-suite rows,
+which time `make test` in a fresh clone of HEAD: commit first to measure a change), or name benches to run only
+those (`python scripts/benchmark.py --skip-tests --skip-builds bigram`). The benches share one site build (`site()`,
+built when one first asks). Goals are printed next to measurements; nothing here fails on a slow number.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -17,68 +20,67 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+BUILD_SITE = [sys.executable, str(ROOT / "scripts" / "build_site.py")]
 
 
-def timed(cmd) -> tuple[float, bool]:
-    """Seconds the command took, and whether it succeeded."""
+def timings(fn, n: int) -> list[float]:
+    """Seconds of each of `n` calls fn(i)."""
+    times = []
+    for i in range(n):
+        start = time.perf_counter()
+        fn(i)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def ms(values: list[float]) -> str:
+    """Median and 95th percentile of timings given in milliseconds."""
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"median {statistics.median(values):.3f} ms, p95 {p95:.3f} ms"
+
+
+def timed(cmd, cwd=ROOT) -> str:
+    """Seconds the command took, marked when it failed."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start, proc.returncode == 0
+    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return f"{time.perf_counter() - start:.1f} s" + ("" if proc.returncode == 0 else " (failed)")
 
 
-def shown(seconds, ok, fmt="{:.1f} s"):
-    return fmt.format(seconds) + ("" if ok else " (failed)")
+def row(what: str, value: str, goal: str = "-") -> dict:
+    return {"what": what, "value": value, "goal": goal}
 
 
-def build_rows():
+def build_rows(out: Path) -> list[dict]:
+    """The site built cold then again into `out` (the benches use it), and the PDFs."""
     import build_pdf
-    import build_site
 
     missing = build_pdf.missing_packages()
-    with tempfile.TemporaryDirectory() as out:
-        cold = timed(build_site.command(Path(out)))
-        cached = timed(build_site.command(Path(out)))
-        if not missing:
-            pdf = timed([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", out])
-            pages = sum(int(build_pdf.page_count(p)) for p in Path(out).glob("*.pdf"))
-    return [{"what": "site build, cold (fresh output folder)", "value": shown(*cold), "goal": "-"},
-            {"what": "site build, cached (same folder again)", "value": shown(*cached), "goal": "-"},
-            {"what": f"PDF build: {len(build_pdf.chapters())} handouts + answer keys + book"
-                     + ("" if missing else f" ({pages} pages)"),
-             "value": f"skipped: missing {' '.join(missing)}" if missing else shown(*pdf), "goal": "< 120 s"}]
+    rows = [row("site build, cold (fresh output folder, wheel included)", timed([*BUILD_SITE, "--out", str(out)])),
+            row("site build, cached (same folder again)", timed([*BUILD_SITE, "--out", str(out)]))]
+    if missing:
+        return [*rows, row("PDF build", f"skipped: missing {' '.join(missing)}")]
+    pdf = timed([sys.executable, str(ROOT / "scripts" / "build_pdf.py"), "--out", str(out / "pdf")])
+    pages = sum(int(build_pdf.page_count(p)) for p in (out / "pdf").glob("*.pdf"))
+    return [*rows, row(f"PDF build: {len(build_pdf.chapters())} handouts + answer keys + book ({pages} pages)", pdf,
+                       "< 120 s")]
 
 
-def test_rows():
-    """`make test` as a new contributor runs it: in a fresh clone of HEAD, creating its .venv (pip's cache helps)."""
+def test_rows() -> list[dict]:
+    """`make test` as a new contributor runs it: in a fresh clone of HEAD, creating its .venv (uv's cache helps)."""
     with tempfile.TemporaryDirectory() as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
         start = time.perf_counter()
-        setup = subprocess.run(["make", "assets"], cwd=clone, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        installed = time.perf_counter()
-        suite = subprocess.run(["make", "test"], cwd=clone, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        done = time.perf_counter()
-    set_up, tested = setup.returncode == 0, suite.returncode == 0
+        set_up = timed(["make", "assets"], clone)
+        tested = timed(["make", "test"], clone)
+        total = f"{time.perf_counter() - start:.1f} s" + ("" if "failed" not in set_up + tested else " (failed)")
     what = "make test from a fresh clone"
-    return [{"what": f"{what}: .venv and assets", "value": shown(installed - start, set_up), "goal": "-"},
-            {"what": f"{what}: the tests (JOBS=2)", "value": shown(done - installed, tested), "goal": "-"},
-            {"what": f"{what}: total", "value": shown(done - start, set_up and tested), "goal": "< 300 s on 2 cores"}]
+    return [row(f"{what}: .venv and assets", set_up), row(f"{what}: the tests (JOBS=2)", tested),
+            row(f"{what}: total", total, "< 300 s on 2 cores")]
 
 
-def plugins():
-    return [importlib.import_module(path.stem) for path in sorted((ROOT / "scripts").glob("bench_*.py"))]
-
-
-def plugin_rows(modules):
-    return [row for module in modules for row in module.rows()]
-
-
-def plugin_tables(modules):
-    """Tables of their own (a `table()` function), for measures with several columns, such as page weights."""
-    return [module.table() for module in modules if hasattr(module, "table")]
-
-
-def print_table(rows):
+def print_table(rows: list[dict]) -> None:
     width = max(len(r["what"]) for r in rows)
     vwidth = max(len(r["value"]) for r in rows)
     print(f"{'measure':<{width}}  {'value':>{vwidth}}  goal")
@@ -89,17 +91,25 @@ def print_table(rows):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skip-tests", action="store_true", help="leave out the test-suite row")
+    parser.add_argument("benches", nargs="*", help="only these scripts/bench_NAME.py (default: all)")
+    parser.add_argument("--skip-tests", action="store_true", help="leave out the test-suite rows")
     parser.add_argument("--skip-builds", action="store_true", help="leave out the site- and PDF-build rows")
     args = parser.parse_args()
-    rows = [] if args.skip_builds else build_rows()
-    rows += [] if args.skip_tests else test_rows()
-    modules = list(plugins())
-    rows += plugin_rows(modules)
+    names = args.benches or [p.stem.removeprefix("bench_") for p in sorted((ROOT / "scripts").glob("bench_*.py"))]
+    with tempfile.TemporaryDirectory(prefix="bench-") as out:
+        rows = [] if args.skip_builds else build_rows(Path(out))
+        rows += [] if args.skip_tests else test_rows()
+
+        @functools.cache
+        def site() -> Path:
+            """The built HTML: the build above, or one from the notebooks' stored outputs as the tests build it."""
+            if args.skip_builds:
+                subprocess.run([*BUILD_SITE, "--out", out, "--stored-outputs"], check=True, stdout=subprocess.DEVNULL)
+            return Path(out) / "_build" / "html"
+
+        for name in names:
+            rows += importlib.import_module(f"bench_{name}").rows(site)
     print_table(rows)
-    for table in plugin_tables(modules):
-        print()
-        print(table)
 
 
 if __name__ == "__main__":

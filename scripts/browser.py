@@ -5,6 +5,9 @@ cannot download a browser build on these machines.
 """
 from __future__ import annotations
 
+import gzip
+import http.server
+import io
 import shutil
 import socket
 import subprocess
@@ -18,6 +21,31 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 CHROMIUM_HINT = "sudo apt-get install chromium (and `pip install playwright`, already in requirements.txt)"
 LOCAL = "127.0.0.1"
+# What a static host compresses (fonts in woff2 and images are compressed already).
+GZIP_TYPES = (".html", ".js", ".css", ".json", ".svg", ".txt", ".map", ".ttf", ".eot")
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Python's file server; with `gzip`, text is compressed as a static host does (uncompressed, every page
+    would look several times heavier than it is once published: scripts/bench_pages.py weighs them)."""
+
+    gzip = False
+
+    def log_message(self, *args):
+        pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        wants = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (self.gzip and wants and path.is_file() and path.suffix in GZIP_TYPES):
+            return super().send_head()
+        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
 
 def free_port() -> int:
@@ -39,10 +67,10 @@ def wait_for(url: str, seconds: float = 15.0) -> None:
 
 
 @contextmanager
-def serve(folder: Path):
-    """Serve `folder` on 127.0.0.1 (Python's http.server, stopped by its PID); yields the base URL."""
+def serve(folder: Path, gzip: bool = False):
+    """Serve `folder` on 127.0.0.1 from a process of its own (stopped by its PID); yields the base URL."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", LOCAL],
+    server = subprocess.Popen([sys.executable, __file__, str(port), *(["--gzip"] if gzip else [])],
                               cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://{LOCAL}:{port}"
     try:
@@ -81,3 +109,8 @@ def offline(context) -> list[str]:
 
     context.route("**/*", route)
     return blocked
+
+
+if __name__ == "__main__":  # serve(): PORT [--gzip], from the folder to serve
+    Handler.gzip = "--gzip" in sys.argv
+    http.server.ThreadingHTTPServer((LOCAL, int(sys.argv[1])), Handler).serve_forever()

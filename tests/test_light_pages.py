@@ -6,26 +6,14 @@ here each rewrite is checked on its own, cheaply, including the cases the book d
 """
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 from PIL import Image
 
+import first_screen
+import prerendered_maths as maths
+import theme_icons as icons
+import widget_loader as loader
 from conftest import require_tool
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def extension(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "_ext" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-maths, loader, icons, first_screen = (extension(n) for n in
-                                      ("prerendered_maths", "widget_loader", "theme_icons", "first_screen"))
 
 
 def test_formulas_are_read_as_sphinx_writes_them_for_mathjax():
