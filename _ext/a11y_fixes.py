@@ -3,7 +3,7 @@
 axe-core (tests/test_accessibility.py) reports "label-content-name-mismatch" (WCAG 2.5.3, label in name) for the
 search button (its label "搜索" leaves out the shown "Ctrl+K") and for the colour-mode button (an English label,
 while its icons carry Chinese titles). The theme writes these in its templates, so the finished pages are
-rewritten once the build is done; the rewrite is idempotent, so rebuilding an unchanged page is harmless.
+rewritten once the build is done (site_files).
 `static/a11y.css` darkens the light theme's link colour, which is too pale on the tinted admonitions, keeps
 tables and inline code readable at phone width (360 px), and keeps the “你来写” reports in the page's colours in
 dark mode.
@@ -11,7 +11,8 @@ dark mode.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+
+import site_files
 
 REWRITES = [
     # Search button: no aria-label, so its name is what it shows ("搜索 Ctrl+K"); announce the shortcut too.
@@ -30,28 +31,14 @@ REWRITES = [
 ]
 
 
-def rewrite(html: str) -> str:
+def rewrite(html: str, *_) -> str:
     for pattern, replacement in REWRITES:
         html = pattern.sub(replacement, html)
     return html
 
 
-def _finished(app, exception):
-    if exception is not None or app.builder.format != "html":
-        return
-    for page in Path(app.outdir).rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        new = rewrite(text)
-        if new != text:
-            page.write_text(new, encoding="utf-8")
-
-
-def _static(app):
-    app.config.html_static_path.append(str(Path(__file__).with_name("static")))
-
-
 def setup(app):
-    app.connect("builder-inited", _static)
+    site_files.serve_static(app)
     app.add_css_file("a11y.css")
-    app.connect("build-finished", _finished)
+    site_files.rewrite_when_built(app, rewrite)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

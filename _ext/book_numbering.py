@@ -1,10 +1,9 @@
 """Numbers and exercise titles that read the same on the site and in the PDF handouts.
 
 Back matter lettered. The PDFs letter the appendices and the glossary after the chapters (LaTeX's
-\\appendix: 附录 A, 附录 B, sections A.1, A.2, …; see scripts/build_pdf.py). Sphinx numbers every page of
-the numbered table of contents 1, 2, 3, …, so the site said “5. 附录” and “练习 5.1”. Once Sphinx has
-numbered the pages, the back matter's leading number is replaced by its letter: “A. 附录：…”, “A.1”,
-“练习 A.1”, “图 A.1”, “B. 术语表”. Where the back matter starts is book_layout's rule, as in the PDFs.
+\\appendix: 附录 A, sections A.1, …), while Sphinx numbers every page of the table of contents 1, 2, 3, …
+(“5. 附录”, “练习 5.1”). Once Sphinx has numbered the pages, the back matter's leading number is replaced by
+its letter: “A. 附录：…”, “A.1”, “练习 A.1”, “图 A.1”, “B. 术语表”, where book_layout says, as in the PDFs.
 
 Exercise titles in Chinese punctuation. sphinx-exercise writes “练习 1.1 (标题)” and “解答 练习 1.1 (标题)”
 (Latin brackets; in print the space after 解答 disappears between two Chinese characters). Here they read
@@ -19,7 +18,6 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 import book_layout
 
-# --- lettered back matter ---------------------------------------------------------
 
 def letters(env) -> dict[str, str]:
     """{docname: letter} of the back matter, from the root's table of contents (book_layout.numbers)."""
@@ -55,8 +53,6 @@ def letter_back_matter(app, env) -> list[str]:
                 reference["secnumber"] = _lettered(reference["secnumber"], chapter, letter)
     return []
 
-
-# --- exercise titles ----------------------------------------------------------------
 
 def _is_text(node, text: str) -> bool:
     return isinstance(node, nodes.Text) and node.astext() == text

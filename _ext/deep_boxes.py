@@ -20,13 +20,13 @@ across pages; figures inside stay in place instead of floating away.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
+
+import site_files
 
 logger = logging.getLogger(__name__)
 
@@ -35,15 +35,15 @@ CSS = "deep.css"
 
 
 class deep_start(nodes.General, nodes.Element):  # noqa: N801 (docutils names nodes in lower case)
-    """Marker left by the deep-start directive (holds the title); replaced by a deep_box."""
+    """Left by deep-start (holding the title) until the transform puts a deep_box in its place."""
 
 
 class deep_end(nodes.General, nodes.Element):  # noqa: N801
-    """Marker left by the deep-end directive."""
+    pass
 
 
 class deep_box(nodes.container):  # noqa: N801
-    """The box: a deep_title, then the content. Other builders show it as a plain container."""
+    """A deep_title, then the content. Other builders show it as a plain container."""
 
 
 class deep_title(nodes.paragraph):  # noqa: N801
@@ -104,36 +104,14 @@ class MergeDeepBoxes(SphinxTransform):
             end.parent.remove(end)
 
 
-# --- HTML -----------------------------------------------------------------------------
+def _append(text: str):
+    """A visitor that writes `text`."""
+    return lambda translator, node: translator.body.append(text)
+
 
 def visit_box_html(self, node):
     self.body.append(self.starttag(node, "details"))   # the node's classes: lc-deep and any :class:
 
-
-def depart_box_html(self, node):
-    self.body.append("</div>\n</details>\n")
-
-
-def visit_title_html(self, node):
-    self.body.append(f'<summary class="lc-deep-title"><span class="lc-deep-label">{LABEL}</span>')
-
-
-def depart_title_html(self, node):
-    self.body.append('</summary>\n<div class="lc-deep-body">\n')
-
-
-def _page_css(app, pagename, templatename, context, doctree):
-    if doctree is not None and next(iter(doctree.findall(deep_box)), None) is not None:
-        app.add_css_file(CSS)
-
-
-def _static(app):
-    folder = str(Path(__file__).with_name("static"))
-    if folder not in app.config.html_static_path:
-        app.config.html_static_path.append(folder)
-
-
-# --- LaTeX -----------------------------------------------------------------------------
 
 def visit_box_latex(self, node):
     self.body.append("\n\\begin{handoutdeep}")
@@ -145,23 +123,18 @@ def depart_box_latex(self, node):
     self.body.append("\\end{handoutdeep}\n")
 
 
-def visit_title_latex(self, node):
-    self.body.append("{")
-
-
-def depart_title_latex(self, node):
-    self.body.append("}\n")
-
-
 def setup(app):
     app.add_node(deep_start)
     app.add_node(deep_end)
-    app.add_node(deep_box, html=(visit_box_html, depart_box_html), latex=(visit_box_latex, depart_box_latex))
-    app.add_node(deep_title, html=(visit_title_html, depart_title_html),
-                 latex=(visit_title_latex, depart_title_latex))
+    app.add_node(deep_box, html=(visit_box_html, _append("</div>\n</details>\n")),
+                 latex=(visit_box_latex, depart_box_latex))
+    app.add_node(deep_title,
+                 html=(_append(f'<summary class="lc-deep-title"><span class="lc-deep-label">{LABEL}</span>'),
+                       _append('</summary>\n<div class="lc-deep-body">\n')),
+                 latex=(_append("{"), _append("}\n")))
     app.add_directive("deep-start", DeepStart)
     app.add_directive("deep-end", DeepEnd)
     app.add_transform(MergeDeepBoxes)
-    app.connect("builder-inited", _static)
-    app.connect("html-page-context", _page_css)
+    site_files.serve_static(app)
+    site_files.assets_where(app, deep_box, css=CSS)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

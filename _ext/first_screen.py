@@ -10,9 +10,10 @@
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
+
+import site_files
 
 SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools|_static/language_data|searchindex)\.js">'
                             r"</script>")
@@ -54,19 +55,6 @@ def defer(page: str, page_path: Path, is_search: bool) -> str:
     return page
 
 
-def _finished(app, exception):
-    if exception is not None or app.builder.format != "html":
-        return
-    outdir = Path(app.outdir)
-    for path in outdir.rglob("*.html"):
-        if path.relative_to(outdir).parts[0] == "_static":  # theme fragments, not pages
-            continue
-        text = path.read_text(encoding="utf-8")
-        new = defer(text, path, os.path.relpath(path, outdir) == "search.html")
-        if new != text:
-            path.write_text(new, encoding="utf-8")
-
-
 def setup(app):
-    app.connect("build-finished", _finished)
+    site_files.rewrite_when_built(app, lambda page, path, outdir: defer(page, path, path == outdir / "search.html"))
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -7,7 +7,6 @@ carries the finished picture (glyphs drawn once per page in a hidden <svg>, used
 it for screen readers) and needs no script and no font. The formulas are those Sphinx writes for MathJax
 (`\\(...\\)` in `span.math`, `\\[...\\]` or an amsmath environment in `div.math`), wherever they are in the
 finished page (text, headings, the tables of contents). A formula MathJax cannot read fails the build.
-scripts/compare_maths.py compares this with MathJax in the browser and with KaTeX on every formula of the book.
 The PDF handouts are not concerned: LaTeX typesets their formulas.
 """
 from __future__ import annotations
@@ -21,6 +20,8 @@ from pathlib import Path
 
 from sphinx.ext.mathjax import html_visit_displaymath, html_visit_math
 from sphinx.util import logging
+
+import site_files
 
 logger = logging.getLogger(__name__)
 RENDERER = Path(__file__).resolve().parents[1] / "web" / "render_maths.cjs"
@@ -44,7 +45,7 @@ def tex_of(kind: str, content: str) -> tuple[str, str, bool]:
     return prefix, tex, kind == "div"
 
 
-def render(pages: list[list[tuple[str, bool]]], engine: str = "mathjax") -> dict:
+def render(pages: list[list[tuple[str, bool]]]) -> dict:
     """Run the Node renderer once on every formula of every page (see web/render_maths.cjs)."""
     node = shutil.which("node")
     if node is None or not (RENDERER.parent / "node_modules" / "mathjax-full").is_dir():
@@ -52,7 +53,7 @@ def render(pages: list[list[tuple[str, bool]]], engine: str = "mathjax") -> dict
                            "请先运行 `make assets`。\n"
                            "Formulas are typeset at build time by Node.js: node or web/node_modules/mathjax-full "
                            "is missing; run `make assets` first.")
-    request = json.dumps({"engine": engine, "pages": pages}, ensure_ascii=False)
+    request = json.dumps({"engine": "mathjax", "pages": pages}, ensure_ascii=False)
     proc = subprocess.run([node, str(RENDERER)], input=request, capture_output=True, text=True, encoding="utf-8",
                           cwd=RENDERER.parent)
     if proc.returncode != 0:
@@ -60,15 +61,12 @@ def render(pages: list[list[tuple[str, bool]]], engine: str = "mathjax") -> dict
     return json.loads(proc.stdout)
 
 
-def typeset_pages(outdir: Path, engine: str = "mathjax") -> list[tuple[str, str, str]]:
-    """Typeset every formula of every page in `outdir`; returns what could not be typeset, as (page, TeX, why).
-
-    `engine` "katex" is for scripts/compare_maths.py (those pages then need KaTeX's CSS and fonts)."""
-    pages = [p for p in sorted(outdir.rglob("*.html"))
-             if p.relative_to(outdir).parts[0] != "_static" and FORMULA.search(p.read_text(encoding="utf-8"))]
+def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
+    """Typeset every formula of every page in `outdir`; returns what could not be typeset, as (page, TeX, why)."""
+    pages = [p for p in site_files.pages(outdir) if FORMULA.search(p.read_text(encoding="utf-8"))]
     texts = [p.read_text(encoding="utf-8") for p in pages]
     found = [[tex_of(m.group(2), m.group(3)) for m in FORMULA.finditer(text)] for text in texts]
-    result = render([[(tex, display) for _, tex, display in formulas] for formulas in found], engine)
+    result = render([[(tex, display) for _, tex, display in formulas] for formulas in found])
     (outdir / "_static" / CSS).write_text(result["css"], encoding="utf-8")
     failed = []
     for page, text, formulas, typeset in zip(pages, texts, found, result["pages"], strict=True):

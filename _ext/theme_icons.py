@@ -2,17 +2,16 @@
 a 4 KB subset of the icon font instead of the whole font (153 KB) for the icons its CSS draws.
 
 pydata-sphinx-theme writes its icons as empty `<i class="fa-solid fa-bars">` (or `<span …>`) elements and loads
-`fontawesome.js`, which holds every Font Awesome icon and swaps each element for an SVG once the page runs. The
-pages here use about fifteen icons. Once the site is built, each such element becomes the SVG that script would
-have made (same classes, same attributes, its `title` as the SVG's <title>), drawn from the icon files of the same
-Font Awesome release (6.5.2, pinned in web/package.json), and the script is left out. Icons that the theme's
-own JavaScript creates later (the version switcher, the announcement banner: both unused here) would stay empty.
+`fontawesome.js`, which holds every icon and swaps each element for an SVG once the page runs; the pages here
+use about fifteen. Once the site is built, each element becomes the SVG that script would have made (same
+classes and attributes, its `title` as the SVG's <title>), from the icon files of the same release (6.5.2,
+pinned in web/package.json), and the script is left out. Icons the theme's JavaScript creates later (the
+version switcher, the announcement banner: unused here) would stay empty.
 
-The theme's CSS also draws a few icons with the Font Awesome font (admonition titles, breadcrumb arrows, the
-"on this page" arrow): one glyph each, but the font file holds 1,400. The glyphs the theme's CSS asks for (leaving
-out the `.fa-NAME:before` rules of the icon classes, which the inline SVGs replace) are copied into a small font,
-declared after the theme's own font for just those characters: the browser takes them from the small font and
-never needs the big one (it is still there for any other character).
+The theme's CSS also draws a few icons with the icon font (admonition titles, breadcrumb arrows), whose file
+holds 1,400 glyphs. The glyphs its CSS asks for (not counting the `.fa-NAME:before` rules of the icon classes,
+which the inline SVGs replace) go into a small font, declared after the theme's own for just those characters,
+so the browser never needs the big one.
 Font Awesome Free: icons CC BY 4.0, fonts SIL OFL 1.1, https://fontawesome.com/license/free.
 """
 from __future__ import annotations
@@ -25,6 +24,8 @@ from functools import cache
 from pathlib import Path
 
 from sphinx.util import logging
+
+import site_files
 
 logger = logging.getLogger(__name__)
 FONT_AWESOME = Path(__file__).resolve().parents[1] / "web" / "node_modules" / "@fortawesome" / "fontawesome-free"
@@ -141,23 +142,18 @@ def inline_icons(page: str, where: str, head_style: str) -> str:
     return page.replace("</head>", head_style + "</head>", 1)
 
 
-def _finished(app, exception):
-    if exception is not None or app.builder.format != "html":
-        return
-    outdir = Path(app.outdir)
-    unicode_range = subset_font(outdir / "_static")
-    for path in outdir.rglob("*.html"):
-        if path.relative_to(outdir).parts[0] == "_static":  # theme fragments, not pages
-            continue
-        text = path.read_text(encoding="utf-8")
-        if f'<style id="{STYLE_ID}">' in text:  # done by an earlier build
-            continue
-        font_url = os.path.relpath(outdir / "_static" / SUBSET_FONT, path.parent).replace(os.sep, "/")
-        path.write_text(inline_icons(text, path.relative_to(outdir).as_posix(), style(font_url, unicode_range)),
-                        encoding="utf-8")
-
-
 def setup(app):
+    found = {}
+
+    def first(outdir):
+        found["unicode_range"] = subset_font(outdir / "_static")
+
+    def rewrite(page, path, outdir):
+        if f'<style id="{STYLE_ID}">' in page:  # done by an earlier build
+            return page
+        font_url = os.path.relpath(outdir / "_static" / SUBSET_FONT, path.parent).replace(os.sep, "/")
+        return inline_icons(page, path.relative_to(outdir).as_posix(), style(font_url, found["unicode_range"]))
+
     # After _ext/a11y_fixes.py has rewritten the icons' titles and hidden them from screen readers.
-    app.connect("build-finished", _finished, priority=700)
+    site_files.rewrite_when_built(app, rewrite, priority=700, first=first)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -3,14 +3,15 @@
 myst-nb embeds every widget's state in the page and adds the scripts of `nb_ipywidgets_js` (require.js and
 the ipywidgets HTML manager, served from _vendor/widgets/). The manager exists to run any ipywidget; an
 anywidget only needs its own ES module, which the state already holds, and a model to read and write.
-`static/widget-loader.js` gives it that. On a page where every model is an anywidget (plus layout models
-left at their defaults, which change nothing), the manager's scripts are replaced by the loader; a page
-with any other widget keeps the manager. Pages without widgets load neither.
+`static/widget-loader.js` gives it that. On a page where every model is an anywidget without binary traits
+(plus layout models left at their defaults, which change nothing), the manager's scripts are replaced by the
+loader; a page with any other widget keeps the manager. Pages without widgets load neither.
 """
 from __future__ import annotations
 
 import json
-from pathlib import Path
+
+import site_files
 
 STATE_TYPE = "application/vnd.jupyter.widget-state+json"
 LOADER = "widget-loader.js"
@@ -27,8 +28,8 @@ def loader_suffices(state: dict) -> bool:
     """True when every model of the embedded widget state can be drawn by the loader."""
     models = state.get("state", {}).values()
     return bool(models) and all(
-        (m.get("model_module") == "anywidget" and m.get("model_name") == "AnyModel") or _inert_layout(m)
-        for m in models)
+        (m.get("model_module") == "anywidget" and m.get("model_name") == "AnyModel" and not m.get("buffers"))
+        or _inert_layout(m) for m in models)
 
 
 def _page(app, pagename, templatename, context, doctree):
@@ -41,14 +42,8 @@ def _page(app, pagename, templatename, context, doctree):
     app.add_js_file(LOADER, defer="defer")
 
 
-def _static(app):
-    folder = str(Path(__file__).with_name("static"))
-    if folder not in app.config.html_static_path:
-        app.config.html_static_path.append(folder)
-
-
 def setup(app):
-    app.connect("builder-inited", _static)
+    site_files.serve_static(app)
     # After myst-nb has added the page's widget scripts, before no_thebe copies the list.
     app.connect("html-page-context", _page, priority=800)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

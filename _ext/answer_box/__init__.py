@@ -9,10 +9,9 @@ A chapter writes, in a Markdown cell::
     :::
 
 (the kinds and their options are in problems.py). The answer for the book's own numbers is computed here,
-with labcode. On the site the box is a labelled input that checks what the reader writes, with the page's
-own script (answer_box.js, loaded only on pages with a box) computing every other set of numbers with the
-widgets' maths.js. In a PDF handout the box is a blank to fill in; in the answer key (``handout_mode =
-"answers"``, latex/handout_filter.py keeps the boxes) it prints the answer.
+with labcode. On the site the box is a labelled input checked by the page's own script (answer_box.js, only on
+pages with a box), which computes every other set of numbers with the widgets' maths.js. In a PDF handout the
+box is a blank to fill in; the answer key (``handout_mode = "answers"``, latex/handout_filter.py) prints the answer.
 """
 from __future__ import annotations
 
@@ -25,9 +24,9 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
+import site_files
 from labcode.widgets._family import maths_script
 
-from . import problems
 from .problems import KINDS, ProblemError, answer_text, problem, to_html, to_latex
 
 HERE = Path(__file__).parent
@@ -39,7 +38,7 @@ HELP_VECTOR = "向量写成 [1/3, −1/2, 0.25]。"
 
 
 class answer_box(nodes.General, nodes.Element):
-    """One box: attributes ``label``, ``kind``, ``values``, ``texts``, ``answer``; children: the author's lead-in."""
+    """One box: attributes ``label`` and ``problem`` (problems.Problem); children: the author's lead-in."""
 
 
 class answer_box_section(nodes.Inline, nodes.TextElement):
@@ -66,8 +65,7 @@ class AnswerBox(SphinxDirective):
             found = problem(kind, options)
         except ProblemError as err:
             raise self.error(f"answer-box {label}：{err}") from None
-        node = answer_box(label=label, kind=kind, values=found.values, texts=found.texts, answer=found.answer,
-                          classes=["answer-box"])
+        node = answer_box(label=label, problem=found, classes=["answer-box"])
         self.set_source_info(node)
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
@@ -83,10 +81,6 @@ def _name_sections(app, doctree):
             box.insert(0, answer_box_section("", "", *(child.deepcopy() for child in section[0].children)))
 
 
-def _problem(node) -> problems.Problem:
-    return problems.Problem(node["kind"], node["values"], node["texts"], node["answer"])
-
-
 # --- the site ---------------------------------------------------------------------------------------------
 
 def _scope(translator) -> str:
@@ -96,7 +90,7 @@ def _scope(translator) -> str:
 
 
 def visit_html(self, node):
-    label, found = node["label"], _problem(node)
+    label, found = node["label"], node["problem"]
     spec = {"kind": found.kind, "question": KINDS[found.kind].question, "label": KINDS[found.kind].label,
             "values": found.values, "texts": found.texts, "tolerance": found.tolerance, "scope": _scope(self)}
     self.body.append(
@@ -107,7 +101,7 @@ def visit_html(self, node):
 
 
 def depart_html(self, node):
-    label, found = node["label"], _problem(node)
+    label, found = node["label"], node["problem"]
     help_text = HELP + (HELP_VECTOR if isinstance(found.answer, list) else "")
     self.body.append(
         '</div>\n'
@@ -125,13 +119,6 @@ def depart_html(self, node):
         '<p class="ab-verdict" role="status" aria-live="polite"></p>\n'
         '<p class="ab-progress"></p>\n'
         '</div>\n</div>\n')
-
-
-def _page_assets(app, pagename, templatename, context, doctree):
-    """The script and its style only on the pages that have a box (Sphinx adds them to this page alone)."""
-    if doctree is not None and next(iter(doctree.findall(answer_box)), None) is not None:
-        app.add_js_file(SCRIPT, loading_method="defer")
-        app.add_css_file(STYLE)
 
 
 def skip(self, node):
@@ -171,7 +158,7 @@ def depart_section_latex(self, node):
 
 
 def depart_latex(self, node):
-    found = _problem(node)
+    found = node["problem"]
     if _answer_key(self):
         tail = f"答案：{to_latex('$' + answer_text(found.answer) + '$')}"
     else:  # a ruled box to write in, with the answer's name in its corner
@@ -186,6 +173,6 @@ def setup(app):
     app.add_node(answer_box_section, html=(skip, None), latex=(visit_section_latex, depart_section_latex))
     app.add_directive("answer-box", AnswerBox)
     app.connect("doctree-read", _name_sections)
-    app.connect("html-page-context", _page_assets)
+    site_files.assets_where(app, answer_box, css=STYLE, js=SCRIPT)
     app.connect("build-finished", _write_assets)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

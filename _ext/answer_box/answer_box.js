@@ -93,26 +93,19 @@
     return value;
   }
 
-  // Whether the bracket that opens `text` closes at its very end: "[1, 2]" yes, "(1+e)/(2)" no.
-  function wrapped(text) {
+  // The bracket depth after each character of `text`.
+  function depths(text) {
     let depth = 0;
-    for (let i = 0; i < text.length; i++) {
-      if ("([".includes(text[i])) depth++;
-      else if (")]".includes(text[i]) && --depth === 0) return i === text.length - 1;
-    }
-    return false;
+    return text.split("").map((c) => (depth += "([".includes(c) ? 1 : ")]".includes(c) ? -1 : 0));
   }
 
   // Pieces of `text` separated by `separator` outside any bracket.
   function split(text, separator) {
     const parts = [];
-    let depth = 0, start = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i];
-      if ("([".includes(c)) depth++;
-      else if (")]".includes(c)) depth--;
-      else if (depth === 0 && separator.test(c)) { parts.push(text.slice(start, i)); start = i + 1; }
-    }
+    let start = 0;
+    depths(text).forEach((depth, i) => {
+      if (depth === 0 && separator.test(text[i])) { parts.push(text.slice(start, i)); start = i + 1; }
+    });
     parts.push(text.slice(start));
     return parts.map((p) => p.trim());
   }
@@ -121,13 +114,11 @@
   function readAnswer(text, length) {
     let s = normalise(text);
     if (!s) throw new ReadError("还没有写答案");
-    let depth = 0;
-    for (const c of s) {
-      depth += "([".includes(c) ? 1 : ")]".includes(c) ? -1 : 0;
-      if (depth < 0) break;
-    }
-    if (depth !== 0) throw new ReadError("括号没有配对");
-    if ("[(".includes(s[0]) && wrapped(s) && (s[0] === "[" || split(s.slice(1, -1), /,/).length > 1)) {
+    const depth = depths(s);
+    if (depth.some((d) => d < 0) || depth.at(-1) !== 0) throw new ReadError("括号没有配对");
+    // One bracket around the whole answer ("(1+e)/(2)" is not), and either square or holding a comma.
+    if ("[(".includes(s[0]) && depth.indexOf(0) === s.length - 1
+        && (s[0] === "[" || split(s.slice(1, -1), /,/).length > 1)) {
       s = s.slice(1, -1).trim();
     }
     let parts = split(s, /,/);
@@ -390,20 +381,8 @@
 
   // ---- the boxes of this page ----
   const STORE = "lc-answer-boxes:" + location.pathname;
-
-  function loadSolved() {
-    try {
-      return new Set(JSON.parse(localStorage.getItem(STORE) || "[]"));
-    } catch {
-      return new Set();   // storage switched off: the count lasts for this visit
-    }
-  }
-
-  function saveSolved(solved) {
-    try {
-      localStorage.setItem(STORE, JSON.stringify([...solved]));
-    } catch { /* storage switched off or full: nothing to do */ }
-  }
+  // Storage may be switched off (or full): then the count lasts for this visit.
+  const stored = (action, fallback) => { try { return action(); } catch { return fallback; } };
 
   function seed(label, variant) {   // FNV-1a of the box's label, mixed with the number of the try
     let h = 0x811c9dc5;
@@ -467,10 +446,14 @@
 
   function start() {
     const roots = [...document.querySelectorAll(".answer-box[data-answer-box]")];
-    const solved = loadSolved();
+    const solved = new Set(stored(() => JSON.parse(localStorage.getItem(STORE) || "[]"), []));
     const progress = {
       text: (scope) => `${scope}已完成 ${roots.filter((r) => solved.has(r.id)).length}/${roots.length}`,
-      solve(label) { solved.add(label); saveSolved(solved); this.show(); },
+      solve(label) {
+        solved.add(label);
+        stored(() => localStorage.setItem(STORE, JSON.stringify([...solved])));
+        this.show();
+      },
       show() {
         for (const root of roots) {
           root.querySelector(".ab-progress").textContent = progress.text(JSON.parse(root.dataset.answerBox).scope);

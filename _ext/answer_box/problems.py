@@ -107,16 +107,11 @@ def vector(source):
     return _values(tree), f"${_text(tree)}$"
 
 
-def _matrix(source):
+def rows(source):
+    """A matrix shown row by row: “$[1, 2]$、$[−1, 1]$”."""
     tree = _parse(source)
     if not (isinstance(tree, list) and tree and all(_is_vector(row) and len(row) == len(tree[0]) for row in tree)):
         raise ProblemError(f"要一个矩阵 [[a, b], [c, d], …]（每行一样长），收到 {source!r}")
-    return tree
-
-
-def rows(source):
-    """A matrix shown row by row: “$[1, 2]$、$[−1, 1]$”."""
-    tree = _matrix(source)
     return _values(tree), "、".join(f"${_text(row)}$" for row in tree)
 
 
@@ -161,11 +156,8 @@ class Kind:
     derived: Callable | None = None   # more texts for the question, from the options' values ({V} = len(symbols))
 
 
-def _step(z, y, lr):
-    return np.asarray(z) - lr * labcode.cross_entropy_grad(z, y)
-
-
 def _row_gradient(ids, dH, row):
+    ids = [int(i) for i in ids]
     return labcode.embedding_backward(dH, ids, max(max(ids), row) + 1)[row]
 
 
@@ -204,7 +196,7 @@ KINDS = {
     "step": Kind(
         {"z": vector, "y": integer, "lr": number},
         "分数 $z$ = {z}，真实目标的编号 $y = {y}$，学习率 $η = {lr}$。按 $z ← z − ηg$ 走一步梯度下降，新的分数是多少？",
-        "新的分数 $z$", _step, 0.001),
+        "新的分数 $z$", lambda z, y, lr: labcode.gradient_step(z, y, lr), 0.001),
     "mean-loss": Kind(
         {"losses": rows, "targets": rows},
         "一批文档，各篇每个位置的损失依次是 {losses}，对应的目标依次是 {targets}（目标 $−100$ 表示填充，"
@@ -214,7 +206,7 @@ KINDS = {
         {"ids": vector, "dH": rows, "row": integer},
         "编号序列 {ids} 查嵌入表 $E$，各位置传回的上游梯度 $dH$ 依次是 {dH}。"
         "表中编号为 {row} 的那一行，梯度 $dE[{row}]$ 是多少？",
-        "梯度 $dE[{row}]$", lambda ids, dH, row: _row_gradient([int(i) for i in ids], dH, row), 0.001),
+        "梯度 $dE[{row}]$", _row_gradient, 0.001),
     "smoothed-prob": Kind(
         {"symbols": symbols, "counts": vector, "alpha": number, "prev": symbol, "next": symbol},
         "计数模型的词表只有{symbols}这 $V = {V}$ 个符号。前一个字是{prev}时，后一个字是这几个符号的次数依次为 "

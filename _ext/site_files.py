@@ -1,0 +1,52 @@
+"""What the extensions add to the built site: the files of _ext/static/, and rewrites of the finished pages
+(a11y_fixes, theme_icons, first_screen, prerendered_maths change what the theme or Sphinx wrote)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+STATIC = str(Path(__file__).with_name("static"))
+
+
+def _add_static(app):
+    if STATIC not in app.config.html_static_path:  # once, whichever extension asks first
+        app.config.html_static_path.append(STATIC)
+
+
+def serve_static(app) -> None:
+    """Copy _ext/static/ into the site's _static."""
+    app.connect("builder-inited", _add_static)
+
+
+def pages(outdir: Path) -> list[Path]:
+    """Every page of the site; the theme's HTML fragments in _static are not pages."""
+    return sorted(p for p in Path(outdir).rglob("*.html") if p.relative_to(outdir).parts[0] != "_static")
+
+
+def rewrite_when_built(app, rewrite, priority: int = 500, first=None) -> None:
+    """After a successful HTML build, `first(outdir)` once, then `rewrite(text, path, outdir)` on every page,
+    writing back the pages it changed. Each rewrite leaves a page it already rewrote as it is (a rebuild)."""
+    def finished(app, exception):
+        if exception is not None or app.builder.format != "html":
+            return
+        outdir = Path(app.outdir)
+        if first:
+            first(outdir)
+        for path in pages(outdir):
+            text = path.read_text(encoding="utf-8")
+            new = rewrite(text, path, outdir)
+            if new != text:
+                path.write_text(new, encoding="utf-8")
+
+    app.connect("build-finished", finished, priority=priority)
+
+
+def assets_where(app, node_class, css: str | None = None, js: str | None = None) -> None:
+    """Load `css` and `js` (files of _static) on the pages that hold a `node_class` node, and only there."""
+    def page(app, pagename, templatename, context, doctree):
+        if doctree is not None and next(iter(doctree.findall(node_class)), None) is not None:
+            if js:
+                app.add_js_file(js, loading_method="defer")
+            if css:
+                app.add_css_file(css)
+
+    app.connect("html-page-context", page)
