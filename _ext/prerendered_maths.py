@@ -53,7 +53,7 @@ def render(pages: list[list[tuple[str, bool]]]) -> dict:
                            "请先运行 `make assets`。\n"
                            "Formulas are typeset at build time by Node.js: node or web/node_modules/mathjax-full "
                            "is missing; run `make assets` first.")
-    request = json.dumps({"engine": "mathjax", "pages": pages}, ensure_ascii=False)
+    request = json.dumps({"pages": pages}, ensure_ascii=False)
     proc = subprocess.run([node, str(RENDERER)], input=request, capture_output=True, text=True, encoding="utf-8",
                           cwd=RENDERER.parent)
     if proc.returncode != 0:

@@ -1,12 +1,11 @@
 // Renders TeX formulas to HTML at build time, so a page needs no maths script and no maths font.
 //
-// stdin:  {"engine": "mathjax" | "katex", "pages": [[[tex, display], ...], ...]}
+// stdin:  {"pages": [[[tex, display], ...], ...]}
 // stdout: {"css": "...", "pages": [{"defs": "...", "html": ["...", ...], "errors": [[index, message], ...]}]}
 //
-// "mathjax" is the same MathJax (3.2.2, TeX input, the packages the browser bundle has or loads by itself)
-// with SVG output: glyphs are paths, drawn once per page in a hidden <svg> ("defs") and used by reference;
-// each formula also carries MathML for screen readers. "katex" (KaTeX's HTML + MathML output; needs
-// KaTeX's CSS and fonts) is rendered only to compare the two (scripts/compare_maths.py).
+// MathJax 3.2.2 (TeX input, the packages its browser bundle has or loads by itself) with SVG output: glyphs
+// are paths, drawn once per page in a hidden <svg> ("defs") and used by reference; each formula also carries
+// MathML for screen readers. (Why not KaTeX or MathJax in the browser: CONTRIBUTING.md, "Light pages".)
 "use strict";
 
 function readStdin() {
@@ -64,36 +63,9 @@ function mathjaxRenderer() {
   };
 }
 
-function katexRenderer() {
-  const katex = require("katex");
-  return {
-    css: "",
-    page(formulas) {
-      const html = [];
-      const errors = [];
-      formulas.forEach(([source, display], i) => {
-        try {
-          html.push(katex.renderToString(source, { displayMode: display, throwOnError: true, strict: "error",
-                                                   output: "htmlAndMathml" }));
-        } catch (err) {
-          // Strict mode refuses what LaTeX would not accept (e.g. CJK outside \text); say so, then render leniently.
-          errors.push([i, String(err.message || err)]);
-          try {
-            html.push(katex.renderToString(source, { displayMode: display, throwOnError: false, strict: "ignore",
-                                                     output: "htmlAndMathml" }));
-          } catch (again) {
-            html.push("");
-          }
-        }
-      });
-      return { defs: "", html, errors };
-    },
-  };
-}
-
 async function main() {
   const request = JSON.parse(await readStdin());
-  const renderer = request.engine === "katex" ? katexRenderer() : mathjaxRenderer();
+  const renderer = mathjaxRenderer();
   const pages = request.pages.map((formulas) => renderer.page(formulas));
   process.stdout.write(JSON.stringify({ css: renderer.css, pages }));
 }
