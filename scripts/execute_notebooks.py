@@ -72,13 +72,6 @@ def merge_streams(nb):
             cell["outputs"] = merged
 
 
-def stderr_outputs(nb):
-    for index, cell in enumerate(nb.cells):
-        for out in cell.get("outputs", []):
-            if out.get("output_type") == "stream" and out.get("name") == "stderr":
-                yield index, out.get("text", "")
-
-
 class NotebookError(Exception):
     """A notebook whose outputs may not be stored: a cell wrote to stderr, or nbval could not compare a cell."""
 
@@ -112,7 +105,8 @@ def run(nb, folder: Path):
     client.nbval_blind = set()
     client.execute()
     merge_streams(nb)
-    noise = list(stderr_outputs(nb))
+    noise = [(index, out.get("text", "")) for index, cell in enumerate(nb.cells) for out in cell.get("outputs", [])
+             if out.get("output_type") == "stream" and out.get("name") == "stderr"]
     if noise:
         index, text = noise[0]
         raise NotebookError(f"cell {index} wrote to stderr (fix the cause, do not store it):\n{text}")

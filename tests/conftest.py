@@ -194,48 +194,23 @@ def page(request, loaded):
 
 
 @pytest.fixture(scope="session")
-def jupyter_server(tmp_path_factory):
-    """One Jupyter server (JupyterLab, also serving Notebook 7's pages) for every running-kernel test of this
-    pytest process; see tests/kernel_server.py."""
-    server, stop = kernel_server.start(tmp_path_factory.mktemp("jupyter"))
-    yield server
-    stop()
-    keep_log(f"jupyter-server-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}", server.log.read_text(encoding="utf-8"))
+def kernel_notebooks(request, chromium):
+    """Per front end, on first use: its Jupyter server (JupyterLab: the learner's kit's) and one page showing the
+    notebook of every kernel test module collected, for this pytest process (tests/kernel_server.py)."""
+    with kernel_server.FrontEnds(request, chromium, keep_log) as front_ends:
+        yield front_ends
 
 
 @pytest.fixture
-def kernel_page(request, chromium):
-    """The test module's notebook (its CELLS) in JupyterLab, or in the front end given as parameter, with cell 0
-    run and the module's WIDGET drawn (tests/kernel_server.py), on the `jupyter_server` or on the server the module's
-    SERVERS names for that front end (`kit_jupyter_server`: the learner's kit). Offline, at 1280 px. When the test
-    ends: a screenshot in _build/screenshots, no request may have left 127.0.0.1, no script error; the kernel is
-    shut down."""
+def kernel_page(request, kernel_notebooks):
+    """The test module's widget in the shared notebook in JupyterLab, or in the front end given as parameter
+    (tests/kernel_server.py). When the test ends: a screenshot in _build/screenshots, no request may have left
+    127.0.0.1, no script error, the widget drawn once."""
     front_end = getattr(request, "param", "jupyterlab")
-    server = request.getfixturevalue(getattr(request.module, "SERVERS", {}).get(front_end, "jupyter_server"))
-    name = f"{request.module.__name__.removeprefix('test_')}_{front_end}"
-    context, page = widget_page.offline_context(chromium, viewport={"width": 1280, "height": 1000})
-    errors = []
-    page.on("pageerror", lambda e: errors.append(f"{e}\n{e.stack}"))
-    notebook = kernel_server.write_notebook(server, name, request.module.CELLS)
-    try:
-        yield kernel_server.KernelPage(page, server, notebook, front_end, request.module.WIDGET).open()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"))
-        assert page.external == [], f"requests left 127.0.0.1: {page.external}"
-        assert kernel_server.widget_errors(errors) == [], f"JavaScript errors in {front_end}"
-    finally:
-        context.close()
-        server.shut_down(notebook)
-
-
-@pytest.fixture(scope="session")
-def kit_jupyter_server(tmp_path_factory, kit_env):
-    """JupyterLab as a learner starts it from the kit's environment (its own server, extensions and kernel), for
-    the running-kernel tests of this pytest process that check the kit; see tests/kernel_server.py."""
-    server, stop = kernel_server.start(tmp_path_factory.mktemp("kit-jupyter"), jupyter=kit_env.bin / "jupyter",
-                                       environ=kit_env.environ())
-    yield server
-    stop()
+    kernel_page = kernel_notebooks(front_end).widget(request.module)
+    yield kernel_page
+    kernel_page.notebook.assert_clean(SHOTS / f"{request.module.__name__.removeprefix('test_')}_{front_end}.png")
+    assert kernel_page.root.count() == 1, "the widget was drawn more than once"
 
 
 @pytest.fixture

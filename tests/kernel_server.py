@@ -1,13 +1,13 @@
-"""A widget in a RUNNING KERNEL: one Jupyter server per pytest process, and a test notebook opened in it.
+"""Widgets in a RUNNING KERNEL: one Jupyter server and one open notebook per front end, shared by the kernel tests.
 
-The server (the `jupyter_server` fixture in conftest.py) is `jupyter lab` with temporary config, runtime and data
-folders (the venv's data path still supplies the anywidget extension and the kernel). With the `notebook` package
-installed it also serves Notebook 7's pages, so both front ends are tested against the same server.
-
-A kernel test module sets CELLS (cell 0 displays the widget as `w`, cell 1 prints "STATE {json}" of what Python
-holds with the execution count as "n", cell 2 changes the widget from Python) and WIDGET (the root's selector);
-the `kernel_page` fixture in conftest.py writes the notebook, opens it in headless Chromium, runs cell 0 and gives
-a `KernelPage`. The notebook's kernel is shut down through the REST API when the test ends.
+JupyterLab is the learner's kit's (server, extensions and kernel of tests/kit_venv.py); Notebook 7 is this
+environment's (the kit has no `notebook` package). Opening a notebook costs seconds of CPU, so each front end gets one
+page per test process (`kernel_notebooks` in conftest.py) showing one notebook: a first cell that imports json and
+labcode and prints the kernel's Python, then the cells of every kernel test module collected, each with variable
+names of its own. A module sets WIDGET (the root's selector), START (displays the widget), PROBE (a dict expression
+of what Python holds; its cell prints "STATE {json}" with the execution count as "n"), SET (changes the widget from
+Python and prints "SET …") and FRONT_ENDS when it runs in more than JupyterLab; the `kernel_page` fixture gives it
+a `KernelPage`.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ import sys
 import time
 import urllib.parse
 import urllib.request
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,14 +30,19 @@ import pytest
 
 from browser import free_port
 
-INSTALL_HINT = "pip install -r requirements.txt (jupyterlab and notebook are pinned there)"
-
-# The server loads every extension installed in the venv: keep those that would reach the internet quiet.
+# The server loads every extension installed in its venv: keep those that would reach the internet quiet.
 SERVER_CONFIG = {
     "LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
                "extension_manager": "readonly"},
     "LanguageServerManager": {"autodetect": False},
 }
+# JupyterLab restores the layout of its workspace while the notebook opens; `reset` empties it (without it, about
+# every other time the notebook then never asks for a kernel).
+FRONT_ENDS = {"jupyterlab": "/lab/tree/{notebook}?reset&", "notebook7": "/notebooks/{notebook}?"}
+NOTEBOOK = "kernel_tests.ipynb"
+FIRST_CELL = 'import json\nimport sys\nimport labcode\nprint("PYTHON", sys.executable)'
+PROBE_CELL = 'print("STATE", json.dumps({{"n": get_ipython().execution_count, **{}}}, ensure_ascii=False))'
+START, PROBE, SET = range(3)  # a module's cells, from its first (START, its probe and SET)
 
 
 @dataclass
@@ -81,17 +87,12 @@ def _stop(server: subprocess.Popen) -> None:
     server.wait(timeout=10)
 
 
-def start(tmp: Path, jupyter: Path | None = None, environ: dict | None = None):
-    """Start the server in the empty folder `tmp`; returns (Server, stop function).
-
-    By default the server is this environment's; `jupyter` and `environ` start another's (the learner's kit,
-    tests/kit_venv.py, which has JupyterLab but not Notebook 7)."""
-    if jupyter is None:
-        for package in ("jupyterlab", "notebook"):
-            if importlib.util.find_spec(package) is None:
-                pytest.fail(f"the Python package {package} is not installed in {sys.prefix}; {INSTALL_HINT}")
-    jupyter_bin = jupyter or Path(sys.executable).with_name("jupyter")
-    base = os.environ if environ is None else environ
+def start(tmp: Path, kit=None):
+    """Start `jupyter lab` (the kit's, or this environment's) in the empty folder `tmp`; returns (Server, stop)."""
+    if kit is None and importlib.util.find_spec("notebook") is None:
+        pytest.fail(f"the package notebook is not installed in {sys.prefix}: pip install -r requirements.txt")
+    jupyter_bin = kit.bin / "jupyter" if kit else Path(sys.executable).with_name("jupyter")
+    base = kit.environ() if kit else os.environ
     root, config = tmp / "root", tmp / "config"
     root.mkdir()
     config.mkdir()
@@ -126,76 +127,86 @@ def start(tmp: Path, jupyter: Path | None = None, environ: dict | None = None):
             time.sleep(0.1)
 
 
-# ---------------------------------------------------------------- a test notebook in a front end
-# front end -> address of its page for `notebook` (the file name in the server's root folder). JupyterLab
-# keeps its layout in a workspace named in the URL and restores it on the next load: each notebook gets a
-# workspace of its own, so a notebook opened by an earlier test is never restored into a later test's page,
-# and `reset` empties it (without it, a fresh config folder's default layout is restored while the notebook
-# opens, and about every other time the notebook then never asks for a kernel).
-FRONT_ENDS = {
-    "jupyterlab": "/lab/workspaces/{workspace}/tree/{notebook}?reset&",
-    "notebook7": "/notebooks/{notebook}?",
-}
-START, PROBE, SET = range(3)  # the cells of a kernel test's notebook
+def cells(module) -> list[str]:
+    return [module.START, *([PROBE_CELL.format(module.PROBE), module.SET] if hasattr(module, "PROBE") else [])]
 
 
-def write_notebook(server: Server, name: str, cells: list[str]) -> str:
-    """Write a notebook of `cells` into the server's root folder; returns its file name."""
-    notebook = f"{name}.ipynb"
-    path = server.root / notebook
-    assert not path.exists(), f"two kernel tests want the same notebook {notebook}"
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in cells])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-    nbformat.write(nb, path)
-    return notebook
+class FrontEnds(ExitStack):
+    """The shared notebook open in each front end, on first use, until the exit (`kernel_notebooks` in conftest.py)."""
+
+    def __init__(self, request, chromium, keep_log):
+        super().__init__()
+        self.request, self.chromium, self.keep_log, self.open = request, chromium, keep_log, {}
+        modules = dict.fromkeys(getattr(item, "module", None) for item in request.session.items)
+        self.modules = [m for m in modules if hasattr(m, "START")]  # the kernel test modules collected
+
+    def __call__(self, front_end) -> OpenNotebook:
+        if front_end not in self.open:
+            self.open[front_end] = self.enter_context(self._open(front_end))
+        return self.open[front_end]
+
+    @contextmanager
+    def _open(self, front_end):
+        """Start the front end's server and open the notebook of its modules in a page of its own, offline, at
+        1280 px; on exit stop the kernel and the server and keep the server's log."""
+        from widget_page import offline_context
+
+        kit = self.request.getfixturevalue("kit_env") if front_end == "jupyterlab" else None
+        server, stop = start(self.request.getfixturevalue("tmp_path_factory").mktemp(front_end), kit)
+        context, page = offline_context(self.chromium, viewport={"width": 1280, "height": 1000})
+        try:
+            modules = [m for m in self.modules if front_end in getattr(m, "FRONT_ENDS", ["jupyterlab"])]
+            notebook = OpenNotebook(page, server, front_end, modules)
+            if kit:  # the learner's kernel, not this environment's
+                assert Path(notebook.python).is_relative_to(kit.venv), f"the kernel runs {notebook.python}"
+            yield notebook
+            server.shut_down(NOTEBOOK)
+        finally:
+            context.close()
+            stop()
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            self.keep_log(f"jupyter-{front_end}-{worker}", server.log.read_text(encoding="utf-8"))
 
 
-@dataclass
-class KernelPage:
-    """A test notebook open in a front end (a Playwright page), its widget displayed by a running kernel."""
-    page: object
-    server: Server
-    notebook: str
-    front_end: str
-    widget: str  # the root's selector
+class OpenNotebook:
+    """The shared notebook open in a front end (a Playwright page), its first cell run in the kernel."""
 
-    def open(self, attempts=4):
-        """Start the kernel, open the notebook, run its first cell and wait for the widget to appear.
+    def __init__(self, page, server: Server, front_end: str, modules: list):
+        self.page, self.server, self.front_end, self.errors = page, server, front_end, []
+        page.on("pageerror", lambda e: self.errors.append(f"{e}\n{e.stack}"))
+        self.first, source = {}, [FIRST_CELL]
+        for module in modules:
+            self.first[module.__name__] = len(source)
+            source += cells(module)
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in source])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+        nbformat.write(nb, server.root / NOTEBOOK)
+        self.python = self._open(FRONT_ENDS[front_end].format(notebook=NOTEBOOK))
+        for module in modules:
+            self.run(self.first[module.__name__] + START)
+
+    def _open(self, address, attempts=4) -> str:
+        """Start the kernel, open the notebook and run its first cell; returns the kernel's Python.
 
         The kernel is started through the REST API, as the front end itself would: the page then finds a running
         session to attach to, instead of racing to start one while a freshly started JupyterLab is still restoring
-        its workspace. A front end that has just started can still open the notebook without attaching it to the
-        kernel, or attach it a moment after its own status already says "idle"; a cell run then is silently
-        dropped. So what counts is the widget on the page: if it does not appear, load the page again and rerun.
+        its workspace. The first cell runs once the page says its kernel is idle; a front end that has just started
+        can still drop that run (or never attach the notebook to the kernel): then the page is loaded again.
         """
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-        self.server.api("sessions", method="POST", body={"path": self.notebook, "name": self.notebook,
-                                                         "type": "notebook", "kernel": {"name": "python3"}})
-        address = FRONT_ENDS[self.front_end].format(workspace=Path(self.notebook).stem,
-                                                    notebook=urllib.parse.quote(self.notebook))
+        self.server.api("sessions", method="POST", body={"path": NOTEBOOK, "name": NOTEBOOK, "type": "notebook",
+                                                         "kernel": {"name": "python3"}})
         self.page.goto(f"{self.server.base}{address}token={self.server.token}")
         for _ in range(attempts):
-            self.cell(PROBE).locator(".jp-InputArea-editor").wait_for(timeout=60000)
-            self.kernel_idle(seconds=5)  # a head start only: the server's record can say "busy" long after
-            self.run(START)
             try:
-                self.page.locator(self.widget).wait_for(timeout=20000)
-                return self
+                self.page.locator(".jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for(timeout=30000)
+                self.run(0)
+                self.wait_for_output(0, "PYTHON ", timeout=10000)
+                return self.output(0).split("PYTHON ", 1)[1].strip()
             except PlaywrightTimeout:
                 self.page.reload()
-        pytest.fail(f"the widget {self.widget} never appeared: the page did not run {self.notebook} in its kernel "
-                    f"({attempts} attempts)")
-
-    def kernel_idle(self, seconds):
-        """Whether, within `seconds`, the server reports the notebook's kernel as idle. (Its connection count is not
-        used: a websocket handshake the page gives up on counts as a disconnect that never connected.)"""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if any(s["kernel"]["execution_state"] == "idle" for s in self.server.sessions(self.notebook)):
-                return True
-            time.sleep(0.1)
-        return False
+        pytest.fail(f"the page never ran {NOTEBOOK} in its kernel ({attempts} attempts)")
 
     def cell(self, k):
         return self.page.locator(".jp-Notebook .jp-Cell").nth(k)
@@ -208,20 +219,58 @@ class KernelPage:
     def output(self, k):
         return "\n".join(self.cell(k).locator(".jp-OutputArea-output").all_inner_texts())
 
-    def wait_for_output(self, k, text):
+    def wait_for_output(self, k, text, timeout=30000):
         self.page.wait_for_function("([k, text]) => document.querySelectorAll('.jp-Notebook .jp-Cell')[k]"
-                                    ".innerText.includes(text)", arg=[k, text], timeout=30000)
+                                    ".innerText.includes(text)", arg=[k, text], timeout=timeout)
+
+    def assert_clean(self, screenshot: Path):
+        """Take a screenshot; no request may have left 127.0.0.1, nor any script error been raised, since the last
+        check."""
+        screenshot.parent.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(screenshot))
+        external, errors = list(self.page.external), widget_errors(self.errors)
+        self.page.external.clear()
+        self.errors.clear()
+        assert external == [], f"requests left 127.0.0.1: {external}"
+        assert errors == [], f"JavaScript errors: {errors}"
+
+    def widget(self, module) -> KernelPage:
+        kernel_page = KernelPage(self, self.first[module.__name__], module.WIDGET)
+        kernel_page.root.wait_for(timeout=30000)
+        return kernel_page
+
+
+@dataclass
+class KernelPage:
+    """A test module's cells in the open notebook, its widget displayed by the running kernel."""
+    notebook: OpenNotebook
+    first: int     # the module's START cell
+    widget: str    # the root's selector
+
+    @property
+    def page(self):
+        return self.notebook.page
+
+    @property
+    def root(self):
+        return self.page.locator(self.widget)
+
+    def run_set(self) -> str:
+        """Run the module's SET cell and wait for what it prints (it prints "SET …"); returns that."""
+        self.notebook.run(self.first + SET)
+        self.notebook.wait_for_output(self.first + SET, "SET ")
+        return self.notebook.output(self.first + SET).strip()
 
     def probe(self, previous_n=0):
         """Run the probe cell and wait for its fresh printout; returns what Python holds."""
-        self.run(PROBE)
+        self.notebook.run(self.first + PROBE)
         self.page.wait_for_function(
             """([k, prev]) => {
                 const cell = document.querySelectorAll('.jp-Notebook .jp-Cell')[k];
                 const m = cell && cell.innerText.match(/STATE (\\{.*\\})/);
                 return m !== null && JSON.parse(m[1]).n > prev;
-            }""", arg=[PROBE, previous_n], timeout=30000)
-        line = next(s for s in self.output(PROBE).splitlines() if s.startswith("STATE "))
+            }""", arg=[self.first + PROBE, previous_n], timeout=30000)
+        line = next(s for s in self.notebook.output(self.first + PROBE).splitlines() if s.startswith("STATE "))
         return json.loads(line[len("STATE "):])
 
     def probe_until(self, done, py=None, tries=5):

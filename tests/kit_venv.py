@@ -16,8 +16,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 import build_kit
 from per_run import once_per_run, run_root
 
@@ -45,9 +43,9 @@ class KitEnv:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONSTARTUP")}
         return {**env, "PATH": os.pathsep.join(path), "PYTHONNOUSERSITE": "1"}
 
-    def run(self, *args, env: dict | None = None) -> subprocess.CompletedProcess:
-        """Run the kit's Python with `args` in the empty folder (in `env`, by default `environ()`)."""
-        return subprocess.run([str(self.python), *map(str, args)], cwd=self.work, env=env or self.environ(),
+    def run(self, *args) -> subprocess.CompletedProcess:
+        """Run the kit's Python with `args` in the empty folder."""
+        return subprocess.run([str(self.python), *map(str, args)], cwd=self.work, env=self.environ(),
                               capture_output=True, text=True)
 
 
@@ -97,31 +95,11 @@ def built_wheel(tmp_path_factory) -> Path:
     """The course wheel, built once per run by scripts/build_kit.py where the site build looks for it: in
     site-build/_build/kit/, beside the HTML, as `make build` puts it."""
     out = run_root(tmp_path_factory) / "site-build" / "_build" / "kit"
-
-    def build():
-        try:
-            return [str(build_kit.build_wheel(out)), ""]
-        except RuntimeError as error:
-            return ["", str(error)]
-
-    path, error = once_per_run(tmp_path_factory, "kit-wheel", build)
-    if error:
-        pytest.fail(error)
-    return Path(path)
+    return Path(once_per_run(tmp_path_factory, "kit-wheel", lambda: str(build_kit.build_wheel(out))))
 
 
 def built_env(tmp_path_factory) -> KitEnv:
     """The kit's environment, made once per run from `built_wheel`."""
     root = run_root(tmp_path_factory) / "kit"
-
-    def build():
-        try:
-            create(root, built_wheel(tmp_path_factory))
-            return ""
-        except RuntimeError as error:
-            return str(error)
-
-    error = once_per_run(tmp_path_factory, "kit-env", build)
-    if error:
-        pytest.fail(error)
+    once_per_run(tmp_path_factory, "kit-env", lambda: str(create(root, built_wheel(tmp_path_factory)).venv))
     return at(root)

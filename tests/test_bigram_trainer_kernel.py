@@ -6,40 +6,30 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernel_server import SET
 from labcode.bigram import loss_and_grad_from_counts, train
 from labcode.widgets.bigram_trainer import default_counts
 
 WIDGET = ".bt-root"
 STEPS = 200
-CELLS = [
-    'import json\n'
-    'import labcode\n'
-    f'w = labcode.bigram_trainer(steps={STEPS})\n'
-    'w',
-    'print("STATE", json.dumps({"n": get_ipython().execution_count, "history": w.history, "lr": w.lr,\n'
-    '                           "W": w.W, "loss": w.loss(), "optimum": w.optimum()}))',
-    'w.train(300)\n'
-    'print("SET", len(w.history))',
-]
+START = f'bt = labcode.bigram_trainer(steps={STEPS})\nbt'
+PROBE = '{"history": bt.history, "lr": bt.lr, "W": bt.W, "loss": bt.loss(), "optimum": bt.optimum()}'
+SET = 'bt.train(300)\nprint("SET", len(bt.history))'
 
 
-def shown(page):
-    root = page.locator(WIDGET)
+def shown(root):
     return {"steps": int(root.locator(".bt-steps").inner_text()), "loss": float(root.locator(".bt-loss").inner_text()),
-            "lr": float(root.locator(".bt-lr-val").inner_text()), "train": root.locator(".bt-train").inner_text()}
+            "lr": float(root.locator(".bt-lr-val").inner_text())}
 
 
 def test_page_trains_python_reads_python_trains_page_follows(kernel_page):
-    page = kernel_page.page
-    root = page.locator(WIDGET)
-    assert shown(page)["steps"] == 0
+    page, root = kernel_page.page, kernel_page.root
+    assert shown(root)["steps"] == 0
 
     # (a) The page trains (no Python involved) and writes W and the history back to the kernel.
     root.locator(".bt-train").click()
     page.wait_for_function("() => document.querySelector('.bt-root .bt-train').textContent.startsWith('训练')",
                            timeout=30000)
-    after = shown(page)
+    after = shown(root)
     assert after["steps"] == STEPS
     py = kernel_page.probe_until(lambda p: len(p["history"]) == STEPS)
     assert len(py["history"]) == STEPS and len(py["W"]) == 27, "the kernel never received the page's run"
@@ -56,15 +46,11 @@ def test_page_trains_python_reads_python_trains_page_follows(kernel_page):
     root.locator(".bt-lr").focus()
     page.keyboard.press("ArrowLeft")
     py = kernel_page.probe_until(lambda p: p["lr"] == 69.0, py)
-    assert py["lr"] == 69.0 and shown(page)["lr"] == 69.0
+    assert py["lr"] == 69.0 and shown(root)["lr"] == 69.0
 
     # (c) Python trains 300 more steps with labcode: the page shows the new step count and loss.
-    kernel_page.run(SET)
-    kernel_page.wait_for_output(SET, "SET ")
-    assert f"SET {STEPS + 300}" in kernel_page.output(SET)
+    assert kernel_page.run_set() == f"SET {STEPS + 300}"
     page.wait_for_function(f"() => document.querySelector('.bt-root .bt-steps').textContent === '{STEPS + 300}'",
                            timeout=10000)
     py = kernel_page.probe(py["n"])
-    assert shown(page)["loss"] == pytest.approx(py["loss"], abs=5e-5 + 1e-12)
-    assert root.count() == 1
-    root.scroll_into_view_if_needed()
+    assert shown(root)["loss"] == pytest.approx(py["loss"], abs=5e-5 + 1e-12)

@@ -9,33 +9,18 @@ import json
 import numpy as np
 
 import labcode
-from kernel_server import SET
-from labcode.corpus import encode as _encode
+from labcode.corpus import encode
 
 WIDGET = ".ee-root"
-
-
-def encode(text):
-    return _encode(text).tolist()
-
-
-CELLS = [
-    'import json\n'
-    'import labcode\n'
-    'w = labcode.embedding_explorer("我爱我家")\n'
-    'w',
-    'print("STATE", json.dumps({"n": get_ipython().execution_count, "text": w.text, "ids": w.ids,\n'
-    '                           "rows": w.rows, "counts": w.counts, "grad_out": w.grad_out, "show_bug": w.show_bug,\n'
-    '                           "grad_rows": w.grad_rows, "grad_rows_overwrite": w.grad_rows_overwrite},\n'
-    '                          ensure_ascii=False))',
-    'w.text = "谢谢你谢谢"\n'
-    'print("SET", w.ids)',
-]
+START = 'ee = labcode.embedding_explorer("我爱我家")\nee'
+PROBE = ('{"text": ee.text, "ids": ee.ids, "rows": ee.rows, "counts": ee.counts, "grad_out": ee.grad_out,\n'
+         ' "show_bug": ee.show_bug, "grad_rows": ee.grad_rows, "grad_rows_overwrite": ee.grad_rows_overwrite}')
+SET = 'ee.text = "谢谢你谢谢"\nprint("SET", ee.ids)'
 TYPED = "天天向上天天"
 
 
 def assert_python_agrees_with_labcode(py):
-    ids = np.asarray(encode(py["text"]), dtype=np.int64)
+    ids = encode(py["text"])
     assert py["ids"] == ids.tolist()
     g = np.asarray(py["grad_out"])[:len(ids)]
     right = labcode.embedding_backward(g, ids, 1 + max(ids))
@@ -45,14 +30,13 @@ def assert_python_agrees_with_labcode(py):
     assert py["grad_rows_overwrite"] == wrong[py["rows"]].tolist()
 
 
-def page_ids(page):
-    return json.loads(page.locator(".ee-root .ee-ids").inner_text())
+def shown(root, rows):
+    return [json.loads(t) for t in root.locator(rows).all_inner_texts()]
 
 
 def test_typing_switch_and_python_stay_in_sync_in_a_running_kernel(kernel_page):
-    page = kernel_page.page
-    root = page.locator(WIDGET)
-    assert page_ids(page) == encode("我爱我家")
+    page, root = kernel_page.page, kernel_page.root
+    assert shown(root, ".ee-ids") == [encode("我爱我家").tolist()]
 
     # (a) the reader types a phrase with a repeated character and flips the bug switch by keyboard.
     box = root.locator(".ee-text")
@@ -60,22 +44,19 @@ def test_typing_switch_and_python_stay_in_sync_in_a_running_kernel(kernel_page):
     box.press_sequentially(TYPED)
     root.locator(".ee-bug").focus()
     page.keyboard.press("Space")
-    assert page_ids(page) == encode(TYPED)
+    assert shown(root, ".ee-ids") == [encode(TYPED).tolist()]
     py = kernel_page.probe_until(lambda py: py["text"] == TYPED and py["show_bug"])
     assert py["text"] == TYPED and py["show_bug"], "the kernel never received the typed phrase and the switch"
     assert py["counts"] == [4, 1, 1]                     # 天 four times
     assert_python_agrees_with_labcode(py)
-    shown = [[float(v) for v in json.loads(t)] for t in root.locator(".ee-grad-row").all_inner_texts()]
-    assert shown == py["grad_rows"]
-    assert [json.loads(t) for t in root.locator(".ee-bug-row").all_inner_texts()] == py["grad_rows_overwrite"]
+    assert shown(root, ".ee-grad-row") == py["grad_rows"]
+    assert shown(root, ".ee-bug-row") == py["grad_rows_overwrite"]
 
     # (b) Python sets the phrase: the text box, ids and gradient rows in the page follow.
-    kernel_page.run(SET)
-    want = encode("谢谢你谢谢")
+    kernel_page.run_set()
     page.wait_for_function("want => document.querySelector('.ee-root .ee-ids').innerText === want",
-                           arg=json.dumps(want), timeout=30000)
+                           arg=json.dumps(encode("谢谢你谢谢").tolist()), timeout=30000)
     assert box.input_value() == "谢谢你谢谢"
     py = kernel_page.probe_until(lambda py: py["text"] == "谢谢你谢谢", py)
     assert_python_agrees_with_labcode(py)
-    assert [json.loads(t) for t in root.locator(".ee-grad-row").all_inner_texts()] == py["grad_rows"]
-    assert root.count() == 1, "the explorer was drawn more than once"
+    assert shown(root, ".ee-grad-row") == py["grad_rows"]

@@ -8,19 +8,11 @@ import numpy as np
 import pytest
 
 import labcode
-from kernel_server import SET
 
 WIDGET = ".gx-root"
-CELLS = [
-    'import json\n'
-    'import labcode\n'
-    'w = labcode.gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0)\n'
-    'w',
-    'print("STATE", json.dumps({"n": get_ipython().execution_count, "logits": w.logits, "steps": w.steps,\n'
-    '                           "history": w.history, "lr": w.lr, "start": w.start_logits}))',
-    'w.step(2)\n'
-    'print("STEPPED", w.steps)',
-]
+START = 'gx = labcode.gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0)\ngx'
+PROBE = '{"logits": gx.logits, "steps": gx.steps, "history": gx.history, "lr": gx.lr, "start": gx.start_logits}'
+SET = 'gx.step(2)\nprint("SET", gx.steps)'
 Z0, TARGET = [0.0, 1.0, 2.0], 0
 
 
@@ -31,17 +23,14 @@ def trajectory(z, lr, n):
     return zs, [labcode.cross_entropy(v, TARGET) for v in zs]
 
 
-def page_state(page):
-    root = page.locator(WIDGET)
+def page_state(root):
     return {"z": [float(v) for v in root.locator(".gx-z").evaluate_all("els => els.map(e => e.dataset.value)")],
-            "steps": int(root.locator(".gx-lossline").get_attribute("data-steps")),
             "history": [float(t) for t in root.locator(".gx-item").all_text_contents()],
             "lr": float(root.locator(".gx-lrval").inner_text())}
 
 
 def test_buttons_sliders_and_python_agree_in_a_running_kernel(kernel_page):
-    page = kernel_page.page
-    root = page.locator(WIDGET)
+    page, root = kernel_page.page, kernel_page.root
 
     # (a) two clicks on 走一步 in the page: Python holds the same logits, step count and loss history.
     for _ in range(2):
@@ -56,14 +45,14 @@ def test_buttons_sliders_and_python_agree_in_a_running_kernel(kernel_page):
     root.locator(".gx-lr").focus()
     for _ in range(5):
         page.keyboard.press("ArrowRight")
-    py = kernel_page.probe_until(lambda py: py["lr"] != 1.0, py)
+    py = kernel_page.probe_until(lambda py: py["lr"] == pytest.approx(1.5, abs=1e-9), py)
     assert py["lr"] == pytest.approx(1.5, abs=1e-9) and py["steps"] == 2
 
     # (c) Python steps twice more at lr 1.5: the page follows with the same numbers.
-    kernel_page.run(SET)
+    kernel_page.run_set()
     page.wait_for_function("() => document.querySelector('.gx-root .gx-lossline').dataset.steps === '4'", timeout=30000)
     zs2, losses2 = trajectory(zs[-1], py["lr"], 2)
-    shown = page_state(page)
+    shown = page_state(root)
     np.testing.assert_allclose(shown["z"], zs2[-1], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(shown["history"], [*losses, *losses2[1:]], atol=0.00005 + 1e-12)
     assert shown["lr"] == 1.5

@@ -8,12 +8,13 @@
   the kit's clean environment (tests/kit_venv.py: only the wheel and JupyterLab, from an empty folder), where
   tests/nbval_kit.py also checks that nothing of the repository was importable.
 - With no font but matplotlib's own, the figures' Chinese labels use the CJK font the wheel requires.
-tests/test_softmax_explorer_kernel.py drags the softmax explorer's sliders in the kit's own JupyterLab.
+The running-kernel tests (tests/kernel_server.py) drive every widget in the kit's own JupyterLab.
 """
 import email
 import json
 import re
 import zipfile
+from hashlib import sha256
 from pathlib import Path
 
 import nbformat
@@ -28,25 +29,22 @@ NOTEBOOKS = [ROOT / "intro.ipynb", *CHAPTERS]  # the home page is a notebook too
 
 # --- the wheel ----------------------------------------------------------------------------------------------
 
-def package_files() -> dict[str, bytes]:
-    """Every file of labcode/ that belongs in the wheel (no caches), by its path in the wheel."""
-    return {p.relative_to(ROOT).as_posix(): p.read_bytes() for p in sorted((ROOT / "labcode").rglob("*"))
+def package_files() -> dict[str, str]:
+    """The digest of every file of labcode/ that belongs in the wheel (no caches), by its path in the wheel."""
+    return {p.relative_to(ROOT).as_posix(): sha256(p.read_bytes()).hexdigest() for p in (ROOT / "labcode").rglob("*")
             if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
 
 
 def test_wheel_holds_the_package_its_data_and_the_widgets_front_end(kit_wheel):
     with zipfile.ZipFile(kit_wheel) as wheel:
         names = wheel.namelist()
-        files = {name: wheel.read(name) for name in names if not name.split("/")[0].endswith(".dist-info")}
+        files = {n: sha256(wheel.read(n)).hexdigest() for n in names if not n.split("/")[0].endswith(".dist-info")}
         info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
         metadata = email.message_from_bytes(wheel.read(f"{info}/METADATA"))
         tags = email.message_from_bytes(wheel.read(f"{info}/WHEEL"))
-    expected = package_files()
+    expected = package_files()  # the data files and the widgets' JS and CSS among them
     assert files == expected, (f"missing: {sorted(set(expected) - set(files))}, "
                                f"stale or extra: {sorted(n for n in files if files[n] != expected.get(n))}")
-    for kind in ("labcode/data/names.txt", "labcode/data/zh_corpus.txt", "labcode/widgets/softmax_explorer.js",
-                 "labcode/widgets/softmax_explorer.css", "labcode/widgets/maths.js", "labcode/widgets/family.css"):
-        assert kind in files
     assert metadata["Name"] == "lm-by-hand" and kit_wheel.name.startswith("lm_by_hand-")
     assert metadata["Requires-Python"] == ">=3.11"
     required = {re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() for r in metadata.get_all("Requires-Dist")}
@@ -189,8 +187,7 @@ def test_home_page_offers_every_notebook_with_the_wheel_in_one_zip(built_site, k
     assert resolve(home, menu["download-kit-zip-button"]) == linked_zip
     assert resolve(home, menu["download-kit-button"]) == linked_wheel
     with zipfile.ZipFile(linked_zip) as archive:
-        files = {name: archive.read(name) for name in archive.namelist()}
-    expected = {f"lm-by-hand/{nb.name}": nb.read_bytes() for nb in NOTEBOOKS}
-    expected[f"lm-by-hand/{kit_wheel.name}"] = kit_wheel.read_bytes()
+        files = {name: sha256(archive.read(name)).hexdigest() for name in archive.namelist()}
+    expected = {f"lm-by-hand/{p.name}": sha256(p.read_bytes()).hexdigest() for p in [*NOTEBOOKS, kit_wheel]}
     assert files == expected
     assert sorted(p.name for p in (built_site / "kit").iterdir()) == sorted([kit_wheel.name, learner_kit.ZIP_NAME])

@@ -1,39 +1,23 @@
-"""The softmax explorer in a RUNNING KERNEL, in JupyterLab and in Jupyter Notebook 7 (tests/kernel_server.py).
+"""The softmax explorer in a RUNNING KERNEL, in the learner's kit's JupyterLab and in Notebook 7
+(tests/kernel_server.py).
 
-JupyterLab is the learner's kit's: server, extensions and kernel of a fresh environment holding only the course
-wheel and JupyterLab (`kit_jupyter_server` in conftest.py, tests/kit_venv.py); Notebook 7 is this environment's.
-
-Headless Chromium opens the notebook, runs it, moves logit sliders by keyboard and mouse, and asks Python what it
-now holds; then Python sets the logits and the page must follow. Python's numbers are checked against labcode,
-the page's against Python's.
+Headless Chromium moves logit sliders by keyboard and mouse and asks Python what it now holds; then Python sets the
+logits and the page must follow. Python's numbers are checked against labcode, the page's against Python's.
 """
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import labcode
-from kernel_server import FRONT_ENDS, SET
 
 WIDGET = ".sx-root"
-SERVERS = {"jupyterlab": "kit_jupyter_server"}
-CELLS = [
-    'import json\n'
-    'import sys\n'
-    'import labcode\n'
-    'w = labcode.softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")\n'
-    'w',
-    # The execution count tells one run of this cell from the previous one.
-    'print("STATE", json.dumps({"n": get_ipython().execution_count, "logits": w.logits,\n'
-    '                           "probs": w.probs, "loss": w.loss, "target": w.target,\n'
-    '                           "temperature": w.temperature, "python": sys.executable}))',
-    'w.logits = [0, 1, 3]\n'
-    'print("SET", w.logits)',
-]
-TARGET = 2  # 绿
+FRONT_ENDS = ["jupyterlab", "notebook7"]
+START = 'sx = labcode.softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")\nsx'
+PROBE = '{"logits": sx.logits, "probs": sx.probs, "loss": sx.loss, "target": sx.target, "temperature": sx.temperature}'
 SET_LOGITS = [0.0, 1.0, 3.0]
+SET = f'sx.logits = {SET_LOGITS}\nprint("SET", sx.logits)'
+TARGET = 2  # 绿
 
 
 def shown_state(page):
@@ -49,8 +33,12 @@ def shown_state(page):
     }
 
 
-def assert_page_shows(s, logits, probs, loss):
-    """The page's sliders, readouts and bars show these logits, probabilities and loss (to display precision)."""
+def assert_page_shows(page, logits, probs=None, loss=None):
+    """The page's sliders, readouts and bars show these logits, probabilities and loss (to display precision);
+    by default labcode's for these logits."""
+    probs = labcode.softmax(logits) if probs is None else probs
+    loss = labcode.cross_entropy(np.asarray(logits, dtype=float), TARGET) if loss is None else loss
+    s = shown_state(page)
     np.testing.assert_allclose(s["sliders"], logits, atol=1e-9, err_msg="slider positions")
     np.testing.assert_allclose(s["logits"], logits, atol=1e-9, err_msg="shown logits")
     np.testing.assert_allclose(s["probs"], probs, atol=0.0005 + 1e-12, err_msg="probability table")
@@ -65,61 +53,47 @@ def assert_python_agrees_with_labcode(py):
     assert py["loss"] == pytest.approx(labcode.cross_entropy(np.asarray(py["logits"]), TARGET), rel=1e-12)
 
 
-@pytest.mark.parametrize("kernel_page", list(FRONT_ENDS), indirect=True)
-def test_sliders_and_python_stay_in_sync_in_a_running_kernel(kernel_page, request):
-    page, name = kernel_page.page, kernel_page.front_end
-    root = page.locator(WIDGET)
-    sliders = root.locator(".sx-logit")
-    start = shown_state(page)
-    assert_page_shows(start, [0, 1, 2], labcode.softmax([0, 1, 2]),
-                      labcode.cross_entropy(np.array([0., 1., 2.]), TARGET))
+@pytest.mark.parametrize("kernel_page", FRONT_ENDS, indirect=True)
+def test_sliders_and_python_stay_in_sync_in_a_running_kernel(kernel_page):
+    page, sliders = kernel_page.page, kernel_page.root.locator(".sx-logit")
+    assert_page_shows(page, [0.0, 1.0, 2.0])
 
     # (a) keyboard: three ArrowRight presses on 红's slider move z(红) by three steps, inside the notebook
     #     (the notebook binds arrow keys to cell navigation; the widget must keep them).
-    step = float(sliders.nth(0).get_attribute("step"))
     sliders.nth(0).focus()
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    moved_z0 = start["logits"][0] + 3 * step
-    # ... and the mouse: drag 黄's thumb from its place to 80 % of the track.
+    moved_z0 = 3 * float(sliders.nth(0).get_attribute("step"))
+    # ... and the mouse: drag 黄's thumb from its place (z = 1) to 80 % of the track.
     lo, hi = float(sliders.nth(1).get_attribute("min")), float(sliders.nth(1).get_attribute("max"))
     box = sliders.nth(1).bounding_box()
     y = box["y"] + box["height"] / 2
-    page.mouse.move(box["x"] + box["width"] * (start["logits"][1] - lo) / (hi - lo), y)
+    page.mouse.move(box["x"] + box["width"] * (1 - lo) / (hi - lo), y)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] * 0.8, y, steps=6)
     page.mouse.up()
-    moved = shown_state(page)
+    moved = shown_state(page)["logits"]
     problems = []  # the keyboard result is reported at the end, so one broken input still lets (b) and (c) run
-    if moved["logits"][0] != pytest.approx(moved_z0, abs=1e-9):
-        problems.append(f"3 x ArrowRight on the focused z(红) slider left z(红) at {moved['logits'][0]}, "
-                        f"expected {moved_z0:g}: {name} took the arrow keys away from the widget")
-    assert abs(moved["logits"][1] - (lo + 0.8 * (hi - lo))) < 1, f"mouse drag left z(黄) at {moved['logits'][1]}"
-    assert moved["logits"][2] == start["logits"][2]
+    if moved[0] != pytest.approx(moved_z0, abs=1e-9):
+        problems.append(f"3 x ArrowRight on the focused z(红) slider left z(红) at {moved[0]}, expected "
+                        f"{moved_z0:g}: {kernel_page.notebook.front_end} took the arrow keys away from the widget")
+    assert abs(moved[1] - (lo + 0.8 * (hi - lo))) < 1, f"mouse drag left z(黄) at {moved[1]}"
+    assert moved[2] == 2.0
 
     # (b) Python holds the moved logits and recomputed probs/loss with labcode; the page shows the same.
     #     Slider updates reach the kernel asynchronously (ipywidgets may hold the last one back until the
     #     kernel answers the previous), so re-ask a few times until Python has caught up with the page.
-    py = kernel_page.probe_until(lambda py: np.allclose(py["logits"], moved["logits"], rtol=0, atol=5e-6))
-    np.testing.assert_allclose(py["logits"], moved["logits"], rtol=0, atol=5e-6,
-                               err_msg="the kernel never received the slider moves")
+    py = kernel_page.probe_until(lambda py: np.allclose(py["logits"], moved, rtol=0, atol=5e-6))
+    np.testing.assert_allclose(py["logits"], moved, rtol=0, atol=5e-6, err_msg="the kernel never received the moves")
     assert_python_agrees_with_labcode(py)
-    assert_page_shows(shown_state(page), py["logits"], py["probs"], py["loss"])
-    if name == "jupyterlab":  # the kit's own kernel, not this environment's
-        kit = request.getfixturevalue("kit_env").venv
-        assert Path(py["python"]).is_relative_to(kit), f"the kernel runs {py['python']}, not the kit's Python in {kit}"
+    assert_page_shows(page, py["logits"], py["probs"], py["loss"])
 
     # (c) Python sets the logits: the sliders, bars and numbers on the page follow.
-    kernel_page.run(SET)
-    kernel_page.wait_for_output(SET, "SET [")
+    kernel_page.run_set()
     page.wait_for_function("want => [...document.querySelectorAll('.sx-root .sx-logit')]"
-                           ".every((e, k) => e.valueAsNumber === want[k])",
-                           arg=SET_LOGITS, timeout=10000)
+                           ".every((e, k) => e.valueAsNumber === want[k])", arg=SET_LOGITS, timeout=30000)
     py = kernel_page.probe(py["n"])
     assert py["logits"] == SET_LOGITS
     assert_python_agrees_with_labcode(py)
-    expected_probs = labcode.softmax(SET_LOGITS)
-    expected_loss = labcode.cross_entropy(np.asarray(SET_LOGITS), TARGET)
-    assert_page_shows(shown_state(page), SET_LOGITS, expected_probs, expected_loss)
-    assert root.count() == 1, "the explorer was drawn more than once"
+    assert_page_shows(page, SET_LOGITS)
     assert problems == []
