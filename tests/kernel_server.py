@@ -138,7 +138,8 @@ class FrontEnds(ExitStack):
         super().__init__()
         self.request, self.chromium, self.keep_log, self.open = request, chromium, keep_log, {}
         modules = dict.fromkeys(getattr(item, "module", None) for item in request.session.items)
-        self.modules = [m for m in modules if hasattr(m, "START")]  # the kernel test modules collected
+        # the kernel test modules collected (tests/test_<widget>_kernel.py; other test modules may name a START too)
+        self.modules = [m for m in modules if m is not None and m.__name__.endswith("_kernel") and hasattr(m, "START")]
 
     def __call__(self, front_end) -> OpenNotebook:
         if front_end not in self.open:
