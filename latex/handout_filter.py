@@ -94,30 +94,24 @@ CJK_LETTER = re.compile(r"[\u3400-\u9fff]")
 LATIN = re.compile(r"[A-Za-z0-9]")
 
 
-def _neighbour_text(node, step: int) -> nodes.Text | None:
-    index = node.parent.index(node) + step
-    if 0 <= index < len(node.parent):
-        sibling = node.parent[index]
-        return sibling if isinstance(sibling, nodes.Text) else None
-    return None
-
-
 def _space_from_cjk(node, glue: str, inside: bool) -> None:
-    """Put `glue` between `node` and Chinese text right before / after it (dropping source spaces)."""
-    text = node.astext()
-    before, after = _neighbour_text(node, -1), _neighbour_text(node, 1)
-    starts, ends = text[:1], text[-1:]
-    if before is not None and CJK_LETTER.fullmatch(before.astext().rstrip()[-1:] or "x") and \
-            (inside and LATIN.match(starts) or not inside):
-        node.parent.replace(before, nodes.Text(before.astext().rstrip()))
+    """Put `glue` between `node` and Chinese text right before / after it (dropping source spaces); with
+    `inside`, only where the node's own text starts / ends with a Latin letter or digit, and into the node."""
+    for step in (-1, 1):
+        index = node.parent.index(node) + step
+        if not (0 <= index < len(node.parent) and isinstance(node.parent[index], nodes.Text)):
+            continue
+        text = node.parent[index].astext()
+        trimmed = text.rstrip() if step < 0 else text.lstrip()
+        edge, own = (trimmed[-1:], node.astext()[:1]) if step < 0 else (trimmed[:1], node.astext()[-1:])
+        if not CJK_LETTER.fullmatch(edge or "x") or (inside and not LATIN.match(own)):
+            continue
+        node.parent.replace(node.parent[index], nodes.Text(trimmed))
         raw = nodes.raw("", glue, format="latex")
-        node.insert(0, raw) if inside else node.parent.insert(node.parent.index(node), raw)
-    after = _neighbour_text(node, 1)
-    if after is not None and CJK_LETTER.fullmatch(after.astext().lstrip()[:1] or "x") and \
-            (inside and LATIN.match(ends) or not inside):
-        node.parent.replace(after, nodes.Text(after.astext().lstrip()))
-        raw = nodes.raw("", glue, format="latex")
-        node.append(raw) if inside else node.parent.insert(node.parent.index(node) + 1, raw)
+        if inside:
+            node.insert(0, raw) if step < 0 else node.append(raw)
+        else:
+            node.parent.insert(node.parent.index(node) + (step > 0), raw)
 
 
 def print_spacing(app, doctree, docname) -> None:

@@ -390,22 +390,18 @@ def test_the_glossary_is_the_last_appendix_and_never_splits_an_entry(pdf_dir):
         assert last not in terms, f"a glossary page ends with the term {last!r} and no definition"
 
 
-def test_latin_words_in_links_keep_their_space(pdf_dir):
-    """“也就是 softmax”, not “也就是softmax”: a link does not swallow the space between Chinese and Latin."""
+def test_chinese_keeps_its_space_before_latin_links_and_maths_in_headings(pdf_dir):
+    """“也就是 softmax”, not “也就是softmax”: a link does not swallow the space between Chinese and Latin;
+    “均匀分布的损失是 ln V”: a section heading does not glue maths to the Chinese before it."""
     text = "".join(_pages(pdf_dir / "book.pdf", layout=False))
     assert "softmax" in text
     words = "softmax|sigmoid|logsumexp|bigram"
     glued = re.findall(rf"[\u4e00-\u9fff](?:{words})|(?:{words})[\u4e00-\u9fff]", text)
     assert not glued, glued[:10]
-
-
-def test_maths_in_headings_keeps_its_space(pdf_dir):
-    """“均匀分布的损失是 ln V”: a section heading does not glue maths to the Chinese before it."""
     headings = [h for c in CHAPTERS for h in re.findall(r"^##\s+(.*[\u4e00-\u9fff]\s*\$.+)$", _markdown(c), flags=re.M)]
     assert headings, "no heading with Chinese before maths: nothing to check"
-    lines = [line for line in "".join(_pages(pdf_dir / "book.pdf", layout=False)).splitlines()
-             if re.match(r"^\d+\.\d+\s", line)]
-    glued = [line for line in lines if re.search(r"[\u4e00-\u9fff](?:ln|𝑉|𝑊|𝑧|𝑝)", line)]
+    glued = [line for line in text.splitlines()
+             if re.match(r"^\d+\.\d+\s", line) and re.search(r"[\u4e00-\u9fff](?:ln|𝑉|𝑊|𝑧|𝑝)", line)]
     assert not glued, glued
 
 
