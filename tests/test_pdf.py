@@ -23,6 +23,7 @@ WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBo
 CHAPTERS = build_pdf.chapters()
 APPENDICES = [c for c in CHAPTERS if c["appendix"]]
 COURSE_TITLE = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["title"]
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 CJK_RUN = re.compile(r"[\u4e00-\u9fff]{8,}")
 
 
@@ -237,9 +238,9 @@ def test_handout_shows_the_numbers_the_chapter_computes(pdf_dir, chapter):
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
 def test_every_picture_the_chapter_shows_is_printed(pdf_dir, chapter):
-    """Each image output of the chapter's shown cells, the plots and the snapshot of each widget (whose text
-    summary would print instead), is one picture in the student handout."""
-    shown = sum("image/png" in out.get("data", {}) for c in _cells(chapter)
+    """Each image output of the chapter's shown cells, and each widget (a snapshot: its text summary must not
+    print instead), is one picture in the student handout."""
+    shown = sum(bool({"image/png", WIDGET_MIME} & set(out.get("data", {}))) for c in _cells(chapter)
                 if not {"remove-output", "remove-cell"} & set(c["metadata"].get("tags", []))
                 for out in c.get("outputs", []))
     rows = subprocess.run(["pdfimages", "-list", str(pdf_dir / f"{chapter['stem']}.pdf")],
