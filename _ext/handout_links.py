@@ -30,9 +30,9 @@ def handout_files(docname: str, root_doc: str, answers: bool) -> list[tuple[str,
     return files
 
 
-def pdf_folder(srcdir, outdir, configured: str) -> Path:
-    """Where the built PDFs are: `handout_pdf_dir` (relative to the book) or the `pdf` folder beside the HTML."""
-    return Path(srcdir, configured) if configured else Path(outdir).parent / "pdf"
+def pdf_folder(app) -> Path:
+    """Where the built PDFs are: the `pdf` folder beside the HTML (_build/pdf, _build/html)."""
+    return Path(app.outdir).parent / "pdf"
 
 
 def links_html(files: list[tuple[str, str]], pathto) -> str:
@@ -48,7 +48,7 @@ def insert_after_title(body: str, snippet: str) -> str:
 
 def _found(app, config) -> None:
     """Record which PDFs exist, so a change rewrites every page (the value is an `html` rebuild trigger)."""
-    folder = pdf_folder(app.srcdir, app.outdir, config.handout_pdf_dir)
+    folder = pdf_folder(app)
     config.handout_pdfs_found = sorted(p.name for p in folder.glob("*.pdf")) if folder.is_dir() else []
 
 
@@ -64,7 +64,7 @@ def _page(app, pagename, templatename, context, doctree):
 def _copy(app, exception):
     if exception is not None or app.builder.format != "html":
         return
-    folder = pdf_folder(app.srcdir, app.outdir, app.config.handout_pdf_dir)
+    folder = pdf_folder(app)
     found = set(app.config.handout_pdfs_found)
     target = Path(app.outdir) / "pdf"
     for docname in app.env.found_docs:
@@ -76,7 +76,6 @@ def _copy(app, exception):
 
 def setup(app):
     app.add_config_value("handout_links_answers", False, "html", types=[bool])
-    app.add_config_value("handout_pdf_dir", "", "html", types=[str])
     app.add_config_value("handout_pdfs_found", [], "html", types=[list])
     app.connect("config-inited", _found)
     app.connect("html-page-context", _page)

@@ -1,14 +1,14 @@
 """Sphinx extension: what a printed handout keeps of a chapter.
 
-``handout_mode = "student"`` drops every solution (also the ``solution-start`` /
-``solution-end`` blocks that sphinx-exercise's ``hide_solutions`` leaves in);
-``handout_mode = "answers"`` keeps only the chapter title, the exercises and their
-solutions, and the answer boxes (_ext/answer_box, which print their answer in this mode),
-which makes the answer key (a reference to what is left out prints its number as text).
+``handout_documents`` lists the LaTeX documents to write, each with its ``handout_mode``: ``"student"`` drops every
+solution (also the ``solution-start`` / ``solution-end`` blocks that sphinx-exercise's ``hide_solutions``
+leaves in); ``"answers"`` keeps only the chapter title, the exercises and their solutions, and the answer
+boxes (_ext/answer_box, which print their answer in this mode), which makes the answer key (a reference to
+what is left out prints its number as text). One build writes both kinds from the same pages; without
+``handout_documents``, ``handout_mode`` applies to every document.
 In every LaTeX build: Chinese/Latin spacing that xeCJK loses at links and before maths in headings,
 glossary entries kept whole, appendix headings without a second 附录, and a note opening each section
-with a live widget (printed as a picture). Any other value leaves pages untouched.
-``handout_documents`` lists the LaTeX documents to write (one per handout).
+with a live widget (printed as a picture).
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import re
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
 from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solution_node
 
@@ -40,24 +41,30 @@ def _inside_kept(node) -> bool:
     return False
 
 
-class HandoutFilter(SphinxTransform):
-    # After sphinx-exercise has merged solution-start/-end into one node (priority 10).
-    default_priority = 900
+def cut_to_mode(app, doctree, docname) -> None:
+    """Keep what the mode of the LaTeX document being assembled asks for.
 
-    def apply(self) -> None:
-        if self.config.handout_mode == "student":
-            for node in list(self.document.findall(solution_node)):
-                node.parent.remove(node)
-
-
-def keep_exercises_only(app, doctree, docname) -> None:
-    """The answer key: the chapter title, the exercises, their solutions and the answer boxes, in reading order.
-
-    Done once the references are resolved, so that a reference to a figure or section left out
-    still knows its number: it prints as text (“图 2.1”) instead of the raw label.
+    Sphinx assembles the documents of latex_documents one at a time, in order, each with one
+    doctree-resolved: the next entry of ``handout_documents`` is the one being written. Done once the
+    references are resolved, so that a reference to a figure or section left out still knows its number:
+    it prints as text (“图 2.1”) instead of the raw label.
     """
-    if app.config.handout_mode != "answers" or docname == app.config.root_doc:
-        return
+    if app.config.handout_documents:
+        mode, expected = app.handout_queue.pop(0)
+        if expected != docname:
+            raise ExtensionError(f"handout_filter: expected the document {expected}, Sphinx assembles {docname}")
+        app.config.handout_mode = mode  # read by the answer boxes (_ext/answer_box) as this document is written
+    mode = app.config.handout_mode
+    if mode == "student":
+        for node in list(doctree.findall(solution_node)):
+            node.parent.remove(node)
+    elif mode == "answers" and docname != app.config.root_doc:
+        keep_exercises_only(doctree)
+    unlink_missing_targets(doctree)
+
+
+def keep_exercises_only(doctree) -> None:
+    """The answer key: the chapter title, the exercises, their solutions and the answer boxes, in reading order."""
     chapter = next(iter(doctree.findall(nodes.section)), None)
     if chapter is None:
         return
@@ -71,7 +78,6 @@ def keep_exercises_only(app, doctree, docname) -> None:
         chapter += nodes.paragraph(text="本章没有练习。")
     for node in kept:
         chapter += node
-    unlink_missing_targets(doctree)
 
 
 def unlink_missing_targets(doctree) -> None:
@@ -88,30 +94,24 @@ CJK_LETTER = re.compile(r"[\u3400-\u9fff]")
 LATIN = re.compile(r"[A-Za-z0-9]")
 
 
-def _neighbour_text(node, step: int) -> nodes.Text | None:
-    index = node.parent.index(node) + step
-    if 0 <= index < len(node.parent):
-        sibling = node.parent[index]
-        return sibling if isinstance(sibling, nodes.Text) else None
-    return None
-
-
 def _space_from_cjk(node, glue: str, inside: bool) -> None:
-    """Put `glue` between `node` and Chinese text right before / after it (dropping source spaces)."""
-    text = node.astext()
-    before, after = _neighbour_text(node, -1), _neighbour_text(node, 1)
-    starts, ends = text[:1], text[-1:]
-    if before is not None and CJK_LETTER.fullmatch(before.astext().rstrip()[-1:] or "x") and \
-            (inside and LATIN.match(starts) or not inside):
-        node.parent.replace(before, nodes.Text(before.astext().rstrip()))
+    """Put `glue` between `node` and Chinese text right before / after it (dropping source spaces); with
+    `inside`, only where the node's own text starts / ends with a Latin letter or digit, and into the node."""
+    for step in (-1, 1):
+        index = node.parent.index(node) + step
+        if not (0 <= index < len(node.parent) and isinstance(node.parent[index], nodes.Text)):
+            continue
+        text = node.parent[index].astext()
+        trimmed = text.rstrip() if step < 0 else text.lstrip()
+        edge, own = (trimmed[-1:], node.astext()[:1]) if step < 0 else (trimmed[:1], node.astext()[-1:])
+        if not CJK_LETTER.fullmatch(edge or "x") or (inside and not LATIN.match(own)):
+            continue
+        node.parent.replace(node.parent[index], nodes.Text(trimmed))
         raw = nodes.raw("", glue, format="latex")
-        node.insert(0, raw) if inside else node.parent.insert(node.parent.index(node), raw)
-    after = _neighbour_text(node, 1)
-    if after is not None and CJK_LETTER.fullmatch(after.astext().lstrip()[:1] or "x") and \
-            (inside and LATIN.match(ends) or not inside):
-        node.parent.replace(after, nodes.Text(after.astext().lstrip()))
-        raw = nodes.raw("", glue, format="latex")
-        node.append(raw) if inside else node.parent.insert(node.parent.index(node) + 1, raw)
+        if inside:
+            node.insert(0, raw) if step < 0 else node.append(raw)
+        else:
+            node.parent.insert(node.parent.index(node) + (step > 0), raw)
 
 
 def print_spacing(app, doctree, docname) -> None:
@@ -121,8 +121,6 @@ def print_spacing(app, doctree, docname) -> None:
     as “也就是softmax”. The glue goes inside the link. In section headings the space before maths is lost
     the same way (“损失是ln V”).
     """
-    if app.builder.name != "latex":
-        return
     for ref in list(doctree.findall(nodes.reference)):
         _space_from_cjk(ref, "\\hspace{0.25em}", inside=True)
     for title in list(doctree.findall(nodes.title)):
@@ -134,8 +132,6 @@ def print_spacing(app, doctree, docname) -> None:
 
 def glossary_entries_whole(app, doctree, docname) -> None:
     """Pages break between glossary entries only (\\handoutglossary in latex/handout.sty)."""
-    if app.builder.name != "latex":
-        return
     for glossary in list(doctree.findall(addnodes.glossary)):
         parent, index = glossary.parent, glossary.parent.index(glossary)
         parent.insert(index + 1, nodes.raw("", "\\endgroup\n", format="latex"))
@@ -144,8 +140,6 @@ def glossary_entries_whole(app, doctree, docname) -> None:
 
 def appendix_titles(app, doctree, docname) -> None:
     """“附录：符号…” prints as “符号…”: the heading above it already reads 附录 A."""
-    if app.builder.name != "latex":
-        return
     for section in doctree.findall(nodes.section):
         title = section.next_node(nodes.title)
         if title is None or title.parent is not section or not title.children:
@@ -156,9 +150,10 @@ def appendix_titles(app, doctree, docname) -> None:
 
 
 def set_documents(app, env, docnames) -> None:
-    """Use ``handout_documents`` as latex_documents (Jupyter Book accepts only one in _config.yml)."""
+    """Use ``handout_documents`` (mode first) as latex_documents (Jupyter Book accepts only one in _config.yml)."""
     if app.config.handout_documents:
-        app.config.latex_documents = [tuple(doc) for doc in app.config.handout_documents]
+        app.config.latex_documents = [tuple(doc[1:]) for doc in app.config.handout_documents]
+    app.handout_queue = [(doc[0], doc[1]) for doc in app.config.handout_documents]
 
 
 def wrap_chapter(app, doctree, docname) -> None:
@@ -168,7 +163,7 @@ def wrap_chapter(app, doctree, docname) -> None:
     title, which would turn the chapter's sections into chapters. Nesting the page in
     a section titled like the handout keeps the chapter a chapter.
     """
-    if app.builder.name != "latex" or docname == app.config.root_doc:
+    if docname == app.config.root_doc:
         return
     titles = {doc[0]: doc[2] for doc in app.config.latex_documents}
     if docname not in titles:
@@ -187,8 +182,6 @@ def tall_figures(app, doctree, docname) -> None:
     wide plots; a square table-like figure (e.g. a 27 x 27 heat map with a number in every cell)
     needs the full line width, hence more height, to stay readable on paper.
     """
-    if app.builder.name != "latex":
-        return
     for figure in list(doctree.findall(nodes.figure)):
         if "print-tall" in figure["classes"]:
             parent = figure.parent
@@ -234,16 +227,17 @@ def add_widget_notes(doctree) -> None:
         section.insert(section.index(title) + 1 if title is not None and title.parent is section else 0, note)
 
 
+def for_print(app, doctree, docname) -> None:
+    """The steps above, in this order, on every LaTeX document (the site's pages are left untouched)."""
+    if app.builder.name == "latex":
+        for step in (cut_to_mode, wrap_chapter, tall_figures, print_spacing, glossary_entries_whole, appendix_titles):
+            step(app, doctree, docname)
+
+
 def setup(app):
     app.add_config_value("handout_mode", "", "env")
     app.add_config_value("handout_documents", [], "env")
     app.connect("env-before-read-docs", set_documents)
-    app.connect("doctree-resolved", keep_exercises_only, priority=400)
-    app.connect("doctree-resolved", wrap_chapter)
-    app.connect("doctree-resolved", tall_figures)
-    app.connect("doctree-resolved", print_spacing)
-    app.connect("doctree-resolved", glossary_entries_whole)
-    app.connect("doctree-resolved", appendix_titles)
-    app.add_transform(HandoutFilter)
+    app.connect("doctree-resolved", for_print, priority=400)
     app.add_transform(WidgetNotes)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -6,13 +6,14 @@ For every chapter notebook in _toc.yml (第 N 章) and every appendix notebook (
   NN_name-answers.pdf  the answer key: the chapter's exercises with their solutions
 and book.pdf, the whole book as the students get it: the chapters, then the appendices and the
 glossary lettered 附录 A, 附录 B, … (the glossary is printed in the book only).
+One Sphinx build writes every LaTeX document (latex/handout_filter.py cuts each to its kind), then
+latexmk makes the PDFs side by side.
 
-Usage: scripts/build_pdf.py [--out DIR] [--if-available] [--work DIR] [--cache DIR | --stored-outputs]
+Usage: scripts/build_pdf.py [--out DIR] [--if-available] [--work DIR] [--stored-outputs]
   --if-available    when TeX or the fonts are missing, say which Debian packages to
                     install and exit 0 (used by `make build`); under CI=true exit 1 all the same.
   --stored-outputs  print the outputs stored in the notebooks instead of running them (the test suite,
                     which checks separately that a fresh run writes exactly those outputs).
-Otherwise notebooks are executed once per run (a fresh jupyter-cache shared by both builds, or --cache DIR).
 """
 from __future__ import annotations
 
@@ -70,30 +71,21 @@ def _debian_pdf_packages() -> list[str]:
     return packages
 
 
-def _font_installed(family: str) -> bool:
-    if not shutil.which("fc-list"):
-        return False
-    out = subprocess.run(["fc-list", f":family={family}", "family"], capture_output=True, text=True).stdout
-    return bool(out.strip())
-
-
-def _tex_file_found(name: str) -> bool:
-    if not shutil.which("kpsewhich"):
-        return False
-    return bool(subprocess.run(["kpsewhich", name], capture_output=True, text=True).stdout.strip())
+def _prints(cmd: list[str]) -> bool:
+    """Is the tool there, and does it answer (kpsewhich finds the file, fc-list the font family)?"""
+    return bool(shutil.which(cmd[0]) and subprocess.run(cmd, capture_output=True, text=True).stdout.strip())
 
 
 def missing_packages() -> list[str]:
     """Debian packages the PDF route needs that this machine lacks (empty list: all there)."""
-    missing = {pkg for prog, pkg in PROGRAMS.items() if not shutil.which(prog)}
-    missing |= {pkg for name, pkg in TEX_FILES.items() if not _tex_file_found(name)}
-    missing |= {pkg for fam, pkg in FONTS.items() if not _font_installed(fam)}
-    if shutil.which("dpkg-query"):
-        for pkg in _debian_pdf_packages():
-            status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True)
-            if "install ok installed" not in status.stdout:
-                missing.add(pkg)
     order = _debian_pdf_packages()
+    missing = {pkg for prog, pkg in PROGRAMS.items() if not shutil.which(prog)}
+    missing |= {pkg for name, pkg in TEX_FILES.items() if not _prints(["kpsewhich", name])}
+    missing |= {pkg for family, pkg in FONTS.items() if not _prints(["fc-list", f":family={family}", "family"])}
+    if shutil.which("dpkg-query"):
+        status = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Status}\n", *order],
+                                capture_output=True, text=True).stdout
+        missing |= set(order) - {line.split()[0] for line in status.splitlines() if line.endswith(" installed")}
     return sorted(missing, key=lambda p: (order.index(p) if p in order else len(order), p))
 
 
@@ -162,11 +154,10 @@ def tex_escape(text: str) -> str:
 
 # --- Sphinx (LaTeX sources) ---------------------------------------------------
 
-def write_config(work: Path, cache: Path | None, mode: str, docs: list[dict]) -> Path:
-    """A copy of _config.yml for one build: shared execution cache (None: stored outputs), documents, mode."""
+def run_sphinx(work: Path, cache: Path | None, docs: list[dict], log: Path) -> Path:
+    """Write the LaTeX source of every handout in one build, from a copy of _config.yml (None: stored outputs)."""
     author = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("author", "")
     settings = {
-        "handout_mode": mode,
         # Not sphinx-exercise's hide_solutions: it drops `solution-start` but leaves the cells and the
         # `solution-end` behind. latex/handout_filter.py removes whole solutions instead.
         "hide_solutions": False,
@@ -174,26 +165,21 @@ def write_config(work: Path, cache: Path | None, mode: str, docs: list[dict]) ->
         "smartquotes": False,
         # Widgets carry an image/png snapshot next to their text repr: print the picture, never the repr.
         "nb_mime_priority_overrides": [["latex", "image/png", 15], ["latex", "text/plain", 100]],
-        "handout_documents": [[d["docname"], d["target"], d["title"], author, "jupyterBook", False] for d in docs],
+        "handout_documents": [[d["mode"], d["docname"], d["target"], d["title"], author, "jupyterBook", False]
+                              for d in docs],
     }
-    return write_config_copy(work / f"_config_{mode}.yml", cache, settings,
+    config = write_config_copy(work / "_config_handouts.yml", cache, settings,
                                extensions={"handout_filter": str(LATEX_DIR)})
-
-
-def run_sphinx(work: Path, cache: Path | None, mode: str, docs: list[dict], log: Path) -> Path:
-    config = write_config(work, cache, mode, docs)
-    out = work / mode
     jupyter_book = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()"]
-    cmd = jupyter_book + ["build", str(ROOT), "--builder", "latex", "--config", str(config),
-                          "--path-output", str(out)]
+    cmd = jupyter_book + ["build", str(ROOT), "--builder", "latex", "--config", str(config), "--path-output", str(work)]
     with log.open("w", encoding="utf-8") as fh:
         result = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT)
     if result.returncode != 0:
-        raise BuildError(f"Sphinx LaTeX build ({mode}) failed", log)
+        raise BuildError("Sphinx LaTeX build failed", log)
     # Without -W a failing notebook still "builds": never print a handout from a broken run.
     if re.search(r"\[mystnb\.exec\]|CellExecutionError", log.read_text(encoding="utf-8", errors="replace")):
-        raise BuildError(f"a notebook failed to execute ({mode} build)", log)
-    return out / "_build" / "latex"
+        raise BuildError("a notebook failed to execute", log)
+    return work / "_build" / "latex"
 
 
 # --- xelatex ------------------------------------------------------------------
@@ -255,41 +241,29 @@ def page_count(pdf: Path) -> str:
 # --- main ---------------------------------------------------------------------
 
 def build(out: Path, work: Path, cache: Path | None) -> list[Path]:
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    course_title = config.get("title", "")
+    course_title = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("title", "")
     chs = chapters()
     root_doc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["root"]
-    student = [{"docname": root_doc, "target": "book.tex", "title": course_title, "kind": KIND_BOOK,
-                "pdf": book_layout.BOOK_PDF, "number": 1}]
-    student += [{**c, "target": f"{c['stem']}.tex", "title": c["handout_title"],
-                 "kind": KIND_STUDENT, "pdf": book_layout.student_pdf(c["docname"])} for c in chs]
-    answers = [{**c, "target": f"{c['stem']}-answers.tex", "title": c["handout_title"],
-                "kind": KIND_ANSWERS, "pdf": book_layout.answers_pdf(c["docname"])} for c in chs]
+    # mode: what latex/handout_filter.py keeps of the page (the book is printed as the students get it).
+    docs = [{"docname": root_doc, "target": "book.tex", "title": course_title, "kind": KIND_BOOK, "mode": "student",
+             "pdf": book_layout.BOOK_PDF, "number": 1}]
+    docs += [{**c, "target": f"{c['stem']}.tex", "title": c["handout_title"], "kind": KIND_STUDENT, "mode": "student",
+              "pdf": book_layout.student_pdf(c["docname"])} for c in chs]
+    docs += [{**c, "target": f"{c['stem']}-answers.tex", "title": c["handout_title"], "kind": KIND_ANSWERS,
+              "mode": "answers", "pdf": book_layout.answers_pdf(c["docname"])} for c in chs]
+    (work / "logs").mkdir(parents=True, exist_ok=True)
+    latex_dir = run_sphinx(work, cache, docs, work / "logs" / "sphinx.log")
     back_matter = back_matter_title()
-    logs = work / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-
-    def sources(mode: str, docs: list[dict]) -> list[tuple[Path, dict]]:
-        latex_dir = run_sphinx(work, cache, mode, docs, logs / f"sphinx-{mode}.log")
-        for doc in docs:
-            prepare_tex(latex_dir / doc["target"], doc, course_title, back_matter)
-        return [(latex_dir, doc) for doc in docs]
-
-    builds = [("student", student), ("answers", answers)]
-    if cache is None:  # nothing is executed, so the two Sphinx builds are independent
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            jobs = [job for part in pool.map(lambda b: sources(*b), builds) for job in part]
-    else:  # the first build runs the notebooks into the cache, the second reads them from it
-        jobs = [job for mode, docs in builds for job in sources(mode, docs)]
+    for doc in docs:
+        prepare_tex(latex_dir / doc["target"], doc, course_title, back_matter)
 
     out.mkdir(parents=True, exist_ok=True)
     built = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        futures = [(doc, pool.submit(run_latex, latex_dir, doc)) for latex_dir, doc in jobs]
+        futures = [(doc, pool.submit(run_latex, latex_dir, doc)) for doc in docs]
         for doc, future in futures:
-            pdf = future.result()
             target = out / doc["pdf"]
-            shutil.copyfile(pdf, target)
+            shutil.copyfile(future.result(), target)
             built.append(target)
     return built
 
@@ -300,11 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--if-available", action="store_true",
                         help="skip with a message (exit 0) when TeX or the fonts are missing")
     parser.add_argument("--work", type=Path, help="keep the LaTeX sources and logs in this folder")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--cache", type=Path,
-                        help="execute the notebooks through this jupyter-cache folder, shared with another build "
-                             "of the same tree (default: a fresh one in the work folder)")
-    source.add_argument("--stored-outputs", action="store_true",
+    parser.add_argument("--stored-outputs", action="store_true",
                         help="print the notebooks' stored outputs instead of running them")
     args = parser.parse_args(argv)
 
@@ -323,8 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     out = args.out.resolve()
     try:
-        cache = None if args.stored_outputs else args.cache.resolve() if args.cache else work / "jupyter_cache"
-        built = build(out, work, cache)
+        # A fresh jupyter-cache runs each notebook once, as `execute_notebooks: force` does.
+        built = build(out, work, None if args.stored_outputs else work / "jupyter_cache")
     except BuildError as err:
         kept = out / "logs"
         kept.mkdir(parents=True, exist_ok=True)

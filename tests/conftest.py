@@ -114,7 +114,7 @@ def pdf_dir(tmp_path_factory) -> Path:
     uses), from the notebooks' stored outputs as the site build does."""
     import build_pdf
     tex_hint = "sudo apt-get install " + " ".join(build_pdf._debian_pdf_packages())
-    for tool in ("xelatex", "latexmk", "pdftotext", "pdftoppm", "pdfinfo"):
+    for tool in ("xelatex", "latexmk", "pdftotext", "pdfinfo", "pdffonts", "pdfimages"):
         require_tool(tool, tex_hint)
     missing = build_pdf.missing_packages()
     if missing:

@@ -9,6 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 import yaml
 
 import handout_links as links
@@ -37,7 +38,12 @@ def test_real_site_without_pdfs_has_no_handout_link(built_site):
     assert not (built_site / "pdf").exists()
 
 
-def build_small_site(tmp_path, answers, pdfs):
+@pytest.mark.parametrize("answers, pdfs, chapter_links, home_links", [
+    (False, ["book.pdf", "01_demo.pdf", "01_demo-answers.pdf"], ["01_demo.pdf"], ["book.pdf"]),
+    (True, ["01_demo.pdf", "01_demo-answers.pdf"], ["01_demo.pdf", "01_demo-answers.pdf"], []),  # no book.pdf
+])
+def test_small_site_links_and_publishes_the_built_handouts_answer_keys_only_when_switched_on(
+        tmp_path, answers, pdfs, chapter_links, home_links):
     """A two-page Sphinx project with the book's theme and this extension; stand-in PDFs beside the HTML."""
     src = tmp_path / "src"
     (src / "book").mkdir(parents=True)
@@ -52,36 +58,22 @@ def build_small_site(tmp_path, answers, pdfs):
         """), encoding="utf-8")
     (src / "intro.rst").write_text("课程\n====\n\n.. toctree::\n\n   book/01_demo\n", encoding="utf-8")
     (src / "book" / "01_demo.rst").write_text("第一章\n======\n\n正文。\n", encoding="utf-8")
-    out = tmp_path / "_build"
-    (out / "pdf").mkdir(parents=True)
+    (tmp_path / "_build" / "pdf").mkdir(parents=True)
     for name in pdfs:
-        (out / "pdf" / name).write_bytes(b"%PDF-1.5 stand-in " + name.encode())
-    proc = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "-q", str(src), str(out / "html")],
+        (tmp_path / "_build" / "pdf" / name).write_bytes(b"%PDF-1.5 stand-in " + name.encode())
+    html = tmp_path / "_build" / "html"
+    proc = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "-q", str(src), str(html)],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    return out / "html"
 
-
-def hrefs(page):
-    return HREF.findall(page.read_text(encoding="utf-8"))
-
-
-def test_small_site_links_student_handout_and_book_but_not_the_answer_key(tmp_path):
-    html = build_small_site(tmp_path, answers=False, pdfs=["book.pdf", "01_demo.pdf", "01_demo-answers.pdf"])
     chapter, home = html / "book" / "01_demo.html", html / "intro.html"
-    assert hrefs(chapter) == ["../pdf/01_demo.pdf"] and hrefs(home) == ["pdf/book.pdf"]
+    assert HREF.findall(chapter.read_text(encoding="utf-8")) == [f"../pdf/{name}" for name in chapter_links]
+    assert HREF.findall(home.read_text(encoding="utf-8")) == [f"pdf/{name}" for name in home_links]
     assert links.STUDENT in chapter.read_text(encoding="utf-8")
-    for page in (chapter, home):  # every link resolves to a file the site publishes
-        for href in hrefs(page):
+    for page in (chapter, home):  # every link resolves to a file the site publishes, and only those are published
+        for href in HREF.findall(page.read_text(encoding="utf-8")):
             assert (page.parent / href).resolve().is_file(), href
-    assert sorted(p.name for p in (html / "pdf").iterdir()) == ["01_demo.pdf", "book.pdf"]  # no answer key
-
-
-def test_small_site_links_answer_key_when_switched_on_and_skips_missing_pdfs(tmp_path):
-    html = build_small_site(tmp_path, answers=True, pdfs=["01_demo.pdf", "01_demo-answers.pdf"])
-    assert hrefs(html / "book" / "01_demo.html") == ["../pdf/01_demo.pdf", "../pdf/01_demo-answers.pdf"]
-    assert hrefs(html / "intro.html") == []  # book.pdf was not built: no link
-    assert sorted(p.name for p in (html / "pdf").iterdir()) == ["01_demo-answers.pdf", "01_demo.pdf"]
+    assert sorted(p.name for p in (html / "pdf").iterdir()) == sorted(chapter_links + home_links)
 
 
 def test_config_switch_is_off_in_the_book():
