@@ -9,8 +9,9 @@ Usage: scripts/build_site.py [--out DIR] [--stored-outputs]
 
 Both options, and scripts/build_pdf.py, build from a copy of _config.yml (`write_config_copy`), read by
 `jupyter-book build --config COPY` from another folder, so paths in it are made absolute. With a cache folder,
-the notebooks are executed into that fresh folder (scripts/build_pdf.py without --stored-outputs). The book's own _config.yml keeps `execute_notebooks: force`: a long-lived cache keys on
-notebook code only and would miss labcode changes.
+the notebooks are executed into that fresh folder (scripts/build_pdf.py without --stored-outputs). The book's
+own _config.yml keeps `execute_notebooks: force`: a long-lived cache keys on notebook code only and would miss
+labcode changes.
 """
 from __future__ import annotations
 
