@@ -238,6 +238,9 @@ class OpenNotebook:
     def widget(self, module) -> KernelPage:
         kernel_page = KernelPage(self, self.first[module.__name__], module.WIDGET)
         kernel_page.root.wait_for(timeout=30000)
+        # JupyterLab skips drawing cells far from the viewport (content-visibility), and a skipped cell's inner
+        # text reads as "": bring the module's widget on screen before its test reads it.
+        kernel_page.root.scroll_into_view_if_needed()
         return kernel_page
 
 
