@@ -6,6 +6,7 @@ Two mistakes are easy to make with MyST roles and hard to see in the source:
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -45,23 +46,32 @@ def doubled_words(text: str) -> list[str]:
 
 # --- the site -------------------------------------------------------------------
 
+@functools.cache
+def _soup(path: Path) -> BeautifulSoup:
+    """A built page, parsed once per test process (a chapter takes about half a second); never changed."""
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
 def _pages(html_dir: Path) -> dict[str, BeautifulSoup]:
     pages = {}
     for path in sorted(html_dir.rglob("*.html")):
         if path.name in ("genindex.html", "search.html") or "_static" in path.parts:
             continue
-        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-        article = soup.find("article")
+        article = _soup(path).find("article")
         if article is not None:
             pages[str(path.relative_to(html_dir))] = article
     return pages
 
 
+def _unmarked_text(tag) -> str:
+    """A heading's text without its "#" mark (a.headerlink), spaces collapsed."""
+    words = (s for s in tag.find_all(string=True) if not s.find_parent("a", class_="headerlink"))
+    return " ".join(" ".join(words).split())
+
+
 def _heading_text(tag) -> str:
     """A heading's title, without its "#" mark and section number ("1.5. 整体平移…" gives "整体平移…")."""
-    for mark in tag.select("a.headerlink"):
-        mark.decompose()
-    return re.sub(r"^[\d.]+\s+", "", " ".join(tag.get_text(" ").split()))
+    return re.sub(r"^[\d.]+\s+", "", _unmarked_text(tag))
 
 
 def bare_section_links(pages: dict[str, BeautifulSoup]) -> list[str]:
@@ -192,7 +202,7 @@ def test_site_and_pdf_number_figures_tables_and_exercises_alike(built_site, pdf_
     assert chapters, f"no chapter handout in {pdf_dir}"
     checked = 0
     for docname in chapters:
-        html = BeautifulSoup((built_site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+        html = _soup(built_site / f"{docname}.html")
         labels = html.select("article .caption-number, article p.admonition-title")
         site = _numbers(" ".join(label.get_text(" ") for label in labels))
         pdf = _numbers(handouts.text(pdf_dir / f"{Path(docname).name}.pdf"))
@@ -222,15 +232,12 @@ def expected_numbers() -> dict[str, str]:
 def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
     numbers = expected_numbers()
     assert "A" in numbers.values(), f"no back matter in _toc.yml: {numbers}"
-    index = BeautifulSoup((built_site / "intro.html").read_text(encoding="utf-8"), "html.parser")
+    index = _soup(built_site / "intro.html")
     sidebar = " ".join(index.select_one("nav.bd-docs-nav").get_text(" ").split())
     book = _flat(handouts.text(pdf_dir / "book.pdf"))
     for docname, number in numbers.items():
-        page = BeautifulSoup((built_site / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
-        h1 = page.select_one("article h1")
-        for mark in h1.select("a.headerlink"):
-            mark.decompose()
-        title = " ".join(h1.get_text(" ").split())
+        page = _soup(built_site / f"{docname}.html")
+        title = _unmarked_text(page.select_one("article h1"))
         assert title.startswith(f"{number}. "), f"{docname}: the site numbers it {title!r}, expected {number}."
         assert title in sidebar, f"{docname}: the sidebar does not list {title!r}: {sidebar[:300]}"
         assert page.title.get_text().startswith(title), f"{docname}: the browser tab reads {page.title.get_text()!r}"
