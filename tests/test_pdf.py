@@ -14,6 +14,7 @@ import build_pdf
 from figures import figures
 from handouts import flat as _flat
 from handouts import pages as _pages
+from handouts import text as _text
 from notebook_outputs import load, markdown_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -247,6 +248,30 @@ def test_every_picture_the_chapter_shows_is_printed(pdf_dir, chapter):
                           capture_output=True, text=True, check=True).stdout.splitlines()[2:]
     printed = sum(row.split()[2] == "image" for row in rows)  # the others are the pictures' alpha masks
     assert printed == shown, f"{chapter['stem']}.pdf prints {printed} pictures, the chapter shows {shown}"
+
+
+def _first_code_line(cell: dict) -> str:
+    """The start of a code cell's first line, without spaces, as the handout prints it."""
+    return _flat(next(line for line in "".join(cell["source"]).splitlines() if line.strip()))[:24]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
+def test_each_figure_prints_right_after_the_code_that_draws_it(pdf_dir, chapter):
+    """A captioned figure (图 N.k) comes after its cell's code and before the next code cell: it does not float
+    away from the code the reader is looking at."""
+    text = _flat(_text(pdf_dir / f"{chapter['stem']}.pdf"))
+    code = [c for c in _cells(chapter) if c["cell_type"] == "code" and "".join(c["source"]).strip()
+            and not {"remove-input", "remove-cell"} & set(c["metadata"].get("tags", []))]
+    drawn = [k for k, c in enumerate(code) if c["metadata"].get("mystnb", {}).get("figure", {}).get("name")]
+    cursor = 0
+    for n, k in enumerate(drawn, start=1):
+        caption = f"图{book_layout.numbers(build_pdf.toc_pages())[chapter['docname']]}.{n}"
+        at = text.find(_first_code_line(code[k]), cursor)
+        assert at >= 0, f"{chapter['stem']}.pdf: the code of {caption} is not printed"
+        after = text.find(caption, at)
+        following = text.find(_first_code_line(code[k + 1]), at + 1) if k + 1 < len(code) else len(text)
+        assert 0 <= after < following, f"{chapter['stem']}.pdf: {caption} floats away from its code"
+        cursor = after
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
