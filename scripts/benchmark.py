@@ -90,7 +90,7 @@ def print_table(rows: list[dict]) -> None:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("benches", nargs="*", help="only these scripts/bench_NAME.py (default: all)")
     parser.add_argument("--skip-tests", action="store_true", help="leave out the test-suite rows")
     parser.add_argument("--skip-builds", action="store_true", help="leave out the site- and PDF-build rows")
