@@ -172,6 +172,7 @@ def test_every_notebook_page_offers_its_notebook_the_wheel_and_the_two_commands(
         assert f"<pre>pip install {wheel} jupyterlab\njupyter lab</pre>" in block
         assert f"<pre>py -m pip install {wheel} jupyterlab\npy -m jupyterlab</pre>" in block
         assert "python3 -m venv .venv" in block and "虚拟环境" in block and '<p lang="en">' in block
+        assert "MyST 标记" in block, f"{page.name}: the kit does not say that JupyterLab shows the markup as text"
         menu = dict((label, href) for href, label in MENU.findall(text))
         assert resolve(page, menu["download-kit-button"]) == linked_wheel
         assert resolve(page, menu["download-source-button"]) == linked_notebook
