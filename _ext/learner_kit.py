@@ -20,11 +20,12 @@ from pathlib import Path
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
+import site_files
+
 KIT = "kit"                                # the site's folder for the wheel and the zip
 ZIP_FOLDER = "lm-by-hand"                  # the folder the zip unpacks into
 ZIP_NAME = f"{ZIP_FOLDER}-notebooks.zip"
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)           # fixed entry dates: the same notebooks give the same zip
-STATIC = Path(__file__).with_name("static")
 logger = logging.getLogger(__name__)
 
 
@@ -188,21 +189,20 @@ def _copy(app, exception):
     write_zip(target / ZIP_NAME, notebooks, source)
 
 
-def _static(app):
+def _warn_without_wheel(app):
     if app.builder.format == "html" and not app.config.learner_kit_wheel:
         # The home page promises a download under every chapter title; a site without the wheel breaks that promise.
         logger.warning("no learner's kit: %s holds no wheel, so the pages offer no course package to download "
                        "(build the site with `make site`, which runs `make kit` first)",
                        kit_folder(app.srcdir, app.outdir, app.config.learner_kit_dir))
-    if str(STATIC) not in map(str, app.config.html_static_path):
-        app.config.html_static_path.append(str(STATIC))
 
 
 def setup(app):
     app.add_config_value("learner_kit_dir", "", "html", types=[str])
     app.add_config_value("learner_kit_wheel", "", "html", types=[str])
     app.connect("config-inited", _found)
-    app.connect("builder-inited", _static)
+    app.connect("builder-inited", _warn_without_wheel)
+    site_files.serve_static(app)
     app.add_css_file("kit.css")
     # after the theme has filled its download menu (priority 501) and handout_links.py its links (500)
     app.connect("html-page-context", _page, priority=600)

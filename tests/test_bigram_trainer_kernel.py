@@ -17,8 +17,8 @@ SET = 'bt.train(300)\nprint("SET", len(bt.history))'
 
 
 def shown(root):
-    text = {name: root.locator(f".bt-{name}").text_content() for name in ("steps", "loss", "lr-val")}
-    return {"steps": int(text["steps"]), "loss": float(text["loss"]), "lr": float(text["lr-val"])}
+    return {"steps": int(root.locator(".bt-steps").inner_text()), "loss": float(root.locator(".bt-loss").inner_text()),
+            "lr": float(root.locator(".bt-lr-val").inner_text())}
 
 
 def test_page_trains_python_reads_python_trains_page_follows(kernel_page):
