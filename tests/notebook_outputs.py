@@ -95,13 +95,15 @@ def uses_symbol(symbol, formulas):
     return re.search(rf"(?<![A-Za-z_]){symbol}(?![A-Za-z_])(?!\s*\()", letters) is not None
 
 
-ANSWER_BOX = re.compile(r"^:::\{answer-box\} (\S+)\n((?::\w+: .*\n)+)", re.M)
-
-
 def book_boxes() -> list[tuple[str, str, dict]]:
-    """(notebook stem, kind, options) of every answer box in the book's Markdown cells."""
+    """(notebook stem, kind, options with the label) of every answer box in the book: its code cell tagged
+    ``answer-box``, read as the site's build reads it (_ext/answer_box, without running it)."""
+    from answer_box import TAG, _call
+
     found = []
     for path in sorted(BOOK.glob("*.ipynb")):
-        for kind, block in ANSWER_BOX.findall(markdown_text(path)):
-            found.append((path.stem, kind, dict(re.findall(r"^:(\w+): (.*)$", block, re.M))))
+        for cell in load(path.name)["cells"]:
+            if TAG in cell["metadata"].get("tags", []):
+                kind, label, options = _call("".join(cell["source"]))
+                found.append((path.stem, kind, {"label": label, **options}))
     return found

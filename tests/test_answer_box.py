@@ -1,11 +1,14 @@
-"""Answer boxes (_ext/answer_box): the boxes in the book, the answers from labcode, the site's and the handouts' output.
+"""Answer boxes: the boxes in the book, the answers from labcode (labcode.practice.problems), the widget a running
+notebook shows (labcode.widgets.answer_box), and what the site's build makes of a box's code cell (_ext/answer_box).
 
-The page's script is checked in Chromium by tests/test_answer_box_browser.py; here, what Python decides:
-the options an author writes, the answer for the book's own numbers, and what HTML and LaTeX the directive writes
-(a small Sphinx project, built as the student handout and as the answer key).
+The box's script is checked in Chromium by tests/test_answer_box_browser.py (the site) and
+tests/test_answer_box_kernel.py (JupyterLab); here, what Python decides: the options an author writes, the answer
+for the book's own numbers, the widget's state and text, and what HTML and LaTeX a box's cell becomes (a small
+Sphinx project with one notebook, built as the site, the student handout and the answer key).
 """
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -18,10 +21,12 @@ import pytest
 
 import answer_box
 import labcode
-from answer_box import problems
-from answer_box.problems import KINDS, ProblemError, answer_text, problem, to_html, to_latex
+from answer_box.formats import answer_text, to_html, to_latex
 from conftest import require_tool
-from labcode.widgets._family import EXPORTED
+from labcode.practice import problems
+from labcode.practice.problems import KINDS, ProblemError, box_problem, problem
+from labcode.widgets._family import EXPORTED, page_script
+from labcode.widgets.answer_box import WHERE
 from notebook_outputs import book_boxes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +52,7 @@ def test_every_box_of_the_book_builds_with_a_chapter_label():
     prefixes = {"01": "ch1-", "02": "ch2-", "03": "ch3-", "04": "ch4-", "ap": "app-"}
     for stem, kind, options in book_boxes():
         assert options["label"].startswith(prefixes[stem[:2]]), options["label"]
-        found = problem(kind, {k: v for k, v in options.items() if k != "label"})
+        found = box_problem(kind, options["label"], {k: v for k, v in options.items() if k != "label"})
         assert np.all(np.isfinite(found.answer))
 
 
@@ -97,22 +102,52 @@ def test_options_are_shown_as_an_author_writes_them():
 
 
 @pytest.mark.parametrize("kind, options, message", [
-    ("sigmoid", {}, r"种类必须是 softmax, loss, .* 之一，收到 'sigmoid'"),
-    ("loss", {"z": "[0, 1]"}, r"loss 的选项是 :z:, :y:；缺少 \['y'\]"),
-    ("softmax", {"z": "[0, 1]", "y": "1"}, r"多出 \['y'\]"),
-    ("softmax", {"z": "[0, 1, x]"}, r"选项 :z: 只能用数、e、pi、.*收到 'x'"),
-    ("softmax", {"z": "__import__('os')"}, r"选项 :z: 只能用数"),
-    ("softmax", {"z": "3"}, r"选项 :z: 要一个非空的向量 \[a, b, …\]，收到 '3'"),
-    ("softmax", {"z": "[ln(0), 1]"}, r"选项 :z: ln 0 没有定义"),
-    ("loss", {"z": "[0, 1]", "y": "1.5"}, r"选项 :y: 要一个整数，收到 '1.5'"),
-    ("loss", {"z": "[0, 1]", "y": "2"}, r"loss 的答案算不出来：targets 必须在 \[0, 2\) 内"),
+    ("sigmoid", {}, r"kind 必须是 \('softmax', 'loss', .* 之一，收到 'sigmoid'"),
+    ("loss", {"z": "[0, 1]"}, r"loss 题的选项是 z, y；缺少 y$"),
+    ("softmax", {"z": "[0, 1]", "y": "1"}, r"softmax 题的选项是 z；多出 y$"),
+    ("softmax", {"z": "[0, 1, x]"}, r"选项 z：只能用数、e、pi、.*收到 'x'"),
+    ("softmax", {"z": "__import__('os')"}, r"选项 z：只能用数"),
+    ("softmax", {"z": "3"}, r"选项 z：要一个非空的向量 \[a, b, …\]，收到 '3'"),
+    ("softmax", {"z": "[ln(0), 1]"}, r"选项 z：ln 0 没有定义"),
+    ("loss", {"z": "[0, 1]", "y": "1.5"}, r"选项 y：要一个整数，收到 '1.5'"),
+    ("loss", {"z": "[0, 1]", "y": "2"}, r"loss 题的答案算不出来：targets 必须在 \[0, 2\) 内"),
     ("mean-loss", {"losses": "[[1, 2], [3]]", "targets": "[[1, 2], [3]]"}, r"要一个矩阵 .*每行一样长"),
     ("smoothed-prob", {"symbols": ". a", "counts": "[1, 2]", "alpha": "1", "prev": "a", "next": "z"},
      r"next 必须是 symbols 里的一个名字"),
 ])
 def test_bad_options_get_a_clear_error(kind, options, message):
-    with pytest.raises(ProblemError, match=message):
+    with pytest.raises(ValueError, match=message):
         problem(kind, options)
+
+
+@pytest.mark.parametrize("args, options, message", [
+    (("sigmoid",), {"label": "ch1-ab-x"}, r"kind 必须是 \('softmax', .* 之一，收到 'sigmoid'"),
+    (("softmax",), {"label": "Ch1 box", "z": "[0, 1]"}, r"label 必须以小写字母开头.*收到 'Ch1 box'"),
+    (("softmax",), {"label": 1, "z": "[0, 1]"}, r"label 必须以小写字母开头.*收到 1"),
+    (("softmax",), {"label": "ch1-ab-x"}, r"softmax 题的选项是 z；缺少 z$"),
+    (("softmax",), {"label": "ch1-ab-x", "z": "[0, 1]", "tau": 2}, r"softmax 题的选项是 z；多出 tau$"),
+    (("softmax",), {"label": "ch1-ab-x", "z": [0, 1]}, r"选项 z 必须是字符串.*或一个数，收到 \[0, 1\]"),
+    (("loss",), {"label": "ch1-ab-x", "z": "[0, 1]", "y": True}, r"选项 y 必须是字符串.*收到 True"),
+])
+def test_a_box_called_in_a_notebook_names_the_bad_argument(args, options, message):
+    with pytest.raises(ValueError, match=message):
+        labcode.practice.answer_box(*args, **options)
+
+
+def test_the_widget_holds_the_problem_and_reads_as_text_without_a_front_end():
+    """Its synced state is what the box's script needs (the book's numbers, the templates, the tolerance); its
+    text, what a notebook viewer without widgets shows, is the question with the book's numbers and where the
+    box works. nbval compares that text, so it must not change from one run to the next."""
+    box = labcode.practice.answer_box("loss", label="ch1-ab-loss", z="[ln(2), 0, -ln(2)]", y=1)
+    assert box.label == "ch1-ab-loss"
+    assert box.spec == box_problem("loss", "ch1-ab-loss", {"z": "[ln(2), 0, -ln(2)]", "y": "1"}).spec()
+    assert box.spec["values"] == {"z": [np.log(2), 0.0, -np.log(2)], "y": 1} and box.spec["tolerance"] == 0.001
+    text = box._repr_mimebundle_()[0]["text/plain"]
+    assert text == repr(box) == ("动手算（ch1-ab-loss）：分数 z = [ln 2, 0, −ln 2]，真实目标的编号 y = 1（编号从 0 数）。"
+                                 "这个位置的损失 ℓ = −ln p_y 是多少？\n" + WHERE)
+    assert "1.2528" not in text and "7/2" not in text                     # the question, not its answer
+    again = labcode.practice.answer_box("loss", label="ch1-ab-loss", z="[ln(2), 0, -ln(2)]", y=1)
+    assert again._repr_mimebundle_()[0]["text/plain"] == text
 
 
 def test_the_answer_key_prints_fractions_when_they_are_exact():
@@ -131,22 +166,23 @@ def test_question_maths_for_the_page_and_for_print():
     assert to_latex(text) == (r"损失 $\ell  = -\ln p_y$，$\sum _i r_i^2$ < \{x\} \& $[1, -2]$")
 
 
-def test_the_page_script_carries_the_maths_the_boxes_use():
-    """The page script starts with maths.js as one global (`labMaths`); the boxes call only its functions."""
-    script = (Path(answer_box.__file__).parent / "answer_box.js").read_text(encoding="utf-8")
-    used = set(re.findall(r"labMaths\.(\w+)", script)) | set(re.findall(r"\bM\.(\w+)", script))
+def test_the_page_script_is_the_widgets_module_with_the_maths_the_boxes_use():
+    """The site's script starts with maths.js as one global (`labMaths`), then the widget's own module with its
+    imports taken from it and its exports gone; the boxes import only functions maths.js exports."""
+    source = (Path(labcode.__file__).parent / "widgets" / "answer_box.js").read_text(encoding="utf-8")
+    used = {n.strip() for n in re.search(r'import \{([^}]*)\} from "\./maths\.js";', source)[1].split(",")} - {""}
     maths_js = Path(labcode.__file__).parent / "widgets" / "maths.js"
     exported = set(EXPORTED.findall(maths_js.read_text(encoding="utf-8")))
-    assert answer_box.maths_script().startswith("// labcode/widgets/maths.js as a classic script")
-    assert used and used <= exported, sorted(used - exported)
-    assert {"softmax", "validMean", "countProbs", "mseGrad", "mulberry32"} <= exported
+    assert used <= exported and {"softmax", "validMean", "countProbs", "mseGrad", "mulberry32"} <= used
+    script = page_script("answer_box", "startPage")
+    assert script.startswith("// labcode/widgets/maths.js as a classic script")
+    assert not re.search(r"^(?:import|export) ", script, re.M) and script.rstrip().endswith("startPage();\n})();")
 
 
 def run_page_script(tmp_path, body: str):
     """The page script in Node with no page around it; `body` (JavaScript) prints one JSON value."""
     node = require_tool("node", "sudo apt-get install nodejs (also needed for `make assets`)")
-    script = answer_box.maths_script() + "\n" + (Path(answer_box.__file__).parent / "answer_box.js").read_text("utf-8")
-    (tmp_path / "page.js").write_text(script, encoding="utf-8")
+    (tmp_path / "page.js").write_text(page_script("answer_box", "startPage"), encoding="utf-8")
     (tmp_path / "run.js").write_text(
         'globalThis.window = globalThis;\n'
         'globalThis.document = { readyState: "complete", querySelectorAll: () => [] };\n'
@@ -220,73 +256,111 @@ def test_a_near_miss_is_blamed_on_rounding_only_when_the_answer_needs_more_decim
     assert not rounded["ok"] and "多保留几位小数" in rounded["message"], rounded
 
 
-# --- the directive's output: a small Sphinx project ---------------------------------------------------------
+# --- the box's code cell on the site and in the handouts: a small Sphinx project ---------------------------
 
-CHAPTER = """\
-第一章
-======
+BOX_CALL = 'labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z="[ln(2), 0, -ln(2)]", y=1)'
+BOX_MODEL, BOX_LAYOUT, OTHER_MODEL = "a" * 32, "b" * 32, "c" * 32
 
-梯度下降的一步
---------------
 
-正文，不进答案。
+def chapter_notebook(box_source=BOX_CALL):
+    """A chapter: a section with prose, the lead-in and the box's cell, then an exercise. Its stored output shows
+    the box's widget (model BOX_MODEL, with its layout BOX_LAYOUT); the notebook's widget state also holds another
+    widget (OTHER_MODEL), as a chapter with a slider has."""
+    import nbformat
 
-.. answer-box:: gradient
-   :label: ch1-ab-gradient
-   :z: [ln(2), 0, -ln(2)]
-   :y: 1
+    view = {"application/vnd.jupyter.widget-view+json": {"model_id": BOX_MODEL, "version_major": 2,
+                                                         "version_minor": 1}, "text/plain": "动手算"}
+    box = nbformat.v4.new_code_cell(box_source, metadata={"tags": ["answer-box"]},
+                                    outputs=[nbformat.v4.new_output("display_data", data=view)])
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# 第一章\n\n## 梯度下降的一步\n\n正文，不进答案。\n\n先自己算。"), box,
+        nbformat.v4.new_markdown_cell(":::{exercise} 一道练习\n:label: ch1-ex-one\n\n算一算。\n:::")])
 
-   先自己算。
+    def model(name, module, **state):
+        return {"model_module": module, "model_module_version": "*", "model_name": name, "state": state}
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"version_major": 2, "version_minor": 0,
+        "state": {BOX_MODEL: model("AnyModel", "anywidget", _esm="// the box", layout=f"IPY_MODEL_{BOX_LAYOUT}"),
+                  BOX_LAYOUT: model("LayoutModel", "@jupyter-widgets/base"),
+                  OTHER_MODEL: model("AnyModel", "anywidget", _esm="// a slider")}}}
+    return nbformat.writes(nb)
 
-.. exercise:: 一道练习
-   :label: ch1-ex-one
 
-   算一算。
-"""
+def build_small_book(src, out, builder, mode="student", chapter=None):
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace
+
+    (src / "book").mkdir(parents=True, exist_ok=True)
+    (src / "conf.py").write_text(textwrap.dedent(f"""\
+        import sys
+        sys.path[:0] = [{str(ROOT / "_ext")!r}, {str(ROOT / "latex")!r}]
+        extensions = ["myst_nb", "sphinx_exercise", "answer_box", "handout_filter"]
+        myst_enable_extensions = ["colon_fence"]
+        nb_execution_mode = "off"
+        root_doc = "intro"
+        exclude_patterns = ["_build"]
+        latex_documents = [("book/ch", "ch.tex", "第 1 章", "作者", "manual")]
+        """), encoding="utf-8")
+    (src / "intro.md").write_text("# 课程\n\n```{toctree}\nbook/ch\n```\n", encoding="utf-8")
+    (src / "book" / "ch.ipynb").write_text(chapter or chapter_notebook(), encoding="utf-8")
+    with docutils_namespace():   # each build registers its nodes afresh
+        app = Sphinx(src, src, out, out / ".doctrees", builder, confoverrides={"handout_mode": mode},
+                     status=None, warning=None, freshenv=True, warningiserror=True)
+        app.build()
+    return out
 
 
 @pytest.fixture(scope="module")
 def small_book(tmp_path_factory):
-    """The chapter above (reStructuredText: the directive is the same in MyST) in a small book, built as the
-    student handout and as the answer key (the site's HTML is checked on the real build, in
-    tests/test_answer_box_browser.py)."""
-    from sphinx.application import Sphinx
-    from sphinx.util.docutils import docutils_namespace
-
+    """The chapter above in a small book, built as the site, the student handout and the answer key (the real
+    site's boxes are checked in tests/test_answer_box_browser.py)."""
     src = tmp_path_factory.mktemp("answer-box-book")
-    (src / "book").mkdir()
-    (src / "conf.py").write_text(textwrap.dedent(f"""\
-        import sys
-        sys.path[:0] = [{str(ROOT / "_ext")!r}, {str(ROOT / "latex")!r}]
-        extensions = ["sphinx_exercise", "answer_box", "handout_filter"]
-        root_doc = "intro"
-        latex_documents = [("book/ch", "ch.tex", "第 1 章", "作者", "manual")]
-        """), encoding="utf-8")
-    (src / "intro.rst").write_text("课程\n====\n\n.. toctree::\n\n   book/ch\n", encoding="utf-8")
-    (src / "book" / "ch.rst").write_text(CHAPTER, encoding="utf-8")
-    built = {}
-    for name, builder, mode in (("student", "latex", "student"), ("key", "latex", "answers")):
-        out = src.parent / f"{src.name}-{name}"
-        with docutils_namespace():   # each build registers its nodes and directives afresh
-            app = Sphinx(src, src, out, out / ".doctrees", builder, confoverrides={"handout_mode": mode},
-                         status=None, warning=None, freshenv=True, warningiserror=True)
-            app.build()
-        built[name] = out
-    return built
+    return {name: build_small_book(src, src.parent / f"{src.name}-{name}", builder, mode)
+            for name, builder, mode in (("site", "html", "student"), ("student", "latex", "student"),
+                                        ("key", "latex", "answers"))}
+
+
+def test_the_site_shows_the_box_without_the_cell_or_its_widget_model(small_book):
+    page = (small_book["site"] / "book" / "ch.html").read_text(encoding="utf-8")
+    box = re.search(r'<div class="answer-box" id="ch1-ab-gradient".*?</div>\n</div>', page, re.S)[0]
+    assert "梯度 <span class=\"ab-math\">g</span>" in box and "每个数与答案相差不超过 0.001 就算对" in box
+    spec = json.loads(html.unescape(re.search(r'data-answer-box="([^"]*)"', box)[1]))
+    assert spec == {**box_problem("gradient", "ch1-ab-gradient", {"z": "[ln(2), 0, -ln(2)]", "y": 1}).spec(),
+                    "scope": "本章"}
+    assert "answer_box(" not in page and "先自己算" in page and "先自己算" not in box   # the lead-in is prose
+    state = json.loads(re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
+                                 page, re.S)[1].replace("<\\/", "</"))
+    assert set(state["state"]) == {OTHER_MODEL}, "the box's widget model (or its layout) reached the page"
+    assert (small_book["site"] / "_static" / answer_box.SCRIPT).read_text(encoding="utf-8") == \
+        page_script("answer_box", "startPage")
 
 
 def test_the_student_handout_has_a_blank_and_no_answer(small_book):
     tex = (small_book["student"] / "ch.tex").read_text(encoding="utf-8")
     assert r"\textbf{动手算}" in tex and r"$g = \partial \ell /\partial z$" in tex
     assert r"\fbox{\parbox[t][2.6em][t]" in tex and "答案：" not in tex and "4/7" not in tex
-    assert "梯度下降的一步”一节" not in tex
+    assert "梯度下降的一步”一节" not in tex and "answer\\_box(" not in tex
 
 
 def test_the_answer_key_keeps_the_box_with_its_answer_and_its_section(small_book):
     tex = (small_book["key"] / "ch.tex").read_text(encoding="utf-8")
     body = tex[tex.index(r"\begin{document}"):]
-    assert "正文，不进答案" not in body and "算一算" in body      # exercises and boxes only
+    assert "正文，不进答案" not in body and "先自己算" not in body and "算一算" in body   # exercises and boxes only
     assert r"\textbf{动手算}（见“梯度下降的一步”一节）" in body
     assert r"答案：$[4/7, -5/7, 1/7] \approx  [0.5714, -0.7143, 0.1429]$" in body
     assert r"\fbox" not in body
     assert body.index("动手算") < body.index("算一算")                  # in reading order
+
+
+@pytest.mark.parametrize("source, message", [
+    ('labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z=Z, y=1)', r"（answer-box \?）：题型和选项只能"),
+    ('box = labcode.practice.answer_box("gradient", label="ch1-ab-gradient")', r"（answer-box \?）：单元格里只能有一个调用"),
+    ('labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z="[0, 1]")',
+     r"（answer-box ch1-ab-gradient）：gradient 题的选项是 z, y；缺少 y"),
+])
+def test_a_malformed_box_cell_stops_the_build_naming_its_cell(tmp_path, source, message):
+    from sphinx.errors import SphinxError
+
+    with pytest.raises(SphinxError, match=r"^book/ch\.ipynb，第 2 个单元格" + message):
+        build_small_book(tmp_path / "src", tmp_path / "out", "html", chapter=chapter_notebook(source))

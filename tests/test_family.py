@@ -15,11 +15,12 @@ import pytest
 
 import labcode
 from conftest import require_tool
-from labcode.widgets import _family, bigram_trainer, embedding_explorer, gradient_explorer, softmax_explorer
-from labcode.widgets._family import EXPORTED, front_end, maths_script, namespace_name
+from labcode.widgets import _family, answer_box, bigram_trainer, embedding_explorer, gradient_explorer, softmax_explorer
+from labcode.widgets._family import EXPORTED, front_end, maths_script, namespace_name, page_script
 
 FACTORIES = {"softmax_explorer": softmax_explorer, "gradient_explorer": gradient_explorer,
-             "embedding_explorer": embedding_explorer, "bigram_trainer": bigram_trainer}
+             "embedding_explorer": embedding_explorer, "bigram_trainer": bigram_trainer,
+             "answer_box": lambda: answer_box("softmax", label="ch1-ab-softmax", z="[0, 1, 2]")}
 NODE_HINT = "sudo apt-get install nodejs (also needed for `make assets`)"
 
 
@@ -64,6 +65,7 @@ def test_all_bundles_run_as_es_modules_and_export_a_render(tmp_path):
     assert result["gradient_explorer"]["exports"] == ["default", "runSteps", "stepMaths"]
     assert result["embedding_explorer"]["maths"] == sorted(maths_names())  # the page's maths, for parity tests
     assert result["bigram_trainer"]["maths"] == sorted(maths_names())
+    assert result["answer_box"]["exports"] == ["default", "startPage"]   # startPage: the site's classic script
 
 
 def test_maths_script_is_a_classic_script_with_one_global_namespace(tmp_path):
@@ -109,3 +111,25 @@ def test_the_bundler_refuses_what_it_cannot_link(tmp_path, monkeypatch):
     (tmp_path / "maths.js").write_text('import { x } from "./shared.js";\nexport const y = 1;\n')
     with pytest.raises(ValueError, match="maths.js 不能导入别的模块"):
         maths_script()
+
+
+def test_a_page_script_is_the_module_without_imports_or_exports_and_starts_itself(tmp_path, monkeypatch):
+    """What the site loads for the answer boxes: maths.js as the global labMaths, the other shared modules inside
+    one function, the module's exports gone, and its start function called; it runs as a classic script."""
+    monkeypatch.setattr(_family, "HERE", tmp_path)
+    (tmp_path / "maths.js").write_text("export function one() { return 1; }\n")
+    (tmp_path / "dom.js").write_text("export const two = () => 2;\n")
+    (tmp_path / "box.js").write_text('import { one } from "./maths.js";\nimport { two } from "./dom.js";\n'
+                                     "export function start() { globalThis.got = one() + two(); }\n"
+                                     "export default { render() {} };\n")
+    script = page_script("box", "start")
+    assert not re.search(r"^(?:import|export) ", script, re.M)
+    proc = subprocess.run([node(), "-e", script + "console.log(globalThis.got, typeof labDom);"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["3", "undefined"]                   # only labMaths is global
+    with pytest.raises(ValueError, match="box.js 没有导出 begin"):
+        page_script("box", "begin")
+    (tmp_path / "box.js").write_text("export function start() {}\nexport default {\n  render() {},\n};\n")
+    with pytest.raises(ValueError, match="默认导出要写成一行"):
+        page_script("box", "start")

@@ -306,10 +306,11 @@ def test_deep_boxes_print_as_titled_asides(pdf_dir, chapter):
 def test_answer_boxes_are_blanks_for_students_and_answered_in_the_key(pdf_dir, chapter):
     """Each answer box of the chapter (_ext/answer_box) prints its question in every handout; the answer,
     computed from labcode at build time, only in the answer key, which also names the box's section."""
-    from answer_box.problems import answer_text, problem
+    from answer_box.formats import answer_text
+    from labcode.practice.problems import box_problem
     from notebook_outputs import book_boxes
 
-    boxes = [problem(kind, {k: v for k, v in options.items() if k != "label"})
+    boxes = [box_problem(kind, options["label"], {k: v for k, v in options.items() if k != "label"})
              for stem, kind, options in book_boxes() if stem == chapter["stem"]]
     assert boxes, f"{chapter['stem']} has no answer box"
     student, book, answers = _bodies(pdf_dir, chapter)

@@ -1,44 +1,44 @@
-"""Sphinx extension: answer boxes, where the reader checks a hand computation on the page.
+"""Sphinx extension: answer boxes (动手算), where the reader checks a hand computation on the page.
 
-A chapter writes, in a Markdown cell::
+A chapter writes a box as a code cell tagged ``answer-box`` whose source is one call with literal arguments::
 
-    :::{answer-box} gradient
-    :label: ch2-ab-gradient
-    :z: [ln(2), 0, -ln(2)]
-    :y: 1
-    :::
+    labcode.practice.answer_box("gradient", label="ch2-ab-gradient", z="[ln(2), 0, -ln(2)]", y=1)
 
-(the kinds and their options are in problems.py). The answer for the book's own numbers is computed here,
-with labcode. On the site the box is a labelled input checked by the page's own script (answer_box.js, only on
-pages with a box), which computes every other set of numbers with the widgets' maths.js. In a PDF handout the
-box is a blank to fill in; the answer key (``handout_mode = "answers"``, latex/handout_filter.py) prints the answer.
+In a running notebook the call returns the box as a widget (labcode/widgets/answer_box.py). Here the call is
+read with ``ast``, never run, and the cell becomes an ``answer_box`` node whose problem (kind, the book's numbers,
+the answer computed with labcode) comes from labcode.practice.problems. On the site the box is a labelled input
+checked by the page's own script (labcode/widgets/answer_box.js made a classic script, only on pages with a box),
+which computes every other set of numbers with the widgets' maths.js; the widget state of the cell is left out of
+the page. In a PDF handout the box is a blank to fill in; the answer key (``handout_mode = "answers"``,
+latex/handout_filter.py) prints the answer.
 """
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
 from pathlib import Path
 
 from docutils import nodes
-from docutils.parsers.rst import directives
-from sphinx.util.docutils import SphinxDirective
+from myst_nb.core.render import WIDGET_VIEW_MIMETYPE, sanitize_script_content
+from sphinx.errors import SphinxError
+from sphinx.transforms import SphinxTransform
 
 import site_files
-from labcode.widgets._family import maths_script
+from labcode.practice.problems import TITLE, box_problem
+from labcode.widgets._family import HERE as WIDGETS
+from labcode.widgets._family import page_script
 
-from .problems import KINDS, ProblemError, answer_text, problem, to_html, to_latex
+from .formats import answer_text, to_html, to_latex
 
-HERE = Path(__file__).parent
+TAG = "answer-box"
 SCRIPT, STYLE = "answer-box.js", "answer-box.css"
-LABEL = re.compile(r"^[a-z][a-z0-9-]*$")
-TITLE = "动手算"
-HELP = "可以写小数、分数（2/3）或算式（ln(5/3)、e^2；log 也按自然对数 ln 算）；全角符号也行。"
-HELP_VECTOR = "向量写成 [1/3, −1/2, 0.25]。"
+MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
 
 class answer_box(nodes.General, nodes.Element):
-    """One box: attributes ``label`` and ``problem`` (problems.Problem); children: the author's lead-in."""
+    """One box: attributes ``label`` and ``problem`` (labcode.practice.problems.Problem)."""
 
 
 class answer_box_section(nodes.Inline, nodes.TextElement):
@@ -46,29 +46,79 @@ class answer_box_section(nodes.Inline, nodes.TextElement):
     section, names it (“见‘梯度下降的一步’一节”); the site and the student handout leave it out."""
 
 
-class AnswerBox(SphinxDirective):
-    required_arguments = 1
-    has_content = True
-    option_spec = {"label": directives.unchanged_required,
-                   **{name: directives.unchanged_required for kind in KINDS.values() for name in kind.options}}
+class AnswerBoxError(SphinxError):
+    category = "answer-box"
 
-    def run(self):
-        kind, options = self.arguments[0], dict(self.options)
-        label = options.pop("label", "")
-        if not LABEL.match(label):
-            raise self.error(f"answer-box 需要 :label:（小写字母、数字和 -，如 ch1-ab-softmax），收到 {label!r}")
-        seen = self.env.temp_data.setdefault("answer_box_labels", set())
-        if label in seen:
-            raise self.error(f"answer-box 的 :label: 在一页里不能重复，{label!r} 已经用过")
-        seen.add(label)
-        try:
-            found = problem(kind, options)
-        except ProblemError as err:
-            raise self.error(f"answer-box {label}：{err}") from None
-        node = answer_box(label=label, problem=found, classes=["answer-box"])
-        self.set_source_info(node)
-        self.state.nested_parse(self.content, self.content_offset, node)
-        return [node]
+
+# --- the code cell: its call, read without running it -------------------------------------------------------
+
+def _call(source: str):
+    """(kind, label, options) of ``labcode.practice.answer_box("kind", label="…", option=…)``, the values literals."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as err:
+        raise ValueError(f"不是合法的 Python：{err.msg}") from None
+    call = tree.body[0].value if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) else None
+    name = ast.unparse(call.func) if isinstance(call, ast.Call) else ""
+    if not name.endswith("answer_box") or len(call.args) != 1 or any(k.arg is None for k in call.keywords):
+        raise ValueError("单元格里只能有一个调用 labcode.practice.answer_box(\"题型\", label=\"…\", 选项=…)")
+    try:
+        kind, options = ast.literal_eval(call.args[0]), {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+    except ValueError:
+        raise ValueError("题型和选项只能直接写字符串或数（不能用变量或表达式）") from None
+    return kind, options.pop("label", None), options
+
+
+def _widget_models(cell) -> set[str]:
+    """The model ids of the widgets the cell's outputs show."""
+    views = (node for node in cell.findall(nodes.container) if node.get("mime_type") == WIDGET_VIEW_MIMETYPE)
+    return {m for view in views for m in re.findall(r'"model_id": "([0-9a-f]{32})"', view.astext())}
+
+
+def _drop_models(env, docname, dropped: set[str]) -> None:
+    """Leave the boxes' widget models (and the models only they refer to) out of the page's embedded widget
+    state: on the site the box is the page's own HTML and script, and its model would only add weight."""
+    js_files = env.nb_metadata.get(docname, {}).get("js_files", {})
+    if not dropped or "ipywidgets_state" not in js_files:
+        return
+    uri, attributes = js_files["ipywidgets_state"]
+    state = json.loads(attributes["body"])
+    models = state["state"]
+    refs = lambda ids: set(MODEL_REF.findall(json.dumps([models[m] for m in ids if m in models])))  # noqa: E731
+    dropped |= refs(dropped) - refs(set(models) - dropped)
+    state["state"] = {m: model for m, model in models.items() if m not in dropped}
+    if state["state"]:
+        js_files["ipywidgets_state"] = (uri, {**attributes, "body": sanitize_script_content(json.dumps(state))})
+    else:  # no widget left: no state and no widget scripts
+        for key in [k for k in js_files if k.startswith("ipywidgets_")]:
+            del js_files[key]
+
+
+class CellsToBoxes(SphinxTransform):
+    """Each code cell tagged ``answer-box`` becomes an ``answer_box`` node (before the sections are named)."""
+    default_priority = 500
+
+    def apply(self):
+        seen, models = set(), set()
+        for cell in list(self.document.findall(nodes.container)):
+            if cell.get("nb_element") != "cell_code" or TAG not in cell.get("cell_metadata", {}).get("tags", []):
+                continue
+            where = f"{self.env.doc2path(self.env.docname, False)}，第 {cell.get('cell_index', 0) + 1} 个单元格"
+            source = next(cell.findall(nodes.literal_block)).astext()
+            label = None
+            try:
+                kind, label, options = _call(source)
+                found = box_problem(kind, label, options)
+            except ValueError as err:
+                raise AnswerBoxError(f"{where}（answer-box {label or '?'}）：{err}") from None
+            if label in seen:
+                raise AnswerBoxError(f"{where}：answer-box 的 label 在一页里不能重复，{label!r} 已经用过")
+            seen.add(label)
+            models |= _widget_models(cell)
+            box = answer_box(label=label, problem=found, classes=["answer-box"])
+            box.source, box.line = cell.source, cell.line
+            cell.replace_self(box)
+        _drop_models(self.env, self.env.docname, models)
 
 
 def _name_sections(app, doctree):
@@ -91,20 +141,11 @@ def _scope(translator) -> str:
 
 def visit_html(self, node):
     label, found = node["label"], node["problem"]
-    spec = {"kind": found.kind, "question": KINDS[found.kind].question, "label": KINDS[found.kind].label,
-            "values": found.values, "texts": found.texts, "tolerance": found.tolerance, "scope": _scope(self)}
+    spec = {**found.spec(), "scope": _scope(self)}
     self.body.append(
         f'<div class="answer-box" id="{label}" role="group" aria-labelledby="{label}-title" '
         f'data-answer-box="{html.escape(json.dumps(spec, ensure_ascii=False))}">\n'
-        f'<p class="ab-title" id="{label}-title"><strong>{TITLE}</strong><span class="ab-set"></span></p>\n'
-        '<div class="ab-lead">\n')
-
-
-def depart_html(self, node):
-    label, found = node["label"], node["problem"]
-    help_text = HELP + (HELP_VECTOR if isinstance(found.answer, list) else "")
-    self.body.append(
-        '</div>\n'
+        f'<p class="ab-title" id="{label}-title"><strong>{spec["title"]}</strong><span class="ab-set"></span></p>\n'
         f'<p class="ab-question" id="{label}-question">{to_html(found.question())}</p>\n'
         '<div class="ab-controls" hidden>\n'
         '<form class="ab-form">'
@@ -114,11 +155,11 @@ def depart_html(self, node):
         '<span class="ab-buttons"><button type="submit" class="ab-check">核对</button>'
         '<button type="button" class="ab-new">换一组数</button>'
         '<button type="button" class="ab-book" hidden>回到书中的数</button></span></form>\n'
-        f'<p class="ab-help" id="{label}-help">{html.escape(help_text)}'
-        f'每个数与答案相差不超过 {found.tolerance:g} 就算对。</p>\n'
+        f'<p class="ab-help" id="{label}-help">{html.escape(found.help())}</p>\n'
         '<p class="ab-verdict" role="status" aria-live="polite"></p>\n'
         '<p class="ab-progress"></p>\n'
         '</div>\n</div>\n')
+    raise nodes.SkipNode
 
 
 def skip(self, node):
@@ -130,9 +171,8 @@ def _write_assets(app, exception):
         return
     static = Path(app.outdir) / "_static"
     static.mkdir(parents=True, exist_ok=True)
-    page_script = (HERE / "answer_box.js").read_text(encoding="utf-8")
-    (static / SCRIPT).write_text(maths_script() + "\n" + page_script, encoding="utf-8")
-    (static / STYLE).write_text((HERE / "answer_box.css").read_text(encoding="utf-8"), encoding="utf-8")
+    (static / SCRIPT).write_text(page_script("answer_box", "startPage"), encoding="utf-8")
+    (static / STYLE).write_text((WIDGETS / "answer_box.css").read_text(encoding="utf-8"), encoding="utf-8")
 
 
 # --- the handouts -----------------------------------------------------------------------------------------
@@ -169,9 +209,9 @@ def depart_latex(self, node):
 
 
 def setup(app):
-    app.add_node(answer_box, html=(visit_html, depart_html), latex=(visit_latex, depart_latex))
+    app.add_node(answer_box, html=(visit_html, None), latex=(visit_latex, depart_latex))
     app.add_node(answer_box_section, html=(skip, None), latex=(visit_section_latex, depart_section_latex))
-    app.add_directive("answer-box", AnswerBox)
+    app.add_transform(CellsToBoxes)
     app.connect("doctree-read", _name_sections)
     site_files.assets_where(app, answer_box, css=STYLE, js=SCRIPT)
     app.connect("build-finished", _write_assets)

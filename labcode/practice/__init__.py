@@ -3,6 +3,9 @@
 每个 ``check_*`` 接收读者的函数，与 ``labcode`` 的参考实现比较（普通的、随机的和书里讲过的极端输入），
 返回 :class:`CheckResult`：``.passed``、``.cases``，在 Jupyter 里显示成报告；认出常见错误时说出它的名字，
 并指向书中讲它的小节。函数还是书里的骨架（``raise NotImplementedError``）时，报告“还没写”。
+
+“动手算”框也在这里：``answer_box(kind, label=..., **选项)`` 给出一个读者写答案、当场核对的插件
+（题目与答案见 :mod:`labcode.practice.problems`，插件见 :mod:`labcode.widgets.answer_box`）。
 """
 from .bigram import check_bigram_loss_and_grad, check_counts_loss_and_grad
 from .embedding import check_embedding_backward
@@ -13,4 +16,12 @@ from .training import check_training_loop
 
 __all__ = ["check_softmax", "check_logsumexp", "check_cross_entropy", "check_cross_entropy_grad",
            "check_numerical_grad", "check_mean_loss", "check_embedding_backward", "check_bigram_loss_and_grad",
-           "check_counts_loss_and_grad", "check_training_loop", "CheckResult", "Case", "Hint"]
+           "check_counts_loss_and_grad", "check_training_loop", "CheckResult", "Case", "Hint", "answer_box"]
+
+
+def __getattr__(name):
+    # The box is a widget, which pulls in anywidget; import it only when asked for.
+    if name == "answer_box":
+        from ..widgets.answer_box import answer_box
+        return answer_box
+    raise AttributeError(f"module 'labcode.practice' has no attribute {name!r}")

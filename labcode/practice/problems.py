@@ -1,23 +1,28 @@
-"""The hand computations an answer box can ask for: what the author writes, the question, the answer.
+"""“动手算”框能出的手算题：作者写下的数、题目和答案。
 
-Each kind names its options (the book's own numbers, written as Python expressions: ``[ln(2), 0, -ln(2)]``),
-a question and an input label (templates: ``{option}`` is replaced by the option as shown, ``$…$`` marks maths),
-the answer computed with labcode, and the tolerance within which a reader's answer counts as right.
-The page's script (answer_box.js) has the same kinds: it draws new numbers and computes them with maths.js.
+每种题（kind）规定它的选项（书中的数，写成 Python 算式，如 ``"[ln(2), 0, -ln(2)]"``）、题目和输入框的
+标签（模板：``{选项名}`` 换成选项的显示形式，``$…$`` 标出数学式）、用 labcode 算出的答案，以及读者的答案
+与它相差多少以内算对（容差）。插件与网页共用的脚本 ``labcode/widgets/answer_box.js`` 有同样的题型：
+它出新的数，用 ``maths.js`` 求解，并认出常见的错。
 """
 from __future__ import annotations
 
 import ast
-import html
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
-import labcode
+from .._validate import check_choice
+from ..batch import valid_mean
+from ..bigram import count_probs
+from ..embedding import embedding_backward
+from ..gradients import gradient_step
+from ..linear import linear, linear_backward
+from ..probability import cross_entropy, cross_entropy_grad, softmax
+from ..regression import mse_grad
 
 FUNCTIONS = {"ln": math.log, "exp": math.exp, "sqrt": math.sqrt}
 CONSTANTS = {"e": (math.e, "e"), "pi": (math.pi, "π")}
@@ -25,20 +30,20 @@ OPERATORS = {ast.Add: ("+", 1), ast.Sub: ("−", 1), ast.Mult: ("·", 2), ast.Di
 
 
 class ProblemError(ValueError):
-    """An option an author wrote that the kind cannot use."""
+    """作者写的题型、标签或选项用不了：错误信息写明是哪个参数、规则和收到的值。"""
 
 
-# --- the author's numbers: Python expressions, evaluated without eval ----------------------------------
+# --- the author's numbers: Python expressions, read with ast, never run ----------------------------------
 
-def _number(value: float) -> str:
-    """1.0 -> "1", 0.5 -> "0.5", -100 -> "−100" (the minus sign of print)."""
+def number_text(value: float) -> str:
+    """1.0 写成 "1"，0.5 写成 "0.5"，-100 写成 "−100"（印刷用的负号）。"""
     return f"{value:.10g}".replace("-", "−")
 
 
 def _expression(node) -> tuple[float, str, int]:
-    """(value, text as shown, precedence) of a number, e, pi, + − · / ^, or ln / exp / sqrt of one."""
+    """数、e、pi、+ − · / ^ 或 ln / exp / sqrt 的（值，显示形式，优先级）。"""
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-        return float(node.value), _number(node.value), 4
+        return float(node.value), number_text(node.value), 4
     if isinstance(node, ast.Name) and node.id in CONSTANTS:
         return *CONSTANTS[node.id], 4
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -64,7 +69,7 @@ def _expression(node) -> tuple[float, str, int]:
 
 
 def _tree(node):
-    """Nested lists of (value, text) for a list, or one (value, text)."""
+    """列表得到嵌套的（值，显示形式）列表，单个算式得到一对（值，显示形式）。"""
     if isinstance(node, (ast.List, ast.Tuple)):
         return [_tree(item) for item in node.elts]
     value, text, _ = _expression(node)
@@ -89,7 +94,11 @@ def _text(tree) -> str:
 
 
 def parse_numbers(source: str):
-    """An option as (values, text): ``"[ln(2), 0, -ln(2)]"`` -> ([0.693…, 0.0, -0.693…], "[ln 2, 0, −ln 2]")."""
+    """一个选项的（值，显示形式）。
+
+    >>> parse_numbers("[ln(2), 0, -ln(2)]")[1]
+    '[ln 2, 0, −ln 2]'
+    """
     tree = _parse(source)
     return _values(tree), _text(tree)
 
@@ -108,7 +117,7 @@ def vector(source):
 
 
 def rows(source):
-    """A matrix shown row by row: “$[1, 2]$、$[−1, 1]$”."""
+    """矩阵，逐行显示：“$[1, 2]$、$[−1, 1]$”。"""
     tree = _parse(source)
     if not (isinstance(tree, list) and tree and all(_is_vector(row) and len(row) == len(tree[0]) for row in tree)):
         raise ProblemError(f"要一个矩阵 [[a, b], [c, d], …]（每行一样长），收到 {source!r}")
@@ -130,7 +139,7 @@ def number(source):
 
 
 def symbols(source):
-    """Names of candidates separated by spaces (“. a b”), shown in Chinese quotes."""
+    """用空格隔开的符号名（“. a b”），显示时加中文引号。"""
     names = source.split()
     if not names:
         raise ProblemError("要至少一个名字，用空格隔开")
@@ -158,11 +167,11 @@ class Kind:
 
 def _row_gradient(ids, dH, row):
     ids = [int(i) for i in ids]
-    return labcode.embedding_backward(dH, ids, max(max(ids), row) + 1)[row]
+    return embedding_backward(dH, ids, max(max(ids), row) + 1)[row]
 
 
 def _smoothed(counts, alpha, symbols, prev, next):
-    """P[prev, next] of count_probs, for a count matrix whose row `prev` is `counts` (rows are independent)."""
+    """count_probs 给出的 P[prev, next]：计数矩阵中 prev 那一行是 counts（各行互不影响）。"""
     for name, value in (("prev", prev), ("next", next)):
         if value not in symbols:
             raise ProblemError(f"{name} 必须是 symbols 里的一个名字 {symbols}，收到 {value!r}")
@@ -170,13 +179,13 @@ def _smoothed(counts, alpha, symbols, prev, next):
         raise ProblemError(f"symbols 与 counts 要一样长，收到 {len(symbols)} 个名字、{len(counts)} 个计数")
     N = np.ones((len(symbols), len(symbols)))                           # (V, V)
     N[symbols.index(prev)] = counts
-    return labcode.count_probs(N, alpha)[symbols.index(prev), symbols.index(next)]
+    return count_probs(N, alpha)[symbols.index(prev), symbols.index(next)]
 
 
 def _mse_gradient(X, w, b, y):
     W = np.asarray(w, dtype=float)[:, None]                            # (d, 1)
-    preds = labcode.linear(X, W, [b])                                   # (n, 1)
-    _, dW, _ = labcode.linear_backward(labcode.mse_grad(preds, np.asarray(y, dtype=float)[:, None]), X, W)
+    preds = linear(X, W, [b])                                   # (n, 1)
+    _, dW, _ = linear_backward(mse_grad(preds, np.asarray(y, dtype=float)[:, None]), X, W)
     return dW[:, 0]
 
 
@@ -184,24 +193,24 @@ KINDS = {
     "softmax": Kind(
         {"z": vector},
         "分数 $z$ = {z}。softmax 给各候选的概率 $p$ 是多少？按候选的顺序写成向量。",
-        "概率 $p$", lambda z: labcode.softmax(z), 0.001),
+        "概率 $p$", lambda z: softmax(z), 0.001),
     "loss": Kind(
         {"z": vector, "y": integer},
         "分数 $z$ = {z}，真实目标的编号 $y = {y}$（编号从 0 数）。这个位置的损失 $ℓ = −ln p_y$ 是多少？",
-        "损失 $ℓ$", lambda z, y: labcode.cross_entropy(z, y), 0.001),
+        "损失 $ℓ$", lambda z, y: cross_entropy(z, y), 0.001),
     "gradient": Kind(
         {"z": vector, "y": integer},
         "分数 $z$ = {z}，真实目标的编号 $y = {y}$。损失对分数的梯度 $g = ∂ℓ/∂z$ 是多少？按分量写成向量。",
-        "梯度 $g$", lambda z, y: labcode.cross_entropy_grad(z, y), 0.001),
+        "梯度 $g$", lambda z, y: cross_entropy_grad(z, y), 0.001),
     "step": Kind(
         {"z": vector, "y": integer, "lr": number},
         "分数 $z$ = {z}，真实目标的编号 $y = {y}$，学习率 $η = {lr}$。按 $z ← z − ηg$ 走一步梯度下降，新的分数是多少？",
-        "新的分数 $z$", lambda z, y, lr: labcode.gradient_step(z, y, lr), 0.001),
+        "新的分数 $z$", lambda z, y, lr: gradient_step(z, y, lr), 0.001),
     "mean-loss": Kind(
         {"losses": rows, "targets": rows},
         "一批文档，各篇每个位置的损失依次是 {losses}，对应的目标依次是 {targets}（目标 $−100$ 表示填充，"
         "那一格不计分）。按本书的约定（也是 PyTorch 的默认做法），这一批的平均损失是多少？",
-        "平均损失", lambda losses, targets: labcode.valid_mean(losses, np.asarray(targets, dtype=int)), 0.001),
+        "平均损失", lambda losses, targets: valid_mean(losses, np.asarray(targets, dtype=int)), 0.001),
     "row-gradient": Kind(
         {"ids": vector, "dH": rows, "row": integer},
         "编号序列 {ids} 查嵌入表 $E$，各位置传回的上游梯度 $dH$ 依次是 {dH}。"
@@ -220,9 +229,15 @@ KINDS = {
 }
 
 
+TITLE = "动手算"
+HELP = "可以写小数、分数（2/3）或算式（ln(5/3)、e^2；log 也按自然对数 ln 算）；全角符号也行。"
+HELP_VECTOR = "向量写成 [1/3, −1/2, 0.25]。"
+LABEL = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One answer box with the book's numbers: ``values`` for the maths, ``texts`` as the question shows them."""
+    """一道题，用书中的数：``values`` 用来计算，``texts`` 是题目里的显示形式，``answer`` 由 labcode 算出。"""
     kind: str
     values: dict
     texts: dict
@@ -238,98 +253,71 @@ class Problem:
     def label(self) -> str:
         return fill(KINDS[self.kind].label, self.texts)
 
+    def help(self) -> str:
+        """输入框下的说明：怎样写答案，以及容差。"""
+        vector = HELP_VECTOR if isinstance(self.answer, list) else ""
+        return f"{HELP}{vector}每个数与答案相差不超过 {self.tolerance:g} 就算对。"
+
+    def spec(self) -> dict:
+        """框的脚本（answer_box.js）需要的一切：题型、模板、书中的数、容差和文字，可以写成 JSON。"""
+        kind = KINDS[self.kind]
+        return {"kind": self.kind, "question": kind.question, "label": kind.label, "values": self.values,
+                "texts": self.texts, "tolerance": self.tolerance, "title": TITLE, "help": self.help()}
+
 
 def problem(kind: str, options: dict[str, str]) -> Problem:
-    """The problem of an ``answer-box`` directive: its kind and its options as written; the answer from labcode."""
-    if kind not in KINDS:
-        raise ProblemError(f"answer-box 的种类必须是 {', '.join(KINDS)} 之一，收到 {kind!r}")
-    spec = KINDS[kind]
+    """一种题和它的选项（作者写下的文字）得到的题目，答案由 labcode 算出。
+
+    >>> round(problem("loss", {"z": "[ln(2), 0, -ln(2)]", "y": "1"}).answer, 4)   # ln(7/2)
+    1.2528
+    """
+    spec = KINDS[check_choice(kind, "kind", KINDS)]
     missing, extra = set(spec.options) - set(options), set(options) - set(spec.options)
     if missing or extra:
-        raise ProblemError(f"{kind} 的选项是 {', '.join(f':{o}:' for o in spec.options)}；"
-                           f"缺少 {sorted(missing)}，多出 {sorted(extra)}")
+        wrong = [f"{what} {', '.join(sorted(names))}" for what, names in (("缺少", missing), ("多出", extra)) if names]
+        raise ProblemError(f"{kind} 题的选项是 {', '.join(spec.options)}；{'，'.join(wrong)}")
     values, texts = {}, {}
     for name, parse in spec.options.items():
         try:
             values[name], texts[name] = parse(options[name])
         except ProblemError as err:
-            raise ProblemError(f"选项 :{name}: {err}") from None
+            raise ProblemError(f"选项 {name}：{err}") from None
     try:
         answer = spec.answer(**values)
     except (ValueError, TypeError, IndexError) as err:
-        raise ProblemError(f"{kind} 的答案算不出来：{err}") from None
+        raise ProblemError(f"{kind} 题的答案算不出来：{err}") from None
     if spec.derived:
         texts.update(spec.derived(**values))
     answer = np.asarray(answer, dtype=float)
     return Problem(kind, values, texts, float(answer) if answer.ndim == 0 else answer.tolist())
 
 
-# --- templates: {option} and $…$ ------------------------------------------------------------------------
+def _option_text(name, value) -> str:
+    """选项写成字符串（"[ln(2), 0, -ln(2)]"、". a b"），一个数也可以直接写（y=1、lr=0.1）。"""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return repr(value)
+    raise ProblemError(f"选项 {name} 必须是字符串（如 \"[ln(2), 0, -ln(2)]\"）或一个数，收到 {value!r}")
+
+
+def box_problem(kind: str, label: str, options: dict) -> Problem:
+    """“动手算”框的参数检查：题型、标签（小写字母开头，只含小写字母、数字和 -）和选项；返回题目。
+
+    >>> box_problem("gradient", "ch2-ab-gradient", {"z": "[ln(2), 0, -ln(2)]", "y": 1}).label()
+    '梯度 $g$'
+    """
+    if not isinstance(label, str) or not LABEL.match(label):
+        raise ProblemError(f"label 必须以小写字母开头，只含小写字母、数字和 -（如 ch1-ab-softmax），收到 {label!r}")
+    check_choice(kind, "kind", KINDS)
+    return problem(kind, {name: _option_text(name, value) for name, value in options.items()})
+
 
 def fill(template: str, texts: dict) -> str:
+    """把模板里的 ``{选项名}`` 换成选项的显示形式。"""
     return re.sub(r"\{(\w+)\}", lambda m: texts[m.group(1)], template)
 
 
-MATHS = re.compile(r"\$([^$]*)\$")
-SCRIPT = re.compile(r"([_^])(\{[^}]*\}|.)")
-
-
-def to_html(text: str) -> str:
-    """Plain text with maths in <span class="ab-math">, ``_i`` and ``^2`` as <sub>/<sup> (answer_box.js: toHtml)."""
-    def script(match):
-        tag = "sub" if match.group(1) == "_" else "sup"
-        return f"<{tag}>{match.group(2).strip('{}')}</{tag}>"
-
-    parts = MATHS.split(text)
-    return "".join(f'<span class="ab-math">{SCRIPT.sub(script, html.escape(p, quote=False))}</span>' if k % 2
-                   else html.escape(p, quote=False) for k, p in enumerate(parts))
-
-
-LATEX_MATHS = {"−": "-", "ℓ": r"\ell ", "η": r"\eta ", "α": r"\alpha ", "∂": r"\partial ", "Σ": r"\sum ",
-               "←": r"\leftarrow ", "π": r"\pi ", "·": r"\cdot ", "ŷ": r"\hat{y}",
-               "≈": r"\approx "}
-LATEX_TEXT = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-              "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-
-
-def to_latex(text: str) -> str:
-    """Text escaped for LaTeX, maths as $…$ with ln, exp, Greek letters and ∂ as LaTeX commands."""
-    def maths(source):
-        source = re.sub(r"\b(ln|exp|sqrt)\b\s*", lambda m: f"\\{m.group(1)} " if m.group(1) != "sqrt" else r"\sqrt ",
-                        source)
-        return "$" + "".join(LATEX_MATHS.get(ch, ch) for ch in source) + "$"
-    parts = MATHS.split(text)
-    return "".join(maths(p) if k % 2 else "".join(LATEX_TEXT.get(ch, ch) for ch in p) for k, p in enumerate(parts))
-
-
-# --- the answer as the answer key prints it ----------------------------------------------------------
-
-def _exact(value: float) -> str | None:
-    """4/7 for 0.5714285714…, "2" for 2.0; None when no small fraction equals the value."""
-    fraction = Fraction(value).limit_denominator(200)
-    if abs(float(fraction) - value) > 1e-12 * max(1.0, abs(value)):
-        return None
-    return _number(fraction.numerator) if fraction.denominator == 1 else \
-        f"{'−' if fraction < 0 else ''}{abs(fraction.numerator)}/{fraction.denominator}"
-
-
-def _decimal(value: float) -> str:
-    return f"{value:.4f}".replace("-", "−")
-
-
-def answer_text(answer) -> str:
-    """How the answer key prints an answer: ``[4/7, −5/7, 1/7] ≈ [0.5714, −0.7143, 0.1429]``, ``2/5 = 0.4``,
-    ``2``, ``≈ 1.2528`` (a value no small fraction equals)."""
-    values = answer if isinstance(answer, list) else [answer]
-    exact = [_exact(v) for v in values]
-    decimals = [_decimal(v) for v in values]
-    plain = [d.rstrip("0").rstrip(".") for d in decimals]
-
-    def join(items):
-        return "[" + ", ".join(items) + "]" if isinstance(answer, list) else items[0]
-    if not all(exact):
-        return f"≈ {join(decimals)}"
-    if exact == plain:
-        return join(exact)
-    same = all(float(p.replace("−", "-")) == v for p, v in zip(plain, values, strict=True))
-    return f"{join(exact)} = {join(plain)}" if same else f"{join(exact)} ≈ {join(decimals)}"
+def plain(text: str) -> str:
+    """去掉数学标记 $ 的纯文本（纯文本界面显示它）。"""
+    return text.replace("$", "")

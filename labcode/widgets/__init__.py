@@ -3,10 +3,12 @@
 插件工厂只返回插件，不自己调用 ``display``；放在单元格最后一行即可显示。
 """
 from ._family import fmt
+from .answer_box import AnswerBox, answer_box
 from .bigram_trainer import BigramTrainer, bigram_trainer
 from .embedding_explorer import EmbeddingExplorer, embedding_explorer
 from .gradient_explorer import GradientExplorer, gradient_explorer
 from .softmax_explorer import SoftmaxExplorer, softmax_explorer
 
 __all__ = ["fmt", "SoftmaxExplorer", "softmax_explorer", "GradientExplorer", "gradient_explorer",
-           "EmbeddingExplorer", "embedding_explorer", "BigramTrainer", "bigram_trainer"]
+           "EmbeddingExplorer", "embedding_explorer", "BigramTrainer", "bigram_trainer",
+           "AnswerBox", "answer_box"]

@@ -5,7 +5,8 @@ JS 模块用真正的 ``import`` 写明它从家族共用模块里取了什么�
 ``dom.js`` 是界面小工具，``candidates.js`` 是候选探索器共用的柱状图、滑块行与表格）。
 anywidget 只收一段模块文本，所以 :func:`front_end` 在构建时把用到的共用模块各包成一个命名空间对象
 （如 ``labMaths``）放在前面，再把 ``import`` 换成从这些对象里取名字：不联网、从 file:// 打开都能用。
-:func:`maths_script` 把同一份 ``maths.js`` 做成普通脚本，供网页上不是 ES 模块的脚本使用。
+:func:`maths_script` 把同一份 ``maths.js`` 做成普通脚本，供网页上不是 ES 模块的脚本使用；
+:func:`page_script` 把一个插件模块（如 ``answer_box.js``）也做成普通脚本，让网页不经 anywidget 直接用它。
 """
 from __future__ import annotations
 
@@ -90,6 +91,27 @@ def maths_script():
         raise ValueError("maths.js 不能导入别的模块：它还要作为普通脚本单独运行")
     return ("// labcode/widgets/maths.js as a classic script: one global object, labMaths.\n"
             f"globalThis.labMaths = {_namespace('maths')};\n")
+
+
+DEFAULT_EXPORT = re.compile(r"^export default \{.*\};\n", re.M)
+
+
+def page_script(name, start):
+    """``name.js`` 做成网页的普通脚本：先是 :func:`maths_script`，再是一个立即执行的函数，里面有它导入的
+    其他共用模块、去掉 ``export`` 的模块本身，最后调用它导出的 ``start()``（如 ``startPage``）。
+
+    模块的默认导出（anywidget 的 ``render``）只能写成一行 ``export default { ... };``，网页上用不到，去掉。
+    """
+    text = _source(name)
+    if start not in EXPORTED.findall(text):
+        raise ValueError(f"{name}.js 没有导出 {start}")
+    shared = [f"const {namespace_name(m)} = {_namespace(m)};\n" for m in _shared_modules(text) if m != "maths"]
+    body = re.sub(r"^export (?=(?:async )?(?:function|const|let|class) )", "", _link(DEFAULT_EXPORT.sub("", text)),
+                  flags=re.M)
+    if re.search(r"^export ", body, re.M):
+        raise ValueError(f"{name}.js 的默认导出要写成一行 export default {{ ... }};，其余用 export function/const")
+    return (f"{maths_script()}\n// labcode/widgets/{name}.js as a classic script\n"
+            f'(() => {{\n"use strict";\n{"".join(shared)}{body}\n{start}();\n}})();\n')
 
 
 def styles(*names):

@@ -1,450 +1,496 @@
-// Answer boxes (_ext/answer_box): the reader's own hand computation, checked on the page, with no kernel
-// and no network, also from file://. A classic script: window.labMaths (labcode/widgets/maths.js, made a
-// classic script at build time) computes every set of numbers, as the widgets do. Nothing leaves the
-// browser; only the list of solved boxes is kept, in localStorage.
-(function () {
-  "use strict";
-  const M = window.labMaths;
+// Answer boxes ("动手算"): a reader's own hand computation, checked with no kernel and no network.
+// One file for both places a box lives: as an anywidget ES module (labcode.widgets.AnswerBox, `render`) in a
+// running notebook, and, made a classic script at build time (_family.page_script), on the site's pages,
+// where `startPage` sets up every box the page's HTML holds (_ext/answer_box), from file:// too. The maths of
+// each kind comes from maths.js, as the widgets' does. Nothing leaves the browser; on the site only the list of
+// solved boxes is kept, in localStorage.
+import {
+  countProbs, crossEntropy, crossEntropyGrad, embeddingBackward, fmt, gradientStep, linear, linearBackward, mseGrad,
+  mulberry32, softmax, validMean,
+} from "./maths.js";
+import { keepControlKeys, make } from "./dom.js";
 
-  // ---- reading what a person writes on paper ----
-  class ReadError extends Error {}
-  const SAME = { "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "÷": "/", "、": ",", "；": ",",
-                 ";": ",", "【": "[", "】": "]", "π": "pi", "\u3000": " ", "。": "", "²": "^2", "³": "^3" };
+// ---- reading what a person writes on paper ----
+class ReadError extends Error {}
+const SAME = { "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "÷": "/", "、": ",", "；": ",",
+               ";": ",", "【": "[", "】": "]", "π": "pi", "\u3000": " ", "。": "", "²": "^2", "³": "^3" };
 
-  // Full-width forms (（）［］，－／０-９ …) become ASCII; "p = …" and "ln(7/2) ≈ 1.2528" keep what follows = or ≈.
-  function normalise(text) {
-    const ascii = text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
-      .replace(/[−–—×·⋅÷、；;【】π\u3000。²³]/g, (c) => SAME[c]);
-    return ascii.split(/[=≈]/).pop().trim();
+// Full-width forms (（）［］，－／０-９ …) become ASCII; "p = …" and "ln(7/2) ≈ 1.2528" keep what follows = or ≈.
+function normalise(text) {
+  const ascii = text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/[−–—×·⋅÷、；;【】π\u3000。²³]/g, (c) => SAME[c]);
+  return ascii.split(/[=≈]/).pop().trim();
+}
+
+const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z]+)|(\*\*|[-+*/^()%,[\]]))/y;
+const FUNCTIONS = { ln: Math.log, log: Math.log, exp: Math.exp, sqrt: Math.sqrt };
+const CONSTANTS = { e: Math.E, pi: Math.PI };
+
+function tokens(text) {
+  const found = [];
+  let at = 0;
+  while (text.slice(at).trim()) {
+    TOKEN.lastIndex = at;
+    const m = TOKEN.exec(text);
+    if (!m) throw new ReadError(`看不懂“${text.slice(at).trim()[0]}”`);
+    if (m[1] !== undefined) found.push({ type: "number", value: parseFloat(m[1]) });
+    else if (m[2] !== undefined) found.push({ type: "name", value: m[2].toLowerCase() });
+    else found.push({ type: m[3] === "**" ? "^" : m[3] });
+    at = TOKEN.lastIndex;
   }
+  return found;
+}
 
-  const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z]+)|(\*\*|[-+*/^()%,[\]]))/y;
-  const FUNCTIONS = { ln: Math.log, log: Math.log, exp: Math.exp, sqrt: Math.sqrt };
-  const CONSTANTS = { e: Math.E, pi: Math.PI };
-
-  function tokens(text) {
-    const found = [];
-    let at = 0;
-    while (text.slice(at).trim()) {
-      TOKEN.lastIndex = at;
-      const m = TOKEN.exec(text);
-      if (!m) throw new ReadError(`看不懂“${text.slice(at).trim()[0]}”`);
-      if (m[1] !== undefined) found.push({ type: "number", value: parseFloat(m[1]) });
-      else if (m[2] !== undefined) found.push({ type: "name", value: m[2].toLowerCase() });
-      else found.push({ type: m[3] === "**" ? "^" : m[3] });
-      at = TOKEN.lastIndex;
-    }
-    return found;
-  }
-
-  // One expression: + − * / ^ %, parentheses, ln / log (natural) / exp / sqrt, e and π; "2e", "2ln 2" and
-  // "(1+e)(2)" multiply. A recursive-descent reader: nothing is ever run as code.
-  function evaluate(text) {
-    const list = tokens(text);
-    let k = 0;
-    const peek = (...types) => k < list.length && types.includes(list[k].type);
-    function expression() {
-      let value = term();
-      while (peek("+", "-")) value = list[k++].type === "+" ? value + term() : value - term();
-      return value;
-    }
-    function term() {
-      let value = unary();
-      for (;;) {
-        if (peek("*", "/")) value = list[k++].type === "*" ? value * unary() : value / unary();
-        else if (peek("name", "(")) value *= power();
-        else return value;
-      }
-    }
-    function unary() {
-      if (peek("+", "-")) return list[k++].type === "-" ? -unary() : unary();
-      return power();
-    }
-    function power() {
-      let value = primary();
-      while (peek("%")) { k++; value /= 100; }
-      return peek("^") ? (k++, Math.pow(value, unary())) : value;
-    }
-    function primary() {
-      const t = list[k++];
-      if (!t) throw new ReadError("算式没有写完");
-      if (t.type === "number") return t.value;
-      if (t.type === "(") {
-        const value = expression();
-        if (!peek(")")) {
-          const next = list[k];   // "(4 1)": two numbers side by side, the comma between components forgotten
-          throw new ReadError(next && (next.type === "number" || next.type === "name")
-            ? "括号里的两个数之间少了逗号或运算符：分量之间用逗号隔开，例如 [4, 1]" : "括号没有配对");
-        }
-        k++;
-        return value;
-      }
-      if (t.type === "name" && Object.hasOwn(CONSTANTS, t.value)) return CONSTANTS[t.value];
-      if (t.type === "name" && Object.hasOwn(FUNCTIONS, t.value)) return FUNCTIONS[t.value](power());
-      if (t.type === "name") throw new ReadError(`不认识“${t.value}”（可以用 ln、exp、sqrt、e、π）`);
-      if (t.type === "[" || t.type === "]") throw new ReadError("方括号只用来括住整个向量");
-      throw new ReadError(`“${t.type}”放错了地方`);
-    }
-    const value = expression();
-    if (k < list.length) {
-      const t = list[k];
-      throw new ReadError(`“${t.type === "number" || t.type === "name" ? t.value : t.type}”前面少了运算符或逗号`);
-    }
+// One expression: + − * / ^ %, parentheses, ln / log (natural) / exp / sqrt, e and π; "2e", "2ln 2" and
+// "(1+e)(2)" multiply. A recursive-descent reader: nothing is ever run as code.
+function evaluate(text) {
+  const list = tokens(text);
+  let k = 0;
+  const peek = (...types) => k < list.length && types.includes(list[k].type);
+  function expression() {
+    let value = term();
+    while (peek("+", "-")) value = list[k++].type === "+" ? value + term() : value - term();
     return value;
   }
-
-  // The bracket depth after each character of `text`.
-  function depths(text) {
-    let depth = 0;
-    return text.split("").map((c) => (depth += "([".includes(c) ? 1 : ")]".includes(c) ? -1 : 0));
-  }
-
-  // Pieces of `text` separated by `separator` outside any bracket.
-  function split(text, separator) {
-    const parts = [];
-    let start = 0;
-    depths(text).forEach((depth, i) => {
-      if (depth === 0 && separator.test(text[i])) { parts.push(text.slice(start, i)); start = i + 1; }
-    });
-    parts.push(text.slice(start));
-    return parts.map((p) => p.trim());
-  }
-
-  // "[4/7, -5/7, 1/7]", "(4/7，-5/7，1/7)", "4/7, -5/7, 1/7" and NumPy's "[0.57 -0.71 0.14]" are vectors.
-  function readAnswer(text, length) {
-    let s = normalise(text);
-    if (!s) throw new ReadError("还没有写答案");
-    const depth = depths(s);
-    if (depth.some((d) => d < 0) || depth.at(-1) !== 0) throw new ReadError("括号没有配对");
-    // One bracket around the whole answer ("(1+e)/(2)" is not), and either square or holding a comma.
-    if ("[(".includes(s[0]) && depth.indexOf(0) === s.length - 1
-        && (s[0] === "[" || split(s.slice(1, -1), /,/).length > 1)) {
-      s = s.slice(1, -1).trim();
+  function term() {
+    let value = unary();
+    for (;;) {
+      if (peek("*", "/")) value = list[k++].type === "*" ? value * unary() : value / unary();
+      else if (peek("name", "(")) value *= power();
+      else return value;
     }
-    let parts = split(s, /,/);
-    if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();   // "[1, 2, ]"
-    if (parts.length === 1 && length > 1) {
-      const spaced = split(s, /\s/).filter((p) => p);
-      if (spaced.length === length && spaced.every((p) => { try { evaluate(p); return true; } catch { return false; } })) {
-        parts = spaced;
+  }
+  function unary() {
+    if (peek("+", "-")) return list[k++].type === "-" ? -unary() : unary();
+    return power();
+  }
+  function power() {
+    let value = primary();
+    while (peek("%")) { k++; value /= 100; }
+    return peek("^") ? (k++, Math.pow(value, unary())) : value;
+  }
+  function primary() {
+    const t = list[k++];
+    if (!t) throw new ReadError("算式没有写完");
+    if (t.type === "number") return t.value;
+    if (t.type === "(") {
+      const value = expression();
+      if (!peek(")")) {
+        const next = list[k];   // "(4 1)": two numbers side by side, the comma between components forgotten
+        throw new ReadError(next && (next.type === "number" || next.type === "name")
+          ? "括号里的两个数之间少了逗号或运算符：分量之间用逗号隔开，例如 [4, 1]" : "括号没有配对");
       }
-    }
-    return parts.map((part, k) => {
-      if (!part) throw new ReadError(`编号为 ${k} 的分量是空的`);
-      const value = evaluate(part);
-      if (!Number.isFinite(value)) throw new ReadError(`“${part}”不是有限的数（ln 0？除以 0？）`);
+      k++;
       return value;
-    });
+    }
+    if (t.type === "name" && Object.hasOwn(CONSTANTS, t.value)) return CONSTANTS[t.value];
+    if (t.type === "name" && Object.hasOwn(FUNCTIONS, t.value)) return FUNCTIONS[t.value](power());
+    if (t.type === "name") throw new ReadError(`不认识“${t.value}”（可以用 ln、exp、sqrt、e、π）`);
+    if (t.type === "[" || t.type === "]") throw new ReadError("方括号只用来括住整个向量");
+    throw new ReadError(`“${t.type}”放错了地方`);
   }
-
-  // ---- numbers for a new try: each kind draws them, solves them with maths.js and knows the classic slips ----
-  const num = (x) => String(Math.round(x * 1e6) / 1e6).replace("-", "−");
-  const vector = (a) => "$[" + a.map(num).join(", ") + "]$";
-  const rows = (m) => m.map(vector).join("、");
-  const int = (rand, lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
-  const pick = (rand, list) => list[Math.floor(rand() * list.length)];
-  const sum = (a) => a.reduce((s, v) => s + v, 0);
-  const minus = (a, b) => a.map((v, k) => v - b[k]);
-  const scale = (a, c) => a.map((v) => v * c);
-  const oneHot = (n, y) => Array.from({ length: n }, (_, k) => (k === y ? 1 : 0));
-
-  // Scores z = ln a for small weights a, as in the book ([ln 2, 0, −ln 2]): p = a / Σa, by hand.
-  function logScores(rand) {
-    let a;
-    do a = [0, 1, 2].map(() => pick(rand, [0.5, 1, 2, 3, 4, 5, 6])); while (new Set(a).size === 1);
-    const text = (w) => (w === 1 ? "0" : w < 1 ? `−ln ${1 / w}` : `ln ${w}`);
-    return { z: a.map(Math.log), text: "$[" + a.map(text).join(", ") + "]$" };
+  const value = expression();
+  if (k < list.length) {
+    const t = list[k];
+    throw new ReadError(`“${t.type === "number" || t.type === "name" ? t.value : t.type}”前面少了运算符或逗号`);
   }
+  return value;
+}
 
-  function scores(rand, extra = {}) {
-    const { z, text } = logScores(rand);
-    const y = int(rand, 0, 2);
-    return { values: { z, y, ...extra }, texts: { z: text, y: num(y), ...Object.fromEntries(
-      Object.entries(extra).map(([name, value]) => [name, num(value)])) } };
+// The bracket depth after each character of `text`.
+function depths(text) {
+  let depth = 0;
+  return text.split("").map((c) => (depth += "([".includes(c) ? 1 : ")]".includes(c) ? -1 : 0));
+}
+
+// Pieces of `text` separated by `separator` outside any bracket.
+function split(text, separator) {
+  const parts = [];
+  let start = 0;
+  depths(text).forEach((depth, i) => {
+    if (depth === 0 && separator.test(text[i])) { parts.push(text.slice(start, i)); start = i + 1; }
+  });
+  parts.push(text.slice(start));
+  return parts.map((p) => p.trim());
+}
+
+// "[4/7, -5/7, 1/7]", "(4/7，-5/7，1/7)", "4/7, -5/7, 1/7" and NumPy's "[0.57 -0.71 0.14]" are vectors.
+function readAnswer(text, length) {
+  let s = normalise(text);
+  if (!s) throw new ReadError("还没有写答案");
+  const depth = depths(s);
+  if (depth.some((d) => d < 0) || depth.at(-1) !== 0) throw new ReadError("括号没有配对");
+  // One bracket around the whole answer ("(1+e)/(2)" is not), and either square or holding a comma.
+  if ("[(".includes(s[0]) && depth.indexOf(0) === s.length - 1
+      && (s[0] === "[" || split(s.slice(1, -1), /,/).length > 1)) {
+    s = s.slice(1, -1).trim();
   }
+  let parts = split(s, /,/);
+  if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();   // "[1, 2, ]"
+  if (parts.length === 1 && length > 1) {
+    const spaced = split(s, /\s/).filter((p) => p);
+    if (spaced.length === length && spaced.every((p) => { try { evaluate(p); return true; } catch { return false; } })) {
+      parts = spaced;
+    }
+  }
+  return parts.map((part, k) => {
+    if (!part) throw new ReadError(`编号为 ${k} 的分量是空的`);
+    const value = evaluate(part);
+    if (!Number.isFinite(value)) throw new ReadError(`“${part}”不是有限的数（ln 0？除以 0？）`);
+    return value;
+  });
+}
 
-  // A loss ln(a/b) typed as "ln a/b" reads as (ln a)/b: that slip, with its hint, when 1/p_y = a/b (b > 1).
-  function lnOverDenominator(x) {
-    for (let b = 1; b <= 100; b++) {
-      const a = Math.round(x * b);
-      if (Math.abs(a - x * b) < 1e-9 * b) {
-        return b === 1 ? [] : [[Math.log(a) / b, `ln ${a}/${b} 读作 (ln ${a})/${b}；想写 ln(${a}/${b})，请加括号。`]];
+// ---- numbers for a new try: each kind draws them, solves them with maths.js and knows the classic slips ----
+const num = (x) => String(Math.round(x * 1e6) / 1e6).replace("-", "−");
+const vector = (a) => "$[" + a.map(num).join(", ") + "]$";
+const rows = (m) => m.map(vector).join("、");
+const int = (rand, lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
+const pick = (rand, list) => list[Math.floor(rand() * list.length)];
+const sum = (a) => a.reduce((s, v) => s + v, 0);
+const minus = (a, b) => a.map((v, k) => v - b[k]);
+const scale = (a, c) => a.map((v) => v * c);
+const oneHot = (n, y) => Array.from({ length: n }, (_, k) => (k === y ? 1 : 0));
+
+// Scores z = ln a for small weights a, as in the book ([ln 2, 0, −ln 2]): p = a / Σa, by hand.
+function logScores(rand) {
+  let a;
+  do a = [0, 1, 2].map(() => pick(rand, [0.5, 1, 2, 3, 4, 5, 6])); while (new Set(a).size === 1);
+  const text = (w) => (w === 1 ? "0" : w < 1 ? `−ln ${1 / w}` : `ln ${w}`);
+  return { z: a.map(Math.log), text: "$[" + a.map(text).join(", ") + "]$" };
+}
+
+function scores(rand, extra = {}) {
+  const { z, text } = logScores(rand);
+  const y = int(rand, 0, 2);
+  return { values: { z, y, ...extra }, texts: { z: text, y: num(y), ...Object.fromEntries(
+    Object.entries(extra).map(([name, value]) => [name, num(value)])) } };
+}
+
+// A loss ln(a/b) typed as "ln a/b" reads as (ln a)/b: that slip, with its hint, when 1/p_y = a/b (b > 1).
+function lnOverDenominator(x) {
+  for (let b = 1; b <= 100; b++) {
+    const a = Math.round(x * b);
+    if (Math.abs(a - x * b) < 1e-9 * b) {
+      return b === 1 ? [] : [[Math.log(a) / b, `ln ${a}/${b} 读作 (ln ${a})/${b}；想写 ln(${a}/${b})，请加括号。`]];
+    }
+  }
+  return [];
+}
+
+// Each position counted once: "y = 1 is the second candidate" mistakes, for every candidate k other than y.
+const otherTargets = (v, make, hint) => v.z.map((_, k) => k).filter((k) => k !== v.y).map((k) => [make(k), hint(k)]);
+
+const KINDS = {
+  softmax: {
+    percent: true,
+    draw(rand) {   // z = ln a: e^z = a, so p = a / Σa is a fraction worked out on paper
+      const { z, text } = logScores(rand);
+      return { values: { z }, texts: { z: text } };
+    },
+    solve: (v) => softmax(v.z),
+    mistakes: (v) => [
+      [scale(v.z, 1 / sum(v.z)), "这是直接除以分数之和：先对每个分数取指数，再除以这些指数之和。"],
+      [v.z.map(Math.exp), "这些是 $e^z$，还要除以它们的和 $S$，概率加起来才是 1。"],
+      [softmax(scale(v.z, -1)), "大小顺序反了：分数越高，概率越大。"],
+    ],
+  },
+  loss: {
+    draw: (rand) => scores(rand),
+    solve: (v) => crossEntropy(v.z, v.y),
+    mistakes: (v) => {
+      const p = softmax(v.z);
+      return [
+        [p[v.y], "这是似然 $p_y$，损失还要取 $−ln$。"],
+        [Math.log(p[v.y]), "符号反了：损失是 $−ln p_y$，不会是负数。"],
+        [-Math.log10(p[v.y]), "用了以 10 为底的对数；ln 是以 e 为底的自然对数。"],
+        ...lnOverDenominator(1 / p[v.y]),
+        ...otherTargets(v, (k) => -Math.log(p[k]),
+                        (k) => `这是编号为 ${k} 的候选的 $−ln p_${k}$；编号从 0 数，$y = ${v.y}$ 是第 ${v.y + 1} 个候选。`),
+      ];
+    },
+  },
+  gradient: {
+    draw: (rand) => scores(rand),
+    solve: (v) => crossEntropyGrad(v.z, v.y),
+    mistakes: (v) => {
+      const p = softmax(v.z);
+      return [
+        [p, "忘了减去 $e_y$：真实目标那一项是 $p_y − 1$。"],
+        [scale(crossEntropyGrad(v.z, v.y), -1), "符号反了：梯度是 $p − e_y$，不是 $e_y − p$。"],
+        ...otherTargets(v, (k) => minus(p, oneHot(p.length, k)),
+                        () => `$e_y$ 的 1 放错了位置：$y = ${v.y}$ 是编号，从 0 数。`),
+      ];
+    },
+  },
+  step: {
+    draw: (rand) => scores(rand, { lr: pick(rand, [0.1, 0.2, 0.5, 1]) }),
+    solve: (v) => gradientStep(v.z, v.y, v.lr),
+    mistakes: (v) => {
+      const g = crossEntropyGrad(v.z, v.y);
+      return [
+        [gradientStep(v.z, v.y, -v.lr), "方向反了：梯度下降沿梯度的反方向走，$z − ηg$。"],
+        [minus(v.z, g), "忘了乘学习率 $η$。"],
+        [scale(g, -v.lr), "这是更新量 $−ηg$，还要加到原来的分数 $z$ 上。"],
+        [minus(v.z, scale(softmax(v.z), v.lr)), "梯度用错了：$g = p − e_y$，别忘了减 $e_y$。"],
+      ];
+    },
+  },
+  "mean-loss": {
+    draw(rand) {
+      const B = int(rand, 2, 3), T = int(rand, 3, 4);
+      const lengths = Array.from({ length: B }, (_, b) => (b === 0 ? T : int(rand, 1, T - 1)));
+      const losses = lengths.map((n) => Array.from({ length: T }, (_, t) => (t < n ? int(rand, 1, 8) / 2 : 0)));
+      const targets = lengths.map((n) => Array.from({ length: T }, (_, t) => (t < n ? int(rand, 2, 9) : -100)));
+      return { values: { losses, targets }, texts: { losses: rows(losses), targets: rows(targets) } };
+    },
+    solve: (v) => validMean(v.losses, v.targets),
+    mistakes: (v) => {
+      const total = sum(v.losses.flat()), cells = v.losses.flat().length;
+      const docMeans = v.losses.map((row, b) => validMean(row, v.targets[b]));
+      return [
+        [total / cells, "分母把被忽略的位置也算进去了：只除以有效目标的个数。"],
+        [total, "这是总和，还要除以有效目标的个数 $N$。"],
+        [sum(docMeans) / docMeans.length,
+         "这是先在每篇里平均、再对各篇平均，短文档的字权重更大；本书的平均是每个有效位置权重相同。"],
+      ];
+    },
+  },
+  "row-gradient": {
+    draw(rand) {
+      const T = int(rand, 3, 4), row = int(rand, 0, 5), uses = int(rand, 2, T - 1);
+      const ids = Array.from({ length: T }, () => { let i; do i = int(rand, 0, 5); while (i === row); return i; });
+      let placed = 0;
+      while (placed < uses) { const t = int(rand, 0, T - 1); if (ids[t] !== row) { ids[t] = row; placed++; } }
+      // As exercise 3.3 asks of a test: no single position's share may equal the sum in any component, or
+      // "only one share kept" (dE[ids] += dH) would count as right.
+      let dH, total;
+      do {
+        dH = ids.map(() => [int(rand, -3, 3), int(rand, -3, 3)]);
+        total = dH.filter((_, t) => ids[t] === row).reduce((s, g) => s.map((x, d) => x + g[d]));
+      } while (dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
+      return { values: { ids, dH, row }, texts: { ids: vector(ids), dH: rows(dH), row: num(row) } };
+    },
+    solve: (v) => embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row],
+    mistakes: (v) => {
+      const used = v.dH.filter((_, t) => v.ids[t] === v.row);
+      const right = embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row];
+      return [
+        ...used.map((g) => [g, "只留下了一个位置的梯度（dE[ids] += dH 就会这样）：读过这一行的每个位置的梯度都要加进来。"]),
+        [scale(right, 1 / used.length), "除以了读的次数：梯度是各个位置的梯度之和，不是平均。"],
+        [v.dH.reduce((s, g) => s.map((x, d) => x + g[d])), "把所有位置的梯度都加进来了：只加读过这一行的位置。"],
+      ];
+    },
+  },
+  "smoothed-prob": {
+    percent: true,
+    draw(rand) {
+      const letters = [];
+      while (letters.length < 3) {
+        const c = pick(rand, "abcdefghijklmnopqrstuvwxyz".split(""));
+        if (!letters.includes(c)) letters.push(c);
       }
-    }
-    return [];
+      const symbols = [".", ...letters];
+      let counts;
+      do counts = symbols.map(() => int(rand, 0, 6)); while (!counts.includes(0) || sum(counts) === 0);
+      const zero = symbols.filter((_, j) => counts[j] === 0);
+      const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
+      const values = { symbols, counts, alpha: pick(rand, [1, 0.5, 2]), prev: pick(rand, letters), next };
+      const quote = (s) => `“${s}”`;
+      return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
+                                counts: vector(counts), alpha: num(values.alpha), prev: quote(values.prev),
+                                next: quote(next) } };
+    },
+    solve: (v) => countProbs([v.counts], v.alpha)[0][v.symbols.indexOf(v.next)],
+    mistakes: (v) => {
+      const n = sum(v.counts), V = v.counts.length, N = v.counts[v.symbols.indexOf(v.next)];
+      // The same sum over another vocabulary: the names' 27 symbols, or the listed ones without “.”.
+      const otherV = (W, hint) => (W !== V ? [[(N + v.alpha) / (n + W * v.alpha), hint]] : []);
+      return [
+        [N / n, "没有平滑：每个计数先加 $α$，再归一化。"],
+        [(N + v.alpha) / n, "分母也要加：一行的每一格都加了 $α$，分母是这一行的总数加 $Vα$。"],
+        [(N + v.alpha) / (n + v.alpha), "分母要加 $V$ 个 $α$（这一行每格一个），不是一个。"],
+        ...(v.alpha !== 1 ? [[(N + 1) / (n + V), `每格加的是 $α = ${num(v.alpha)}$，不是 1。`]] : []),
+        ...otherV(27, `分母按名字数据的词表算了（$V = 27$）：这道题的词表只有题中的 ${V} 个符号，$V = ${V}$。`),
+        ...otherV(V - 1, `分母少算了一格：“.” 也在词表里，$V = ${V}$，分母是这一行的总数加 $${V}α$。`),
+      ];
+    },
+  },
+  "mse-gradient": {
+    draw(rand) {
+      const X = [0, 1, 2].map(() => [int(rand, 0, 10), int(rand, 0, 10)]);
+      const w = [int(rand, 1, 5), int(rand, 1, 5)], b = int(rand, 0, 20);
+      const y = linear(X, w.map((x) => [x]), [b]).map((row) => row[0] + int(rand, -3, 3));
+      return { values: { X, w, b, y }, texts: { X: rows(X), w: vector(w), b: num(b), y: vector(y) } };
+    },
+    solve(v) {
+      const W = v.w.map((x) => [x]);                                   // (d, 1)
+      const dPreds = mseGrad(linear(v.X, W, [v.b]), v.y.map((t) => [t]));
+      return linearBackward(dPreds, v.X, W).dW.map((row) => row[0]);
+    },
+    mistakes(v) {
+      const g = this.solve(v), n = v.X.length;
+      return [
+        [scale(g, 0.5), "这是 $(1/2n) Σ_i r_i^2$ 的梯度：本书的 $ℓ$ 前面是 $1/n$，求导留下一个 2。"],
+        [scale(g, n), "忘了除以 $n$：这是求和损失 $Σ_i r_i^2$ 的梯度。"],
+        [scale(g, -1), "符号反了：残差是预测减目标，$r = ŷ − y$。"],
+        [scale(g, n / 2), "少了 $2/n$：$ℓ = (1/n) Σ_i r_i^2$，梯度是 $(2/n) X^T r$。"],
+      ];
+    },
+  },
+};
+
+// ---- judging an answer ----
+const list = (x) => (Array.isArray(x) ? x : [x]);
+// |a − b| ≤ tol for every component (with room for the rounding of tol itself: 1.99 is 10 × 0.001 from 2).
+const within = (a, b, tol) => a.length === b.length && a.every((v, k) => Math.abs(v - b[k]) <= tol * (1 + 1e-9));
+// "是 [4, 1]" when 4 decimals say it exactly (fewer printed), "约为 [0.0900, 0.2447, 0.6652]" when they round.
+const shown = (x) => {
+  const exact = list(x).every((v) => Number(fmt(v, 4)) === v);
+  const text = list(x).map((v) => (exact ? String(v) : fmt(v, 4)).replace("-", "−"));
+  return (exact ? "是 " : "约为 ") + (Array.isArray(x) ? `[${text.join(", ")}]` : text[0]);
+};
+
+function judge(kind, values, text, tolerance) {
+  const want = list(kind.solve(values));
+  if (!kind.percent && text.includes("%")) {
+    return { ok: false, message: "这里的答案不是概率，不写成百分数：去掉 %，写出这个数本身。" };
   }
-
-  // Each position counted once: "y = 1 is the second candidate" mistakes, for every candidate k other than y.
-  const otherTargets = (v, make, hint) => v.z.map((_, k) => k).filter((k) => k !== v.y).map((k) => [make(k), hint(k)]);
-
-  const KINDS = {
-    softmax: {
-      percent: true,
-      draw(rand) {   // z = ln a: e^z = a, so p = a / Σa is a fraction worked out on paper
-        const { z, text } = logScores(rand);
-        return { values: { z }, texts: { z: text } };
-      },
-      solve: (v) => M.softmax(v.z),
-      mistakes: (v) => [
-        [scale(v.z, 1 / sum(v.z)), "这是直接除以分数之和：先对每个分数取指数，再除以这些指数之和。"],
-        [v.z.map(Math.exp), "这些是 $e^z$，还要除以它们的和 $S$，概率加起来才是 1。"],
-        [M.softmax(scale(v.z, -1)), "大小顺序反了：分数越高，概率越大。"],
-      ],
-    },
-    loss: {
-      draw: (rand) => scores(rand),
-      solve: (v) => M.crossEntropy(v.z, v.y),
-      mistakes: (v) => {
-        const p = M.softmax(v.z);
-        return [
-          [p[v.y], "这是似然 $p_y$，损失还要取 $−ln$。"],
-          [Math.log(p[v.y]), "符号反了：损失是 $−ln p_y$，不会是负数。"],
-          [-Math.log10(p[v.y]), "用了以 10 为底的对数；ln 是以 e 为底的自然对数。"],
-          ...lnOverDenominator(1 / p[v.y]),
-          ...otherTargets(v, (k) => -Math.log(p[k]),
-                          (k) => `这是编号为 ${k} 的候选的 $−ln p_${k}$；编号从 0 数，$y = ${v.y}$ 是第 ${v.y + 1} 个候选。`),
-        ];
-      },
-    },
-    gradient: {
-      draw: (rand) => scores(rand),
-      solve: (v) => M.crossEntropyGrad(v.z, v.y),
-      mistakes: (v) => {
-        const p = M.softmax(v.z);
-        return [
-          [p, "忘了减去 $e_y$：真实目标那一项是 $p_y − 1$。"],
-          [scale(M.crossEntropyGrad(v.z, v.y), -1), "符号反了：梯度是 $p − e_y$，不是 $e_y − p$。"],
-          ...otherTargets(v, (k) => minus(p, oneHot(p.length, k)),
-                          () => `$e_y$ 的 1 放错了位置：$y = ${v.y}$ 是编号，从 0 数。`),
-        ];
-      },
-    },
-    step: {
-      draw: (rand) => scores(rand, { lr: pick(rand, [0.1, 0.2, 0.5, 1]) }),
-      solve: (v) => M.gradientStep(v.z, v.y, v.lr),
-      mistakes: (v) => {
-        const g = M.crossEntropyGrad(v.z, v.y);
-        return [
-          [M.gradientStep(v.z, v.y, -v.lr), "方向反了：梯度下降沿梯度的反方向走，$z − ηg$。"],
-          [minus(v.z, g), "忘了乘学习率 $η$。"],
-          [scale(g, -v.lr), "这是更新量 $−ηg$，还要加到原来的分数 $z$ 上。"],
-          [minus(v.z, scale(M.softmax(v.z), v.lr)), "梯度用错了：$g = p − e_y$，别忘了减 $e_y$。"],
-        ];
-      },
-    },
-    "mean-loss": {
-      draw(rand) {
-        const B = int(rand, 2, 3), T = int(rand, 3, 4);
-        const lengths = Array.from({ length: B }, (_, b) => (b === 0 ? T : int(rand, 1, T - 1)));
-        const losses = lengths.map((n) => Array.from({ length: T }, (_, t) => (t < n ? int(rand, 1, 8) / 2 : 0)));
-        const targets = lengths.map((n) => Array.from({ length: T }, (_, t) => (t < n ? int(rand, 2, 9) : -100)));
-        return { values: { losses, targets }, texts: { losses: rows(losses), targets: rows(targets) } };
-      },
-      solve: (v) => M.validMean(v.losses, v.targets),
-      mistakes: (v) => {
-        const total = sum(v.losses.flat()), cells = v.losses.flat().length;
-        const docMeans = v.losses.map((row, b) => M.validMean(row, v.targets[b]));
-        return [
-          [total / cells, "分母把被忽略的位置也算进去了：只除以有效目标的个数。"],
-          [total, "这是总和，还要除以有效目标的个数 $N$。"],
-          [sum(docMeans) / docMeans.length,
-           "这是先在每篇里平均、再对各篇平均，短文档的字权重更大；本书的平均是每个有效位置权重相同。"],
-        ];
-      },
-    },
-    "row-gradient": {
-      draw(rand) {
-        const T = int(rand, 3, 4), row = int(rand, 0, 5), uses = int(rand, 2, T - 1);
-        const ids = Array.from({ length: T }, () => { let i; do i = int(rand, 0, 5); while (i === row); return i; });
-        let placed = 0;
-        while (placed < uses) { const t = int(rand, 0, T - 1); if (ids[t] !== row) { ids[t] = row; placed++; } }
-        // As exercise 3.3 asks of a test: no single position's share may equal the sum in any component, or
-        // "only one share kept" (dE[ids] += dH) would count as right.
-        let dH, total;
-        do {
-          dH = ids.map(() => [int(rand, -3, 3), int(rand, -3, 3)]);
-          total = dH.filter((_, t) => ids[t] === row).reduce((s, g) => s.map((x, d) => x + g[d]));
-        } while (dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
-        return { values: { ids, dH, row }, texts: { ids: vector(ids), dH: rows(dH), row: num(row) } };
-      },
-      solve: (v) => M.embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row],
-      mistakes: (v) => {
-        const used = v.dH.filter((_, t) => v.ids[t] === v.row);
-        const right = M.embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row];
-        return [
-          ...used.map((g) => [g, "只留下了一个位置的梯度（dE[ids] += dH 就会这样）：读过这一行的每个位置的梯度都要加进来。"]),
-          [scale(right, 1 / used.length), "除以了读的次数：梯度是各个位置的梯度之和，不是平均。"],
-          [v.dH.reduce((s, g) => s.map((x, d) => x + g[d])), "把所有位置的梯度都加进来了：只加读过这一行的位置。"],
-        ];
-      },
-    },
-    "smoothed-prob": {
-      percent: true,
-      draw(rand) {
-        const letters = [];
-        while (letters.length < 3) {
-          const c = pick(rand, "abcdefghijklmnopqrstuvwxyz".split(""));
-          if (!letters.includes(c)) letters.push(c);
-        }
-        const symbols = [".", ...letters];
-        let counts;
-        do counts = symbols.map(() => int(rand, 0, 6)); while (!counts.includes(0) || sum(counts) === 0);
-        const zero = symbols.filter((_, j) => counts[j] === 0);
-        const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
-        const values = { symbols, counts, alpha: pick(rand, [1, 0.5, 2]), prev: pick(rand, letters), next };
-        const quote = (s) => `“${s}”`;
-        return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
-                                  counts: vector(counts), alpha: num(values.alpha), prev: quote(values.prev),
-                                  next: quote(next) } };
-      },
-      solve: (v) => M.countProbs([v.counts], v.alpha)[0][v.symbols.indexOf(v.next)],
-      mistakes: (v) => {
-        const n = sum(v.counts), V = v.counts.length, N = v.counts[v.symbols.indexOf(v.next)];
-        // The same sum over another vocabulary: the names' 27 symbols, or the listed ones without “.”.
-        const otherV = (W, hint) => (W !== V ? [[(N + v.alpha) / (n + W * v.alpha), hint]] : []);
-        return [
-          [N / n, "没有平滑：每个计数先加 $α$，再归一化。"],
-          [(N + v.alpha) / n, "分母也要加：一行的每一格都加了 $α$，分母是这一行的总数加 $Vα$。"],
-          [(N + v.alpha) / (n + v.alpha), "分母要加 $V$ 个 $α$（这一行每格一个），不是一个。"],
-          ...(v.alpha !== 1 ? [[(N + 1) / (n + V), `每格加的是 $α = ${num(v.alpha)}$，不是 1。`]] : []),
-          ...otherV(27, `分母按名字数据的词表算了（$V = 27$）：这道题的词表只有题中的 ${V} 个符号，$V = ${V}$。`),
-          ...otherV(V - 1, `分母少算了一格：“.” 也在词表里，$V = ${V}$，分母是这一行的总数加 $${V}α$。`),
-        ];
-      },
-    },
-    "mse-gradient": {
-      draw(rand) {
-        const X = [0, 1, 2].map(() => [int(rand, 0, 10), int(rand, 0, 10)]);
-        const w = [int(rand, 1, 5), int(rand, 1, 5)], b = int(rand, 0, 20);
-        const y = M.linear(X, w.map((x) => [x]), [b]).map((row) => row[0] + int(rand, -3, 3));
-        return { values: { X, w, b, y }, texts: { X: rows(X), w: vector(w), b: num(b), y: vector(y) } };
-      },
-      solve(v) {
-        const W = v.w.map((x) => [x]);                                   // (d, 1)
-        const dPreds = M.mseGrad(M.linear(v.X, W, [v.b]), v.y.map((t) => [t]));
-        return M.linearBackward(dPreds, v.X, W).dW.map((row) => row[0]);
-      },
-      mistakes(v) {
-        const g = this.solve(v), n = v.X.length;
-        return [
-          [scale(g, 0.5), "这是 $(1/2n) Σ_i r_i^2$ 的梯度：本书的 $ℓ$ 前面是 $1/n$，求导留下一个 2。"],
-          [scale(g, n), "忘了除以 $n$：这是求和损失 $Σ_i r_i^2$ 的梯度。"],
-          [scale(g, -1), "符号反了：残差是预测减目标，$r = ŷ − y$。"],
-          [scale(g, n / 2), "少了 $2/n$：$ℓ = (1/n) Σ_i r_i^2$，梯度是 $(2/n) X^T r$。"],
-        ];
-      },
-    },
-  };
-
-  // ---- judging an answer ----
-  const list = (x) => (Array.isArray(x) ? x : [x]);
-  // |a − b| ≤ tol for every component (with room for the rounding of tol itself: 1.99 is 10 × 0.001 from 2).
-  const within = (a, b, tol) => a.length === b.length && a.every((v, k) => Math.abs(v - b[k]) <= tol * (1 + 1e-9));
-  // "是 [4, 1]" when 4 decimals say it exactly (fewer printed), "约为 [0.0900, 0.2447, 0.6652]" when they round.
-  const shown = (x) => {
-    const exact = list(x).every((v) => Number(M.fmt(v, 4)) === v);
-    const text = list(x).map((v) => (exact ? String(v) : M.fmt(v, 4)).replace("-", "−"));
-    return (exact ? "是 " : "约为 ") + (Array.isArray(x) ? `[${text.join(", ")}]` : text[0]);
-  };
-
-  function judge(kind, values, text, tolerance) {
-    const want = list(kind.solve(values));
-    if (!kind.percent && text.includes("%")) {
-      return { ok: false, message: "这里的答案不是概率，不写成百分数：去掉 %，写出这个数本身。" };
-    }
-    let got;
-    try {
-      got = readAnswer(text, want.length);
-    } catch (error) {
-      if (error instanceof ReadError) return { ok: false, message: `没读懂：${error.message.replace(/\$/g, "＄")}。` };
-      throw error;
-    }
-    if (got.length !== want.length) {
-      return { ok: false, message: want.length === 1 ? `这里要一个数，你写了 ${got.length} 个。`
-                                                    : `答案应有 ${want.length} 个分量，你写了 ${got.length} 个。` };
-    }
-    if (within(got, want, tolerance)) return { ok: true, message: `正确！答案${shown(kind.solve(values))}。` };
-    const off = want.map((_, k) => k).filter((k) => Math.abs(got[k] - want[k]) > tolerance);
-    let message = want.length === 1 ? "不对。" : off.length === want.length ? "不对：每个分量都不对。"
-      : `不对：编号为 ${off.join("、")} 的分量不对，其余分量都对。`;
-    const slip = kind.mistakes(values).map(([value, hint]) => [list(value), hint])
-      .find(([value]) => value.every(Number.isFinite) && within(got, value, tolerance) && !within(value, want, tolerance));
-    if (slip) message += `提示：${slip[1]}`;
-    else if (within(got, want, 10 * tolerance)) {
-      // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
-      message += list(kind.solve(values)).every((v) => Number(M.fmt(v, 4)) === v)
-        ? "已经很接近了，但答案是能精确写出的数（也可以写成分数），不必四舍五入：再检查一下算术。"
-        : "已经很接近了：中间步骤和答案都多保留几位小数（至少三位）。";
-    }
-    return { ok: false, message };
+  let got;
+  try {
+    got = readAnswer(text, want.length);
+  } catch (error) {
+    if (error instanceof ReadError) return { ok: false, message: `没读懂：${error.message.replace(/\$/g, "＄")}。` };
+    throw error;
   }
+  if (got.length !== want.length) {
+    return { ok: false, message: want.length === 1 ? `这里要一个数，你写了 ${got.length} 个。`
+                                                  : `答案应有 ${want.length} 个分量，你写了 ${got.length} 个。` };
+  }
+  if (within(got, want, tolerance)) return { ok: true, message: `正确！答案${shown(kind.solve(values))}。` };
+  const off = want.map((_, k) => k).filter((k) => Math.abs(got[k] - want[k]) > tolerance);
+  let message = want.length === 1 ? "不对。" : off.length === want.length ? "不对：每个分量都不对。"
+    : `不对：编号为 ${off.join("、")} 的分量不对，其余分量都对。`;
+  const slip = kind.mistakes(values).map(([value, hint]) => [list(value), hint])
+    .find(([value]) => value.every(Number.isFinite) && within(got, value, tolerance) && !within(value, want, tolerance));
+  if (slip) message += `提示：${slip[1]}`;
+  else if (within(got, want, 10 * tolerance)) {
+    // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
+    message += list(kind.solve(values)).every((v) => Number(fmt(v, 4)) === v)
+      ? "已经很接近了，但答案是能精确写出的数（也可以写成分数），不必四舍五入：再检查一下算术。"
+      : "已经很接近了：中间步骤和答案都多保留几位小数（至少三位）。";
+  }
+  return { ok: false, message };
+}
 
-  // ---- the boxes of this page ----
+// ---- one box: its question, its input and its verdict ----
+function seed(label, variant) {   // FNV-1a of the box's label, mixed with the number of the try
+  let h = 0x811c9dc5;
+  for (const c of label) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
+  return (h ^ Math.imul(variant, 0x9e3779b1)) >>> 0;
+}
+
+const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const fill = (template, texts) => template.replace(/\{(\w+)\}/g, (_, name) => texts[name]);
+// The question's maths ($…$) in <span class="ab-math">, _i and ^2 as <sub>, <sup> (_ext/answer_box: to_html).
+const toHtml = (text) => text.split("$").map((part, k) => (k % 2 === 0 ? escape(part)
+  : `<span class="ab-math">${escape(part).replace(/([_^])(\{[^}]*\}|.)/g, (_, mark, x) => {
+    const tag = mark === "_" ? "sub" : "sup";
+    return `<${tag}>${x.replace(/^\{|\}$/g, "")}</${tag}>`;
+  })}</span>`)).join("");
+
+// `root` holds the box's parts (.ab-question, .ab-input, …), `spec` its kind and the book's numbers
+// (labcode.practice.problems.Problem.spec), `label` seeds its new numbers; `progress` counts solved boxes.
+function setUp(root, spec, label, progress) {
+  const kind = KINDS[spec.kind];
+  const part = (name) => root.querySelector(`.ab-${name}`);
+  const input = part("input"), verdict = part("verdict");
+  let variant = 0, current = { values: spec.values, texts: spec.texts };
+
+  let said = "";
+  const say = (message) => {   // $…$ marks maths; a repeated verdict gets a zero-width space, to be announced again
+    said = said === message ? message + "\u200b" : message;
+    verdict.innerHTML = toHtml(said);
+  };
+  const show = () => {
+    part("question").innerHTML = toHtml(fill(spec.question, current.texts));
+    part("label").innerHTML = toHtml(fill(spec.label, current.texts));
+    part("set").textContent = variant ? `（第 ${variant} 组新数）` : "（书中的数）";
+    part("book").hidden = variant === 0;
+  };
+  part("form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const result = judge(kind, current.values, input.value, spec.tolerance);
+    input.setAttribute("aria-invalid", result.ok ? "false" : "true");
+    if (result.ok) progress.solve(label);
+    const count = result.ok ? progress.text(spec.scope) : "";
+    say(count ? `${result.message}${count}。` : result.message);
+  });
+  const turnTo = (next, message) => {
+    variant = next;
+    current = variant ? kind.draw(mulberry32(seed(label, variant))) : { values: spec.values, texts: spec.texts };
+    show();
+    input.value = "";
+    input.removeAttribute("aria-invalid");
+    say(message);
+    input.focus();
+  };
+  part("new").addEventListener("click", () => turnTo(variant + 1, "换了一组新数：先在纸上自己算，再写下答案、点“核对”。"));
+  part("book").addEventListener("click", () => turnTo(0, "回到了书中的数。"));
+  // For the tests and the curious: which numbers are shown, and the answer maths.js gives for them.
+  root.answerBox = { get variant() { return variant; }, get values() { return current.values; },
+                     get answer() { return kind.solve(current.values); } };
+  show();
+  part("controls").hidden = false;
+  progress.show();
+}
+
+// ---- in a running notebook: the anywidget ----
+// The same parts as the site's HTML (_ext/answer_box), without the solved count: each box is a widget of its
+// own, so no box knows how many of the chapter's boxes were solved.
+const NO_PROGRESS = { text: () => "", solve() {}, show() {} };
+let views = 0;   // element ids stay unique when a box is shown twice
+
+function render({ model, el }) {
+  const spec = model.get("spec"), label = model.get("label");
+  const id = `${label}-view${++views}`;
+  const root = make("div", "answer-box", el);
+  root.setAttribute("role", "group");
+  root.setAttribute("aria-labelledby", `${id}-title`);
+  const title = make("p", "ab-title", root);
+  title.id = `${id}-title`;
+  make("strong", "", title, spec.title);
+  make("span", "ab-set", title);
+  make("p", "ab-question", root).id = `${id}-question`;
+  const controls = make("div", "ab-controls", root);
+  controls.hidden = true;
+  const form = make("form", "ab-form", controls);
+  const name = make("label", "ab-label", form);
+  name.htmlFor = `${id}-input`;
+  const input = make("input", "ab-input", form);
+  Object.assign(input, { id: `${id}-input`, type: "text", autocomplete: "off", autocapitalize: "off", spellcheck: false });
+  input.setAttribute("aria-describedby", `${id}-question ${id}-help`);
+  const buttons = make("span", "ab-buttons", form);
+  make("button", "ab-check", buttons, "核对").type = "submit";
+  make("button", "ab-new", buttons, "换一组数").type = "button";
+  const book = make("button", "ab-book", buttons, "回到书中的数");
+  Object.assign(book, { type: "button", hidden: true });
+  make("p", "ab-help", controls, spec.help).id = `${id}-help`;
+  const verdict = make("p", "ab-verdict", controls);
+  verdict.setAttribute("role", "status");
+  verdict.setAttribute("aria-live", "polite");
+  setUp(root, spec, label, NO_PROGRESS);
+  keepControlKeys(root);   // Enter checks the answer instead of running the cell
+}
+
+export default { render };
+
+// ---- on the site: every box of the page, with the solved count ----
+export function startPage() {
   const STORE = "lc-answer-boxes:" + location.pathname;
   // Storage may be switched off (or full): then the count lasts for this visit.
   const stored = (action, fallback) => { try { return action(); } catch { return fallback; } };
-
-  function seed(label, variant) {   // FNV-1a of the box's label, mixed with the number of the try
-    let h = 0x811c9dc5;
-    for (const c of label) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
-    return (h ^ Math.imul(variant, 0x9e3779b1)) >>> 0;
-  }
-
-  const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  const fill = (template, texts) => template.replace(/\{(\w+)\}/g, (_, name) => texts[name]);
-  // The question's maths ($…$) in <span class="ab-math">, _i and ^2 as <sub>, <sup> (problems.py: to_html).
-  const toHtml = (text) => text.split("$").map((part, k) => (k % 2 === 0 ? escape(part)
-    : `<span class="ab-math">${escape(part).replace(/([_^])(\{[^}]*\}|.)/g, (_, mark, x) => {
-      const tag = mark === "_" ? "sub" : "sup";
-      return `<${tag}>${x.replace(/^\{|\}$/g, "")}</${tag}>`;
-    })}</span>`)).join("");
-
-  function setUp(root, progress) {
-    const spec = JSON.parse(root.dataset.answerBox);
-    const kind = KINDS[spec.kind];
-    const part = (name) => root.querySelector(`.ab-${name}`);
-    const input = part("input"), verdict = part("verdict");
-    let variant = 0, current = { values: spec.values, texts: spec.texts };
-
-    let said = "";
-    const say = (message) => {   // $…$ marks maths; a repeated verdict gets a zero-width space, to be announced again
-      said = said === message ? message + "\u200b" : message;
-      verdict.innerHTML = toHtml(said);
-    };
-    const show = () => {
-      part("question").innerHTML = toHtml(fill(spec.question, current.texts));
-      part("label").innerHTML = toHtml(fill(spec.label, current.texts));
-      part("set").textContent = variant ? `（第 ${variant} 组新数）` : "（书中的数）";
-      part("book").hidden = variant === 0;
-      part("lead").hidden = variant !== 0;   // it may speak of the book's numbers ("上面算出的三个指数")
-    };
-    part("form").addEventListener("submit", (event) => {
-      event.preventDefault();
-      const result = judge(kind, current.values, input.value, spec.tolerance);
-      input.setAttribute("aria-invalid", result.ok ? "false" : "true");
-      if (result.ok) progress.solve(root.id);
-      say(result.ok ? `${result.message}${progress.text(spec.scope)}。` : result.message);
-    });
-    const turnTo = (next, message) => {
-      variant = next;
-      current = variant ? kind.draw(M.mulberry32(seed(root.id, variant))) : { values: spec.values, texts: spec.texts };
-      show();
-      input.value = "";
-      input.removeAttribute("aria-invalid");
-      say(message);
-      input.focus();
-    };
-    part("new").addEventListener("click", () => turnTo(variant + 1, "换了一组新数：先在纸上自己算，再写下答案、点“核对”。"));
-    part("book").addEventListener("click", () => turnTo(0, "回到了书中的数。"));
-    // For the page's tests and the curious: which numbers are shown, and the answer maths.js gives for them.
-    root.answerBox = { get variant() { return variant; }, get values() { return current.values; },
-                       get answer() { return kind.solve(current.values); } };
-    show();
-    part("controls").hidden = false;
-    progress.show();
-  }
-
-  function start() {
+  const start = () => {
     const roots = [...document.querySelectorAll(".answer-box[data-answer-box]")];
     const solved = new Set(stored(() => JSON.parse(localStorage.getItem(STORE) || "[]"), []));
     const progress = {
@@ -460,13 +506,12 @@
         }
       },
     };
-    roots.forEach((root) => setUp(root, progress));
-  }
-
+    roots.forEach((root) => setUp(root, JSON.parse(root.dataset.answerBox), root.id, progress));
+  };
   // The kinds, the reader and the judge of answers, for the page's tests and the curious (nothing on the page
   // needs them).
   window.labAnswerBoxes = { kinds: KINDS, read: readAnswer, judge: (name, values, text, tolerance) =>
     judge(KINDS[name], values, text, tolerance) };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
-})();
+}
