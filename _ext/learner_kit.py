@@ -99,9 +99,9 @@ def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool) 
                f"On Windows: {_code(f'py -m pip install {wheel} jupyterlab')}, then {_code('py -m jupyterlab')}. "
                "A virtual environment keeps the course's packages apart from your other Python projects: "
                "create and activate one first (the commands above), and activate it again in every new terminal. "
-               "JupyterLab shows the prose's MyST markup (cross-references, glossary links, glued numbers, the "
-               "动手算 boxes) as plain text: read the prose on this site or in the PDF handouts, and use the notebooks "
-               "to run and change the code.")
+               "JupyterLab shows the prose's MyST markup (cross-references, glossary links, glued numbers) as plain "
+               "text: read the prose on this site or in the PDF handouts, and use the notebooks to run and change the "
+               "code. The 动手算 boxes do work there: run a box's cell, then write your answer in it and check it.")
     return (
         '<div class="lc-kit">\n'
         f"<p>{head}</p>\n{_block(commands(wheel))}\n"
@@ -109,8 +109,9 @@ def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool) 
         f"<p>Windows 上用 {_code('py')} 启动 Python，两行分别是：</p>\n{_block(commands(wheel, windows=True))}\n"
         "<p>想让课程用到的包不影响电脑上的其他 Python 项目，先建一个虚拟环境并激活它，再运行上面两行；"
         f"以后每打开一个新终端，先激活它，再运行 {_code('jupyter lab')}：</p>\n{_block(VENV)}\n"
-        "<p>JupyterLab 不认识正文里的 MyST 标记：交叉引用、术语链接、由代码代入的数和“动手算”框都照原样显示成文字。"
-        "读正文、做“动手算”请看网站或 PDF 讲义；笔记本用来运行和修改代码。</p>\n"
+        "<p>JupyterLab 不认识正文里的 MyST 标记：交叉引用、术语链接和由代码代入的数都照原样显示成文字。"
+        "读正文请看网站或 PDF 讲义；笔记本用来运行和修改代码。“动手算”框在笔记本里也能用：运行它的单元格，"
+        "就能在框里写答案、当场核对。</p>\n"
         f'<p lang="en">{english}</p>\n</details>\n</div>\n'
     )
 

@@ -173,6 +173,9 @@ def test_every_notebook_page_offers_its_notebook_the_wheel_and_the_two_commands(
         assert f"<pre>py -m pip install {wheel} jupyterlab\npy -m jupyterlab</pre>" in block
         assert "python3 -m venv .venv" in block and "虚拟环境" in block and '<p lang="en">' in block
         assert "MyST 标记" in block, f"{page.name}: the kit does not say that JupyterLab shows the markup as text"
+        assert "“动手算”框在笔记本里也能用" in block and "run a box's cell" in block, \
+            f"{page.name}: the kit does not say that the 动手算 boxes work in a running notebook"
+        assert "和“动手算”框都照原样显示" not in block and "the 动手算 boxes) as plain text" not in block
         menu = dict((label, href) for href, label in MENU.findall(text))
         assert resolve(page, menu["download-kit-button"]) == linked_wheel
         assert resolve(page, menu["download-source-button"]) == linked_notebook
