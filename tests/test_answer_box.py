@@ -24,7 +24,7 @@ import labcode
 from answer_box.formats import answer_text, to_html, to_latex
 from conftest import require_tool
 from labcode.practice import problems
-from labcode.practice.problems import KINDS, ProblemError, box_problem, problem
+from labcode.practice.problems import KINDS, box_problem, problem
 from labcode.widgets._family import EXPORTED, page_script
 from labcode.widgets.answer_box import WHERE
 from notebook_outputs import book_boxes
@@ -143,8 +143,8 @@ def test_the_widget_holds_the_problem_and_reads_as_text_without_a_front_end():
     assert box.spec == box_problem("loss", "ch1-ab-loss", {"z": "[ln(2), 0, -ln(2)]", "y": "1"}).spec()
     assert box.spec["values"] == {"z": [np.log(2), 0.0, -np.log(2)], "y": 1} and box.spec["tolerance"] == 0.001
     text = box._repr_mimebundle_()[0]["text/plain"]
-    assert text == repr(box) == ("动手算（ch1-ab-loss）：分数 z = [ln 2, 0, −ln 2]，真实目标的编号 y = 1（编号从 0 数）。"
-                                 "这个位置的损失 ℓ = −ln p_y 是多少？\n" + WHERE)
+    assert text == repr(box) == ("动手算（ch1-ab-loss）：分数 z = [ln 2, 0, −ln 2]，真实目标的编号 y = 1"
+                                 "（编号从 0 数）。这个位置的损失 ℓ = −ln p_y 是多少？\n" + WHERE)
     assert "1.2528" not in text and "7/2" not in text                     # the question, not its answer
     again = labcode.practice.answer_box("loss", label="ch1-ab-loss", z="[ln(2), 0, -ln(2)]", y=1)
     assert again._repr_mimebundle_()[0]["text/plain"] == text
@@ -354,8 +354,10 @@ def test_the_answer_key_keeps_the_box_with_its_answer_and_its_section(small_book
 
 
 @pytest.mark.parametrize("source, message", [
-    ('labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z=Z, y=1)', r"（answer-box \?）：题型和选项只能"),
-    ('box = labcode.practice.answer_box("gradient", label="ch1-ab-gradient")', r"（answer-box \?）：单元格里只能有一个调用"),
+    ('labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z=Z, y=1)',
+     r"（answer-box \?）：题型和选项只能"),
+    ('box = labcode.practice.answer_box("gradient", label="ch1-ab-gradient")',
+     r"（answer-box \?）：单元格里只能有一个调用"),
     ('labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z="[0, 1]")',
      r"（answer-box ch1-ab-gradient）：gradient 题的选项是 z, y；缺少 y"),
 ])

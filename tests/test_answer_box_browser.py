@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import html
+import json
 import math
 import re
 from pathlib import Path
@@ -81,6 +82,12 @@ def test_only_pages_with_a_box_load_its_small_script(built_site):
     for path, text in pages.items():
         assert (f"_static/{answer_box.SCRIPT}" in text) == (path in with_box), path
         assert (f"_static/{answer_box.STYLE}" in text) == (path in with_box), path
+        # The box's code cell shows a widget in the notebook; its model (with the whole _esm) stays out of the page.
+        state = re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>', text, re.S)
+        models = json.loads(state[1])["state"].values() if state else []
+        assert not any("spec" in model["state"] for model in models), f"{path} embeds an answer box's widget model"
+    appendix = pages["book/appendix.html"]                         # its one widget is the box: no widget scripts
+    assert "widget-state+json" not in appendix and "widget-loader" not in appendix and "embed-amd" not in appendix
     weight = sum(len(gzip.compress((built_site / "_static" / name).read_bytes()))
                  for name in (answer_box.SCRIPT, answer_box.STYLE))
     assert weight < 16_000, f"the answer boxes add {weight} bytes (gzip) to a page"
