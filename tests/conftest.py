@@ -31,21 +31,40 @@ settings.load_profile("book")
 # slowest first, so that no worker is left with a long file at the end while the other has finished. (By
 # default xdist starts the files with the most tests first, and these files have few.) The PDFs and the
 # site are built by the first file that needs each, so the two builds start side by side.
+KERNEL_SCOPE = "the kernel test files"
 SLOW_FILES_FIRST = [
     "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_kit.py",
-    "tests/test_softmax_explorer_kernel.py", "tests/test_gradient_explorer_kernel.py",
-    "tests/test_practice_kernel.py",
-    "tests/test_cross_references.py", "tests/test_softmax_explorer_browser.py", "tests/test_bigram_trainer_kernel.py",
-    "tests/test_embedding_explorer_kernel.py", "tests/test_gradient_explorer_browser.py",
-    "tests/test_bigram_trainer_browser.py", "tests/test_embedding_explorer_browser.py",
+    "tests/test_softmax_explorer_kernel.py", "tests/test_gradient_explorer_kernel.py",  # one work unit: see below
+    "tests/test_practice_kernel.py", "tests/test_bigram_trainer_kernel.py", "tests/test_embedding_explorer_kernel.py",
+    "tests/test_cross_references.py", "tests/test_softmax_explorer_browser.py",
+    "tests/test_gradient_explorer_browser.py", "tests/test_bigram_trainer_browser.py",
+    "tests/test_embedding_explorer_browser.py",
     "tests/test_answer_box_browser.py", "tests/test_handout_links.py", "tests/test_site_offline.py",
     "tests/test_deep_boxes.py",
+    # nbval runs a notebook cell by cell in one kernel (chapter 4 takes about 25 s): before the short files.
+    "book/04_bigram.ipynb", "book/02_gradient.ipynb", "book/03_shared_embedding.ipynb", "book/appendix.ipynb",
+    "book/01_probability_to_loss.ipynb", "intro.ipynb",
 ]
 
 
 def pytest_collection_modifyitems(items):
     rank = {path: i for i, path in enumerate(SLOW_FILES_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: the rest keep their order
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile`, except that every kernel test file goes to the same worker: they share one Jupyter
+    server and one open notebook per front end (kernel_server.py), which take about 30 s to start in each process."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class KernelFilesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            path = super()._split_scope(nodeid)
+            return KERNEL_SCOPE if path.startswith("tests/test_") and path.endswith("_kernel.py") else path
+
+    return KernelFilesTogether(config, log)
 
 
 def require_tool(name_or_path: str, install_hint: str) -> str:
