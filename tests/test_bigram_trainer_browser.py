@@ -25,11 +25,22 @@ def widget(page):
     return page.locator(WIDGET).first
 
 
+SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def scientific(text):
+    """The page's a×10ⁿ (“3.21×10⁻⁴”, or “1.50” when n = 0) as a float; anything else fails."""
+    match = re.fullmatch(r"(-?\d\.\d\d)(?:×10([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))?", text)
+    assert match, f"not written as a×10ⁿ: {text!r}"
+    return float(match[1]) * 10.0 ** int((match[2] or "0").translate(SUPERSCRIPTS))
+
+
 def shown(page):
     root = widget(page)
     return {"steps": int(root.locator(".bt-steps").inner_text()),
             "loss": float(root.locator(".bt-loss").inner_text()),
             "optimum": float(root.locator(".bt-opt").inner_text()),
+            "gap": scientific(root.locator(".bt-gap").inner_text()),
             "nll": float(root.locator(".bt-nll").inner_text()),
             "names": root.locator(".bt-names li").all_inner_texts(),
             "train": root.locator(".bt-train").inner_text()}
@@ -100,6 +111,7 @@ def test_training_falls_toward_the_count_optimum_and_never_below(page):
     final = losses[-1]
     assert end["loss"] == pytest.approx(final, abs=5e-5 + 1e-12)
     assert final - optimum < 2e-3  # one press at the default lr comes close
+    assert end["gap"] == pytest.approx(final - optimum, rel=0.01)  # “差”, to three significant digits
     # The page's curve points: one per step, drawn inside the chart.
     assert widget(page).locator(".bt-losschart .bt-curve").get_attribute("points").count(",") > 100
     # A second press continues from the trained W.

@@ -43,6 +43,12 @@ function powerOfTen(e) {
   return "10" + Array.from(String(e), (c) => sup[c]).join("");
 }
 
+// x as a×10ⁿ with `digits` decimals in a, as the chapter writes small numbers: 3.21×10⁻⁴ (1.50 when n = 0).
+function scientific(x, digits) {
+  const [mantissa, exponent] = x.toExponential(digits).split("e");
+  return Number(exponent) === 0 ? mantissa : `${mantissa}×${powerOfTen(Number(exponent))}`;
+}
+
 // Trainer state that lives in the page: flat W, the counts C + alpha, the history.
 function trainerState(model) {
   const counts = model.get("counts");
@@ -178,7 +184,7 @@ function build(model, el) {
     const gTicks = [];
     for (let e = gLo; e <= gHi; e += Math.max(1, Math.ceil((gHi - gLo) / 4))) gTicks.push([e, powerOfTen(e)]);
     plot(gapChart, gaps, steps, gLo, gHi, gTicks, "与虚线之差（对数刻度）");
-    const last = h.length ? (h[h.length - 1] - s.optimum).toExponential(1) : "-";
+    const last = h.length ? scientific(h[h.length - 1] - s.optimum, 1) : "-";
     gapChart.svg.setAttribute("aria-label", `损失与计数最优之差，对数刻度：最后一步 ${last}`);
   }
 
@@ -197,7 +203,7 @@ function build(model, el) {
     make("span", "", readout, "，计数最优 ");
     make("span", "bt-opt", readout, fmt(s.optimum, 4));
     make("span", "", readout, "，差 ");
-    make("span", "bt-gap", readout, (loss - s.optimum).toExponential(2));
+    make("span", "bt-gap", readout, scientific(loss - s.optimum, 2));
     make("span", "", readout, "。在原始计数 C 上的平均负对数似然 ");
     make("span", "bt-nll", readout, fmt(nll, 4));
     make("span", "", readout, "。");

@@ -219,7 +219,8 @@ def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     gap.semilogy(steps, np.maximum(history - optimum, 1e-12), color=PALETTE[0], linewidth=1.8)
     gap.set_xlabel("步数")
     gap.set_title("与虚线之差（对数刻度）", fontsize=10)
-    gap.annotate(f"最后 {history[-1] - optimum:.1e}", (steps[-1], history[-1] - optimum), xytext=(-4, 6),
+    mantissa, exponent = f"{history[-1] - optimum:.1e}".split("e")  # as the page writes it: 3.2×10⁻⁴
+    gap.annotate(rf"最后 ${mantissa}\times 10^{{{int(exponent)}}}$", (steps[-1], history[-1] - optimum), xytext=(-4, 6),
                  textcoords="offset points", ha="right", fontsize=8)
     side.axis("off")
     side.set_title(f"抽样名字（τ={short(temperature)}）", fontsize=10)
