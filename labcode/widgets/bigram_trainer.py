@@ -220,8 +220,9 @@ def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     gap.set_xlabel("步数")
     gap.set_title("与虚线之差（对数刻度）", fontsize=10)
     mantissa, exponent = f"{history[-1] - optimum:.1e}".split("e")  # as the page writes it: 3.2×10⁻⁴
-    gap.annotate(rf"最后 ${mantissa}\times 10^{{{int(exponent)}}}$", (steps[-1], history[-1] - optimum), xytext=(-4, 6),
-                 textcoords="offset points", ha="right", fontsize=8)
+    # In the empty top right corner: beside the curve's end the label would sit on the curve.
+    gap.text(0.97, 0.95, rf"最后一步 ${mantissa}\times 10^{{{int(exponent)}}}$", transform=gap.transAxes,
+             ha="right", va="top", fontsize=8)
     side.axis("off")
     side.set_title(f"抽样名字（τ={short(temperature)}）", fontsize=10)
     side.text(0.02, 0.98, "\n".join(name or "（空）" for name in names), va="top", ha="left",
