@@ -88,8 +88,8 @@ def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool, 
              "再打开 JupyterLab（macOS 与 Linux；Windows 的命令在下面展开的部分里）：")
     if whole_book:
         head = (f"<strong>在自己的电脑上运行全书</strong>：改代码、重新运行，滑块直接连着 Python。下载"
-                f"{_link(notebook_href, '全书笔记本与课程包（.zip）')}，解压，在解压出的文件夹里{steps}"
-                f"<br>课程包也可以单独下载：{package}。")
+                f"{_link(notebook_href, '全书笔记本与课程包（.zip）')}（课程包也可以单独下载：{package}），解压，"
+                f"在解压出的文件夹里{steps}")
         english_what = ("download the zip of every chapter notebook and the course package, unpack it, "
                         "open a terminal in its folder")
     else:
