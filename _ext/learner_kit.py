@@ -88,14 +88,15 @@ def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool, 
              "再打开 JupyterLab（macOS 与 Linux；Windows 的命令在下面展开的部分里）：")
     if whole_book:
         head = (f"<strong>在自己的电脑上运行全书</strong>：改代码、重新运行，滑块直接连着 Python。下载"
-                f"{_link(notebook_href, '全书笔记本与课程包（.zip）')}（课程包也可以单独下载：{package}），解压，"
-                f"在解压出的文件夹里{steps}")
+                f"{_link(notebook_href, '全书笔记本与课程包（.zip）')}，解压，在解压出的文件夹里{steps}")
+        alone = f"课程包也可以单独下载：{package}。"
         english_what = ("download the zip of every chapter notebook and the course package, unpack it, "
                         "open a terminal in its folder")
     else:
         head = (f"<strong>在自己的电脑上运行{scope}</strong>：改代码、重新运行，滑块直接连着 Python。把"
                 f"{_link(notebook_href, f'{scope}的笔记本（.ipynb）')}和{package}下载到同一个文件夹，在那里{steps}")
         english_what = "download the notebook and the course package into one folder, open a terminal there"
+        alone = ""
     english = (f"<strong>Run it on your computer</strong> to change the code and rerun it, with the sliders linked to "
                f"Python: {english_what}, and create a virtual environment, activate it, install the course package "
                "and JupyterLab into it and start JupyterLab (Python 3.11 or newer; the commands above, or the Windows "
@@ -109,7 +110,7 @@ def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool, 
         '<div class="lc-kit">\n'
         f"<p>{head}</p>\n{_block(commands(wheel))}\n"
         f"<p>以后每打开一个新终端，先在这个文件夹里运行 {_code('source .venv/bin/activate')}，"
-        f"再运行 {_code('jupyter lab')}。</p>\n"
+        f"再运行 {_code('jupyter lab')}。{alone}</p>\n"
         '<details class="lc-kit-more">\n<summary>Windows 的命令、JupyterLab 里能做什么 · English</summary>\n'
         f"<p>Windows 上用 {_code('py')} 建虚拟环境，激活以后的命令与上面相同：</p>\n"
         f"{_block(commands(wheel, windows=True))}\n"
