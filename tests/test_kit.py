@@ -53,13 +53,13 @@ def test_wheel_holds_the_package_its_data_and_the_widgets_front_end(kit_wheel):
     assert tags["Root-Is-Purelib"] == "true" and tags.get_all("Tag") == ["py3-none-any"]
 
 
-def test_readme_leads_with_the_learners_two_commands_for_this_wheel(kit_wheel):
+def test_readme_leads_with_the_learners_commands_for_this_wheel(kit_wheel):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     learners = readme.split("## 给学习者 / For learners", 1)[1].split("\n## ", 1)[0]
     assert readme.index("给学习者") < readme.index("make build")  # before the contributor commands
-    assert f"```bash\npip install {kit_wheel.name} jupyterlab\njupyter lab\n```" in learners
-    assert f"py -m pip install {kit_wheel.name} jupyterlab" in learners and "py -m jupyterlab" in learners
-    assert "python3 -m venv .venv" in learners and learner_kit.ZIP_NAME in learners
+    assert f"```bash\n{learner_kit.commands(kit_wheel.name)}\n```" in learners  # the commands the site shows
+    assert "py -m venv .venv" in learners and learner_kit.WINDOWS_ACTIVATE in learners
+    assert learner_kit.ZIP_NAME in learners
 
 
 def test_notebooks_import_nothing_the_kit_lacks():
