@@ -318,7 +318,7 @@ def test_answer_boxes_are_blanks_for_students_and_answered_in_the_key(pdf_dir, c
     assert student.count("动手算") == answers.count("动手算") == len(boxes)
     assert answers.count("动手算（见“") == len(boxes)
     for found in boxes:
-        printed = "答案：" + _flat(answer_text(found.answer))
+        printed = "答案：" + _flat(answer_text(found.answer, found.exact))
         assert printed in answers, f"the answer key lacks {printed!r}"
         assert printed not in student and printed not in book, f"a student handout prints {printed!r}"
     assert "答案：" not in student and "动手算（见“" not in student
