@@ -1,10 +1,11 @@
-"""The learner's kit on the site: each chapter's notebook and the course package, with the two commands that run them.
+"""The learner's kit on the site: each chapter's notebook and the course package, with the commands that run them.
 
 `make build` builds the wheel into _build/kit/ (scripts/build_kit.py) before the site. This extension looks for it
 next to the HTML output, as handout_links.py does for the PDFs, and copies it into html/kit/. Then
 - every notebook page gets the wheel in the theme's download menu (beside the page's own .ipynb) and, under the
-  title, a short block: download the notebook and the package into one folder, run `pip install <wheel> jupyterlab`,
-  then `jupyter lab`; the Windows commands, a virtual environment and the same in English fold out below it;
+  title, a short block: download the notebook and the package into one folder, create and activate a virtual
+  environment there, `python -m pip install <wheel> jupyterlab`, then `jupyter lab`; the Windows commands, what
+  JupyterLab can do and the same in English fold out below it;
 - the home page offers the whole book: kit/lm-by-hand-notebooks.zip holds every chapter notebook and the wheel.
 Plain HTML and a little CSS (static/kit.css): `<details>` folds without script, and the theme's copy button
 already serves every `div.highlight pre`. Without a wheel (a site built without `make kit`) nothing is added and the
@@ -54,16 +55,16 @@ def notebook_pages(env) -> list[str]:
 
 # --- what the pages show -----------------------------------------------------------------------------------
 
+WINDOWS_ACTIVATE = ".venv\\Scripts\\activate"
+
+
 def commands(wheel: str, windows: bool = False) -> str:
-    """The two lines that install the kit and open JupyterLab."""
+    """Create and activate a virtual environment in the folder (.venv, which JupyterLab's file browser does not
+    list), install the kit into it and open JupyterLab. A bare `pip install` stops on Debian, recent Ubuntu and
+    Homebrew's Python (PEP 668, “externally-managed-environment”), and macOS often has no `pip` command at all."""
     if windows:
-        return f"py -m pip install {wheel} jupyterlab\npy -m jupyterlab"
-    return f"pip install {wheel} jupyterlab\njupyter lab"
-
-
-# A virtual environment in the folder itself (.venv, which JupyterLab's file browser does not list).
-VENV = "\n".join(["# macOS / Linux", "python3 -m venv .venv", "source .venv/bin/activate",
-                  "# Windows", "py -m venv .venv", ".venv\\Scripts\\activate"])
+        return f"py -m venv .venv\n{WINDOWS_ACTIVATE}\npython -m pip install {wheel} jupyterlab\njupyter lab"
+    return f"python3 -m venv .venv\nsource .venv/bin/activate\npython -m pip install {wheel} jupyterlab\njupyter lab"
 
 
 def _code(text: str) -> str:
@@ -79,39 +80,45 @@ def _link(href: str, text: str) -> str:
     return f'<a class="reference download" href="{html.escape(href)}" download>{html.escape(text)}</a>'
 
 
-def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool) -> str:
-    """The block under a page title: what to download, the two commands, and what folds out below them."""
+def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool, scope: str = "本章") -> str:
+    """The block under a page title: what to download, the commands, and what folds out below them. `scope` names
+    the page as its answer boxes do: “本章”, or “本附录” on the appendix."""
     package = _link(wheel_href, "课程包（.whl）")
+    steps = ("打开终端（需要 Python 3.11 或更新版本），建一个虚拟环境并激活它，把课程包和 JupyterLab 装进去，"
+             "再打开 JupyterLab（macOS 与 Linux；Windows 的命令在下面展开的部分里）：")
     if whole_book:
         head = (f"<strong>在自己的电脑上运行全书</strong>：改代码、重新运行，滑块直接连着 Python。下载"
-                f"{_link(notebook_href, '全书笔记本与课程包（.zip）')}，解压，在解压出的文件夹里打开终端，运行下面两行"
-                f"（需要 Python 3.11 或更新版本；课程包也可以单独下载：{package}）：")
+                f"{_link(notebook_href, '全书笔记本与课程包（.zip）')}，解压，在解压出的文件夹里{steps}")
+        alone = f"课程包也可以单独下载：{package}。"
         english_what = ("download the zip of every chapter notebook and the course package, unpack it, "
                         "open a terminal in its folder")
     else:
-        head = (f"<strong>在自己的电脑上运行本章</strong>：改代码、重新运行，滑块直接连着 Python。把"
-                f"{_link(notebook_href, '本章笔记本（.ipynb）')}和{package}下载到同一个文件夹，在那里打开终端，"
-                f"运行下面两行（需要 Python 3.11 或更新版本）：")
+        head = (f"<strong>在自己的电脑上运行{scope}</strong>：改代码、重新运行，滑块直接连着 Python。把"
+                f"{_link(notebook_href, f'{scope}的笔记本（.ipynb）')}和{package}下载到同一个文件夹，在那里{steps}")
         english_what = "download the notebook and the course package into one folder, open a terminal there"
+        alone = ""
     english = (f"<strong>Run it on your computer</strong> to change the code and rerun it, with the sliders linked to "
-               f"Python: {english_what} and run "
-               f"{_code(f'pip install {wheel} jupyterlab')}, then {_code('jupyter lab')} (Python 3.11 or newer). "
-               f"On Windows: {_code(f'py -m pip install {wheel} jupyterlab')}, then {_code('py -m jupyterlab')}. "
-               "A virtual environment keeps the course's packages apart from your other Python projects: "
-               "create and activate one first (the commands above), and activate it again in every new terminal. "
-               "JupyterLab shows the prose's MyST markup (cross-references, glossary links, glued numbers) as plain "
-               "text: read the prose on this site or in the PDF handouts, and use the notebooks to run and change the "
-               "code. The 动手算 boxes do work there: run a box's cell, then write your answer in it and check it.")
+               f"Python: {english_what}, and create a virtual environment, activate it, install the course package "
+               "and JupyterLab into it and start JupyterLab (Python 3.11 or newer; the commands above, or the Windows "
+               "ones). In every new terminal, activate the environment again before "
+               f"{_code('jupyter lab')}. JupyterLab shows the prose's MyST markup (cross-references, glossary links, "
+               "glued numbers) as plain text: read the prose on this site or in the PDF handouts, and use the "
+               'notebooks to run and change the code. The <span lang="zh-CN">动手算</span> (“work it out”) boxes do '
+               "work there: first run the cells in order from the top (Run ▸ Run All Cells), then write your answer "
+               "in a box and check it.")
     return (
         '<div class="lc-kit">\n'
         f"<p>{head}</p>\n{_block(commands(wheel))}\n"
-        '<details class="lc-kit-more">\n<summary>Windows 的命令、虚拟环境、在 JupyterLab 里读正文 · English</summary>\n'
-        f"<p>Windows 上用 {_code('py')} 启动 Python，两行分别是：</p>\n{_block(commands(wheel, windows=True))}\n"
-        "<p>想让课程用到的包不影响电脑上的其他 Python 项目，先建一个虚拟环境并激活它，再运行上面两行；"
-        f"以后每打开一个新终端，先激活它，再运行 {_code('jupyter lab')}：</p>\n{_block(VENV)}\n"
+        f"<p>以后每打开一个新终端，先在这个文件夹里运行 {_code('source .venv/bin/activate')}，"
+        f"再运行 {_code('jupyter lab')}。{alone}</p>\n"
+        '<details class="lc-kit-more">\n<summary>Windows 的命令、JupyterLab 里能做什么 · English</summary>\n'
+        f"<p>Windows 上用 {_code('py')} 建虚拟环境，激活以后的命令与上面相同：</p>\n"
+        f"{_block(commands(wheel, windows=True))}\n"
+        f"<p>以后每打开一个新终端，先运行 {_code(WINDOWS_ACTIVATE)}，"
+        f"再运行 {_code('jupyter lab')}。</p>\n"
         "<p>JupyterLab 不认识正文里的 MyST 标记：交叉引用、术语链接和由代码代入的数都照原样显示成文字。"
-        "读正文请看网站或 PDF 讲义；笔记本用来运行和修改代码。“动手算”框在笔记本里也能用：运行它的单元格，"
-        "就能在框里写答案、当场核对。</p>\n"
+        "读正文请看网站或 PDF 讲义；笔记本用来运行和修改代码。“动手算”框在笔记本里也能用：先从第一格起按顺序"
+        "运行（最省事的是菜单 Run ▸ Run All Cells），再在框里写答案、当场核对。</p>\n"
         f'<p lang="en">{english}</p>\n</details>\n</div>\n'
     )
 
@@ -147,11 +154,13 @@ def _page(app, pagename, templatename, context, doctree):
     whole_book = pagename == app.config.root_doc
     if not whole_book and pagename not in notebook_pages(app.env):
         return
+    title = app.env.titles.get(pagename)   # as the answer boxes count: “本附录” on the appendix
+    scope = "本附录" if title is not None and title.astext().startswith("附录") else "本章"
     pathto = context["pathto"]
     wheel_href = pathto(f"{KIT}/{wheel}", 1)
     notebook_href = pathto(f"{KIT}/{ZIP_NAME}", 1) if whole_book else pathto(f"_sources/{context['sourcename']}", 1)
     context["body"] = insert_under_title(context.get("body", ""),
-                                         kit_html(wheel, wheel_href, notebook_href, whole_book))
+                                         kit_html(wheel, wheel_href, notebook_href, whole_book, scope))
     menu = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
     if menu is None:
         return

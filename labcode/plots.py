@@ -414,7 +414,7 @@ def count_heatmap(counts, symbols):
 
 
 def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
-    """训练损失曲线与计数模型的最优值：上图是损失，下图是与最优值的差距（对数纵轴）。
+    """训练损失曲线与计数模型的最优值：上图是损失，下图是损失与最优值之差（对数纵轴）。
 
     参数
     ----
@@ -439,7 +439,7 @@ def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
     left.set_xscale("symlog", linthresh=1)   # 前几步下降最快：横轴在 1 以后按对数展开
     left.set_xlim(0, steps[-1] * 1.2)
     left.set_xlabel("更新次数（1 以后为对数刻度）")
-    left.set_ylabel("平均损失（nat）")
+    left.set_ylabel("平均损失（奈特）")
     left.legend()
     gap = losses - optimum
     right.semilogy(steps[gap > 0], gap[gap > 0], color=PALETTE[0])

@@ -8,10 +8,17 @@ fixture (tests/site_tour.py), which runs axe in both themes during the visit.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from site_tour import AXE, DARK_WIDTH, RUN_AXE, WIDTHS, site_pages
+
+ROOT = Path(__file__).resolve().parents[1]
+# The book's own stylesheets: the widgets' (labcode/widgets) and the site's (_ext/static).
+BOOK_CSS = sorted([*ROOT.glob("labcode/widgets/*.css"), *ROOT.glob("_ext/static/*.css")])
+COLOUR_PROPERTY = re.compile(
+    r"(?<![-\w])(color|background(-color)?|border(-\w+)?-color|fill|stroke|opacity|filter)\s*:")
 
 
 def luminance(css_colour: str) -> float:
@@ -68,3 +75,26 @@ def test_theme_chrome_gets_chinese_names_that_match_what_it_shows():
     assert 'aria-label="搜索"' not in fixed and 'aria-keyshortcuts="Control+K"' in fixed
     assert "Color mode" not in fixed and "System Settings" not in fixed and 'aria-label="Main"' not in fixed
     assert fixed.count('aria-hidden="true"') == 2
+
+
+def width_rules(css: str) -> list[str]:
+    """The bodies of the `@media` blocks whose condition names a width (braces counted, so nested rules are inside)."""
+    found = []
+    for match in re.finditer(r"@media[^{]*width[^{]*\{", css):
+        depth, end = 1, match.end()
+        while depth:
+            depth += {"{": 1, "}": -1}.get(css[end], 0)
+            end += 1
+        found.append(css[match.end():end - 1])
+    return found
+
+
+def test_no_book_stylesheet_changes_a_colour_with_the_width():
+    """Why the dark theme's colour rules run at DARK_WIDTH only (tests/site_tour.py): the book sets its colours the same
+    at every width, so the phone shows no text in a colour the desktop page does not."""
+    assert any(p.name == "family.css" for p in BOOK_CSS) and any(p.parent.name == "static" for p in BOOK_CSS)
+    found = [f"{path.relative_to(ROOT)}: {body.strip()[:120]}" for path in BOOK_CSS
+             for body in width_rules(path.read_text(encoding="utf-8")) if COLOUR_PROPERTY.search(body)]
+    assert not found, ("a colour that changes with the width (then axe's dark pass must run at every width):\n"
+                       + "\n".join(found))
+    assert width_rules("@media (max-width: 420px) { .a { color: red; } }") == [" .a { color: red; } "]

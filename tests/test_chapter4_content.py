@@ -9,7 +9,7 @@ import pytest
 
 import labcode
 from figures import names_data, trained_network
-from labcode import bigram, idioms
+from labcode import bigram, idioms, plots
 from notebook_outputs import BOOK, glued_values, output_numbers, shown
 
 NOTEBOOK = "04_bigram.ipynb"
@@ -171,6 +171,37 @@ def test_chapter4_stores_both_figures_with_captions_and_alt_text(notebook):
     assert set(figures) >= {"fig-ch4-counts", "fig-ch4-loss"}
     for name, (n_png, caption, alt) in figures.items():
         assert n_png == 1 and len(caption) > 20 and len(alt) > 20, name
+
+
+def _loss_figure(notebook):
+    return next(c["metadata"]["mystnb"] for c in notebook["cells"]
+                if c["metadata"].get("mystnb", {}).get("figure", {}).get("name") == "fig-ch4-loss")
+
+
+def test_the_loss_figures_alt_text_quotes_the_training_run(notebook):
+    """The alt text's start (about 3.3), optimum (2.4540) and starting gap (0.84: ln 27 − 2.454014, not 0.85) are
+    the run's own numbers, rounded as written."""
+    alt = _loss_figure(notebook)["image"]["alt"]
+    start, optimum, gap = re.search(r"从约 (\d\.\d) .*虚线 (\d\.\d{4}) .*从约 (\d\.\d\d) 单调下降", alt).groups()
+    assert (start, optimum, gap) == (f"{LOSSES[0]:.1f}", f"{NLL_0:.4f}", f"{LOSSES[0] - NLL_0:.2f}"), alt
+
+
+def test_the_loss_figures_caption_describes_its_axes():
+    """The caption says the upper panel's step axis turns logarithmic after 1 (the kink there) and the lower
+    panel's is linear with a logarithmic gap axis: the figure must draw them so."""
+    upper, lower = plots.loss_curve(LOSSES, NLL_0).axes
+    assert upper.get_xscale() == "symlog" and upper.xaxis.get_transform().linthresh == 1
+    assert (lower.get_xscale(), lower.get_yscale()) == ("linear", "log")
+    assert upper.get_ylabel() == "平均损失（奈特）"
+
+
+def test_the_gap_about_halves_when_the_steps_double(glued):
+    """The prose after figure 4.2 quotes the gap at 2,000, 4,000 and 8,000 steps (in units of 10⁻⁴) to show the
+    1/steps tail: each doubling divides it by 1.7 to 2.3."""
+    gaps = [glued[f"gap_{k}"] for k in (2000, 4000, 8000)]
+    assert gaps == pytest.approx([(LOSSES[k] - NLL_0) * 1e4 for k in (2000, 4000, 8000)], rel=1e-6)
+    assert all(1 <= g < 10 for g in gaps), gaps   # the prose writes them as × 10⁻⁴
+    assert all(1.7 < a / b < 2.3 for a, b in zip(gaps[:-1], gaps[1:], strict=True)), gaps
 
 
 def test_chapter4_states_where_the_data_comes_from_and_its_licences(notebook):
