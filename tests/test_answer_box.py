@@ -110,7 +110,8 @@ def test_options_are_shown_as_an_author_writes_them():
     ("softmax", {"z": "3"}, r"选项 z：要一个非空的向量 \[a, b, …\]，收到 '3'"),
     ("softmax", {"z": "[ln(0), 1]"}, r"选项 z：ln 0 没有定义"),
     ("loss", {"z": "[0, 1]", "y": "1.5"}, r"选项 y：要一个整数，收到 '1.5'"),
-    ("loss", {"z": "[0, 1]", "y": "2"}, r"loss 题的答案算不出来：targets 必须在 \[0, 2\) 内"),
+    ("loss", {"z": "[0, 1]", "y": "2"}, r"^选项 y 必须是 z 的一个编号（0 到 1），收到 2$"),
+    ("step", {"z": "[0, 1, 2]", "y": "-1", "lr": "0.1"}, r"^选项 y 必须是 z 的一个编号（0 到 2），收到 -1$"),
     ("mean-loss", {"losses": "[[1, 2], [3]]", "targets": "[[1, 2], [3]]"}, r"要一个矩阵 .*每行一样长"),
     ("smoothed-prob", {"symbols": ". a", "counts": "[1, 2]", "alpha": "1", "prev": "a", "next": "z"},
      r"next 必须是 symbols 里的一个名字"),
@@ -128,6 +129,14 @@ def test_bad_options_get_a_clear_error(kind, options, message):
     (("softmax",), {"label": "ch1-ab-x", "z": "[0, 1]", "tau": 2}, r"softmax 题的选项是 z；多出 tau$"),
     (("softmax",), {"label": "ch1-ab-x", "z": [0, 1]}, r"选项 z 必须是字符串.*或一个数，收到 \[0, 1\]"),
     (("loss",), {"label": "ch1-ab-x", "z": "[0, 1]", "y": True}, r"选项 y 必须是字符串.*收到 True"),
+    (("loss",), {"label": "ch1-ab-x", "z": "[ln(2), 0, -ln(2)]", "y": 1, "exact": "ln(7/3)"},
+     r"^exact='ln\(7/3\)' 与算出的答案不一致：它等于 0\.847298，答案是 1\.252763$"),
+    (("loss",), {"label": "ch1-ab-x", "z": "[ln(2), 0, -ln(2)]", "y": 1, "exact": 1.2528},
+     r"^exact 必须是字符串（如 \"ln\(7/2\)\"），收到 1\.2528$"),
+    (("gradient",), {"label": "ch1-ab-x", "z": "[ln(2), 0, -ln(2)]", "y": 1, "exact": "[4/7, -5/7]"},
+     r"^exact='\[4/7, -5/7\]' 与算出的答案不一致"),
+    (("softmax",), {"label": "ch1-ab-x", "z": "[0, 1]", "exact": "[1, e]/0"},
+     r"^exact：只能用一个向量除以一个不为 0 的数"),
 ])
 def test_a_box_called_in_a_notebook_names_the_bad_argument(args, options, message):
     with pytest.raises(ValueError, match=message):
@@ -143,9 +152,10 @@ def test_the_widget_holds_the_problem_and_reads_as_text_without_a_front_end():
     assert box.spec == box_problem("loss", "ch1-ab-loss", {"z": "[ln(2), 0, -ln(2)]", "y": "1"}).spec()
     assert box.spec["values"] == {"z": [np.log(2), 0.0, -np.log(2)], "y": 1} and box.spec["tolerance"] == 0.001
     text = box._repr_mimebundle_()[0]["text/plain"]
-    assert text == repr(box) == ("动手算（ch1-ab-loss）：分数 z = [ln 2, 0, −ln 2]，真实目标的编号 y = 1"
+    assert text == repr(box) == ("动手算：分数 z = [ln 2, 0, −ln 2]，真实目标的编号 y = 1"
                                  "（编号从 0 数）。这个位置的损失 ℓ = −ln p_y 是多少？\n" + WHERE)
-    assert "1.2528" not in text and "7/2" not in text                     # the question, not its answer
+    assert "1.2528" not in text and "7/2" not in text and "ch1-ab-loss" not in text   # no answer, no author's label
+    assert "Run All Cells" in WHERE and "网站上可以直接在框里作答" in WHERE
     again = labcode.practice.answer_box("loss", label="ch1-ab-loss", z="[ln(2), 0, -ln(2)]", y=1)
     assert again._repr_mimebundle_()[0]["text/plain"] == text
 
@@ -158,12 +168,33 @@ def test_the_answer_key_prints_fractions_when_they_are_exact():
     assert answer_text([0.09003057, 0.5]) == "≈ [0.0900, 0.5000]"
 
 
+def test_the_answer_key_prints_the_exact_form_an_author_gives():
+    """exact= is checked against the computed answer (it must agree to about 1e-9) and printed before it."""
+    loss = box_problem("loss", "ch1-ab-loss", {"z": BOOK_Z, "y": 1, "exact": "ln(7/2)"})
+    assert answer_text(loss.answer, loss.exact) == "ln(7/2) ≈ 1.2528"
+    softmax = box_problem("softmax", "ch1-ab-softmax", {"z": "[0, 1, 2]", "exact": "[1, e, e**2]/(1 + e + e**2)"})
+    assert answer_text(softmax.answer, softmax.exact) == "[1, e, e^2]/(1 + e + e^2) ≈ [0.0900, 0.2447, 0.6652]"
+    step = box_problem("step", "ch2-ab-step", {"z": BOOK_Z, "y": 1, "lr": 0.1,
+                                                 "exact": "[ln(2) - 2/35, 1/14, -ln(2) - 1/70]"})
+    assert step.exact == "[ln 2 − 2/35, 1/14, −ln 2 − 1/70]"
+    mean = box_problem("mean-loss", "ch2-ab-mean-loss", {"losses": "[[1, 1.5], [2.5, 0]]",
+                                                          "targets": "[[3, 5], [2, -100]]", "exact": "5/3"})
+    assert answer_text(mean.answer, mean.exact) == "5/3 ≈ 1.6667"
+    assert answer_text(2.0, "10/5") == "10/5 = 2" and answer_text(2.0, "2") == "2"
+    assert box_problem("loss", "ch1-ab-loss", {"z": BOOK_Z, "y": 1}).exact is None    # the kinds' fractions stay
+    near = np.log(3.5) + 1e-7                                                        # agrees to 1e-7 only
+    with pytest.raises(ValueError, match="exact='ln\\(7/2\\)' 与算出的答案不一致"):
+        problems.exact_form("ln(7/2)", near)
+
+
 def test_question_maths_for_the_page_and_for_print():
-    text = "损失 $ℓ = −ln p_y$，$Σ_i r_i^2$ < {x} & $[1, −2]$"
-    assert to_html(text) == ('损失 <span class="ab-math">ℓ = −ln p<sub>y</sub></span>，<span class="ab-math">'
-                             'Σ<sub>i</sub> r<sub>i</sub><sup>2</sup></span> &lt; {x} &amp; '
-                             '<span class="ab-math">[1, −2]</span>')
-    assert to_latex(text) == (r"损失 $\ell  = -\ln p_y$，$\sum _i r_i^2$ < \{x\} \& $[1, -2]$")
+    text = "损失 $ℓ = −ln p_y$，$Σ_i r_i^2$ < {x} & $[1, −2]$ $dE[3]$ 写 `ln(5/3)`"
+    assert to_html(text) == ('损失 <span class="ab-math">ℓ = −ln <i>p</i><sub><i>y</i></sub></span>，'
+                             '<span class="ab-math">Σ<sub><i>i</i></sub> <i>r</i><sub><i>i</i></sub><sup>2</sup></span>'
+                             ' &lt; {x} &amp; <span class="ab-math">[1, −2]</span> '
+                             '<span class="ab-math"><i>dE</i>[3]</span> 写 <code class="ab-typed">ln(5/3)</code>')
+    assert to_latex(text.split(" 写")[0]) == r"损失 $\ell  = -\ln p_y$，$\sum _i r_i^2$ < \{x\} \& $[1, -2]$ $dE[3]$"
+    assert to_latex("概率 $p̂$、$ŷ_i$") == r"概率 $\hat{p}$、$\hat{y}_i$"
 
 
 def test_the_page_script_is_the_widgets_module_with_the_maths_the_boxes_use():
@@ -258,7 +289,8 @@ def test_a_near_miss_is_blamed_on_rounding_only_when_the_answer_needs_more_decim
 
 # --- the box's code cell on the site and in the handouts: a small Sphinx project ---------------------------
 
-BOX_CALL = 'labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z="[ln(2), 0, -ln(2)]", y=1)'
+BOX_CALL = ('labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z="[ln(2), 0, -ln(2)]", y=1, '
+            'exact="[2/3.5, 1/3.5 - 1, 0.5/3.5]")')
 BOX_MODEL, BOX_LAYOUT, OTHER_MODEL = "a" * 32, "b" * 32, "c" * 32
 
 
@@ -324,7 +356,8 @@ def small_book(tmp_path_factory):
 def test_the_site_shows_the_box_without_the_cell_or_its_widget_model(small_book):
     page = (small_book["site"] / "book" / "ch.html").read_text(encoding="utf-8")
     box = re.search(r'<div class="answer-box" id="ch1-ab-gradient".*?</div>\n</div>', page, re.S)[0]
-    assert "梯度 <span class=\"ab-math\">g</span>" in box and "每个数与答案相差不超过 0.001 就算对" in box
+    assert '梯度 <span class="ab-math"><i>g</i></span>' in box and "每个分量与答案相差不超过 0.001 就算对" in box
+    assert '<code class="ab-typed">ln(5/3)</code>' in box                      # what to type, in a typewriter face
     spec = json.loads(html.unescape(re.search(r'data-answer-box="([^"]*)"', box)[1]))
     assert spec == {**box_problem("gradient", "ch1-ab-gradient", {"z": "[ln(2), 0, -ln(2)]", "y": 1}).spec(),
                     "scope": "本章"}
@@ -339,7 +372,7 @@ def test_the_site_shows_the_box_without_the_cell_or_its_widget_model(small_book)
 def test_the_student_handout_has_a_blank_and_no_answer(small_book):
     tex = (small_book["student"] / "ch.tex").read_text(encoding="utf-8")
     assert r"\textbf{动手算}" in tex and r"$g = \partial \ell /\partial z$" in tex
-    assert r"\fbox{\parbox[t][2.6em][t]" in tex and "答案：" not in tex and "4/7" not in tex
+    assert r"\fbox{\parbox[t][2.6em][t]" in tex and "答案：" not in tex and "4/7" not in tex and "1/3.5" not in tex
     assert "梯度下降的一步”一节" not in tex and "answer\\_box(" not in tex
 
 
@@ -348,7 +381,7 @@ def test_the_answer_key_keeps_the_box_with_its_answer_and_its_section(small_book
     body = tex[tex.index(r"\begin{document}"):]
     assert "正文，不进答案" not in body and "先自己算" not in body and "算一算" in body   # exercises and boxes only
     assert r"\textbf{动手算}（见“梯度下降的一步”一节）" in body
-    assert r"答案：$[4/7, -5/7, 1/7] \approx  [0.5714, -0.7143, 0.1429]$" in body
+    assert r"答案：$[2/3.5, 1/3.5 - 1, 0.5/3.5] \approx  [0.5714, -0.7143, 0.1429]$" in body   # exact= as written
     assert r"\fbox" not in body
     assert body.index("动手算") < body.index("算一算")                  # in reading order
 
@@ -360,6 +393,8 @@ def test_the_answer_key_keeps_the_box_with_its_answer_and_its_section(small_book
      r"（answer-box \?）：单元格里只能有一个调用"),
     ('labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z="[0, 1]")',
      r"（answer-box ch1-ab-gradient）：gradient 题的选项是 z, y；缺少 y"),
+    ('labcode.practice.answer_box("gradient", label="ch1-ab-gradient", z="[ln(2), 0, -ln(2)]", y=1, '
+     'exact="[4/7, -5/7, 2/7]")', r"（answer-box ch1-ab-gradient）：exact='\[4/7, -5/7, 2/7\]' 与算出的答案不一致"),
 ])
 def test_a_malformed_box_cell_stops_the_build_naming_its_cell(tmp_path, source, message):
     from sphinx.errors import SphinxError

@@ -32,6 +32,8 @@ def test_the_first_box_of_chapter_1_checks_answers_in_a_running_kernel(kernel_pa
 
     assert root.locator(".ab-set").inner_text() == "（书中的数）"
     assert "[0, 1, 2]" in root.locator(".ab-question").inner_text()
+    assert root.locator(".ab-question .ab-math i").first.inner_text() == "z"     # maths set as in the prose
+    assert root.locator(".ab-help code.ab-typed").first.inner_text() == "2/3"   # what to type, marked
     hint = answer("[0, 1/3, 2/3]")                                  # divided by the sum of the scores
     assert hint.startswith("不对") and "直接除以分数之和" in hint, hint
     assert field.get_attribute("aria-invalid") == "true"

@@ -155,7 +155,7 @@ def visit_html(self, node):
         '<span class="ab-buttons"><button type="submit" class="ab-check">核对</button>'
         '<button type="button" class="ab-new">换一组数</button>'
         '<button type="button" class="ab-book" hidden>回到书中的数</button></span></form>\n'
-        f'<p class="ab-help" id="{label}-help">{html.escape(found.help())}</p>\n'
+        f'<p class="ab-help" id="{label}-help">{to_html(found.help())}</p>\n'
         '<p class="ab-verdict" role="status" aria-live="polite"></p>\n'
         '<p class="ab-progress"></p>\n'
         '</div>\n</div>\n')
@@ -200,7 +200,7 @@ def depart_section_latex(self, node):
 def depart_latex(self, node):
     found = node["problem"]
     if _answer_key(self):
-        tail = f"答案：{to_latex('$' + answer_text(found.answer) + '$')}"
+        tail = f"答案：{to_latex('$' + answer_text(found.answer, found.exact) + '$')}"
     else:  # a ruled box to write in, with the answer's name in its corner
         tail = ("\\fbox{\\parbox[t][2.6em][t]{\\dimexpr\\linewidth-2\\fboxsep-2\\fboxrule\\relax}"
                 f"{{\\small {to_latex(found.label())}：}}}}")

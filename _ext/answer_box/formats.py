@@ -10,17 +10,32 @@ from labcode.practice.problems import number_text
 
 MATHS = re.compile(r"\$([^$]*)\$")
 SCRIPT = re.compile(r"([_^])(\{[^}]*\}|.)")
+# A tag or an entity (left alone), or a word of letters: a variable (italic) or a function name (upright).
+WORD = re.compile(r"(<[^>]*>|&\w+;)|([A-Za-zα-ωŷ][A-Za-zα-ωŷ\u0300-\u036f]*)")
+UPRIGHT = {"ln", "log", "exp", "sqrt"}
 
 
-def to_html(text: str) -> str:
-    """Plain text with maths in <span class="ab-math">, ``_i`` and ``^2`` as <sub>/<sup> (answer_box.js: toHtml)."""
+def _maths_html(source: str) -> str:
     def script(match):
         tag = "sub" if match.group(1) == "_" else "sup"
         return f"<{tag}>{match.group(2).strip('{}')}</{tag}>"
 
+    def word(match):
+        tag, letters = match.groups()
+        return tag or (letters if letters in UPRIGHT else f"<i>{letters}</i>")
+    return WORD.sub(word, SCRIPT.sub(script, html.escape(source, quote=False)))
+
+
+def to_html(text: str) -> str:
+    """Plain text with maths in <span class="ab-math"> (variables italic, ln upright, ``_i`` and ``^2`` as
+    <sub>/<sup>) and what a reader types (```…```) in <code> (answer_box.js: toHtml)."""
+    def prose(part):
+        bits = part.split("`")
+        return "".join(f'<code class="ab-typed">{html.escape(b, quote=False)}</code>' if j % 2
+                       else html.escape(b, quote=False) for j, b in enumerate(bits))
     parts = MATHS.split(text)
-    return "".join(f'<span class="ab-math">{SCRIPT.sub(script, html.escape(p, quote=False))}</span>' if k % 2
-                   else html.escape(p, quote=False) for k, p in enumerate(parts))
+    return "".join(f'<span class="ab-math">{_maths_html(p)}</span>' if k % 2 else prose(p)
+                   for k, p in enumerate(parts))
 
 
 LATEX_MATHS = {"−": "-", "ℓ": r"\ell ", "η": r"\eta ", "α": r"\alpha ", "∂": r"\partial ", "Σ": r"\sum ",
@@ -33,6 +48,7 @@ LATEX_TEXT = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_"
 def to_latex(text: str) -> str:
     """Text escaped for LaTeX, maths as $…$ with ln, exp, Greek letters and ∂ as LaTeX commands."""
     def maths(source):
+        source = re.sub(r"(\w)\u0302", r"\\hat{\1}", source)                # p̂: p and a combining circumflex
         source = re.sub(r"\b(ln|exp|sqrt)\b\s*", lambda m: f"\\{m.group(1)} " if m.group(1) != "sqrt" else r"\sqrt ",
                         source)
         return "$" + "".join(LATEX_MATHS.get(ch, ch) for ch in source) + "$"
@@ -55,16 +71,20 @@ def _decimal(value: float) -> str:
     return f"{value:.4f}".replace("-", "−")
 
 
-def answer_text(answer) -> str:
+def answer_text(answer, exact: str | None = None) -> str:
     """How the answer key prints an answer: ``[4/7, −5/7, 1/7] ≈ [0.5714, −0.7143, 0.1429]``, ``2/5 = 0.4``,
-    ``2``, ``≈ 1.2528`` (a value no small fraction equals)."""
+    ``2``, ``≈ 1.2528`` (a value no small fraction equals); with the author's exact form (the box's ``exact=``)
+    ``ln(7/2) ≈ 1.2528``, ``10/5 = 2``."""
     values = answer if isinstance(answer, list) else [answer]
-    exact = [_exact(v) for v in values]
     decimals = [_decimal(v) for v in values]
     plain = [d.rstrip("0").rstrip(".") for d in decimals]
 
     def join(items):
         return "[" + ", ".join(items) + "]" if isinstance(answer, list) else items[0]
+    if exact is not None:
+        same = all(float(p.replace("−", "-")) == v for p, v in zip(plain, values, strict=True))
+        return exact if exact == join(plain) else f"{exact} = {join(plain)}" if same else f"{exact} ≈ {join(decimals)}"
+    exact = [_exact(v) for v in values]
     if not all(exact):
         return f"≈ {join(decimals)}"
     if exact == plain:

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 import re
 from collections.abc import Callable
@@ -165,6 +166,13 @@ class Kind:
     derived: Callable | None = None   # more texts for the question, from the options' values ({V} = len(symbols))
 
 
+def _target(z, y) -> int:
+    """y 是 z 的一个编号：错误信息用框的选项名（y、z），不用 labcode 函数的参数名。"""
+    if not 0 <= y < len(z):
+        raise ProblemError(f"选项 y 必须是 z 的一个编号（0 到 {len(z) - 1}），收到 {y}")
+    return y
+
+
 def _row_gradient(ids, dH, row):
     ids = [int(i) for i in ids]
     return embedding_backward(dH, ids, max(max(ids), row) + 1)[row]
@@ -197,30 +205,30 @@ KINDS = {
     "loss": Kind(
         {"z": vector, "y": integer},
         "分数 $z$ = {z}，真实目标的编号 $y = {y}$（编号从 0 数）。这个位置的损失 $ℓ = −ln p_y$ 是多少？",
-        "损失 $ℓ$", lambda z, y: cross_entropy(z, y), 0.001),
+        "损失 $ℓ$", lambda z, y: cross_entropy(z, _target(z, y)), 0.001),
     "gradient": Kind(
         {"z": vector, "y": integer},
         "分数 $z$ = {z}，真实目标的编号 $y = {y}$。损失对分数的梯度 $g = ∂ℓ/∂z$ 是多少？按分量写成向量。",
-        "梯度 $g$", lambda z, y: cross_entropy_grad(z, y), 0.001),
+        "梯度 $g$", lambda z, y: cross_entropy_grad(z, _target(z, y)), 0.001),
     "step": Kind(
         {"z": vector, "y": integer, "lr": number},
         "分数 $z$ = {z}，真实目标的编号 $y = {y}$，学习率 $η = {lr}$。按 $z ← z − ηg$ 走一步梯度下降，新的分数是多少？",
-        "新的分数 $z$", lambda z, y, lr: gradient_step(z, y, lr), 0.001),
+        "新的分数 $z$", lambda z, y, lr: gradient_step(z, _target(z, y), lr), 0.001),
     "mean-loss": Kind(
         {"losses": rows, "targets": rows},
-        "一批文档，各篇每个位置的损失依次是 {losses}，对应的目标依次是 {targets}（目标 $−100$ 表示填充，"
-        "那一格不计分）。按本书的约定（也是 PyTorch 的默认做法），这一批的平均损失是多少？",
+        "一批文档，各篇每个位置的损失依次是 {losses}，对应的目标依次是 {targets}（目标 $−100$ 是忽略标记："
+        "那一格是填充，不计分）。按本书的约定（也是 PyTorch 的默认做法），这一批的平均损失是多少？",
         "平均损失", lambda losses, targets: valid_mean(losses, np.asarray(targets, dtype=int)), 0.001),
     "row-gradient": Kind(
         {"ids": vector, "dH": rows, "row": integer},
-        "编号序列 {ids} 查嵌入表 $E$，各位置传回的上游梯度 $dH$ 依次是 {dH}。"
+        "用编号序列 {ids} 查嵌入表 $E$，各位置传回的上游梯度 $dH$ 依次是 {dH}。"
         "表中编号为 {row} 的那一行，梯度 $dE[{row}]$ 是多少？",
         "梯度 $dE[{row}]$", _row_gradient, 0.001),
     "smoothed-prob": Kind(
         {"symbols": symbols, "counts": vector, "alpha": number, "prev": symbol, "next": symbol},
-        "计数模型的词表只有{symbols}这 $V = {V}$ 个符号。前一个字是{prev}时，后一个字是这几个符号的次数依次为 "
-        "{counts}。每个计数加 $α = {alpha}$ 平滑以后，下一个字是{next}的概率是多少？",
-        "概率", _smoothed, 0.001, lambda symbols, **_: {"V": str(len(symbols))}),
+        "计数模型的词表只有{symbols}这 $V = {V}$ 个符号。前一个字是{prev}时，下一个字是这几个符号的次数依次为 "
+        "{counts}。每个计数加 $α = {alpha}$ 平滑以后，下一个字是{next}的概率 $p̂$ 是多少？",
+        "概率 $p̂$", _smoothed, 0.001, lambda symbols, **_: {"V": str(len(symbols))}),
     "mse-gradient": Kind(
         {"X": rows, "w": vector, "b": number, "y": vector},
         "输入 $X$ 的各行是 {X}，权重 $w$ = {w}，偏置 $b = {b}$，目标 $y$ = {y}。"
@@ -230,8 +238,11 @@ KINDS = {
 
 
 TITLE = "动手算"
-HELP = "可以写小数、分数（2/3）或算式（ln(5/3)、e^2；log 也按自然对数 ln 算）；全角符号也行。"
-HELP_VECTOR = "向量写成 [1/3, −1/2, 0.25]。"
+# `…` marks what a reader types (set in the typewriter face, where l and I differ).
+HELP = ("可以写小数、分数（`2/3`）或算式（`ln(5/3)`、`e^2`；`log` 也按自然对数 `ln` 算）；"
+        "中文输入法打出的全角数字、括号、逗号、负号和句号也可以。")
+HELP_VECTOR = "向量写成 `[1/3, -1/2, 0.25]`，每个分量与答案相差不超过 {tolerance} 就算对。"
+HELP_SCALAR = "与答案相差不超过 {tolerance} 就算对。"
 LABEL = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
@@ -242,6 +253,7 @@ class Problem:
     values: dict
     texts: dict
     answer: float | list[float]
+    exact: str | None = None     # the answer's exact form as the book writes it (answer key), e.g. "ln(7/2)"
 
     @property
     def tolerance(self) -> float:
@@ -254,9 +266,9 @@ class Problem:
         return fill(KINDS[self.kind].label, self.texts)
 
     def help(self) -> str:
-        """输入框下的说明：怎样写答案，以及容差。"""
-        vector = HELP_VECTOR if isinstance(self.answer, list) else ""
-        return f"{HELP}{vector}每个数与答案相差不超过 {self.tolerance:g} 就算对。"
+        """输入框下的说明：怎样写答案，以及容差（`…` 标出读者要打的字）。"""
+        tail = HELP_VECTOR if isinstance(self.answer, list) else HELP_SCALAR
+        return HELP + tail.format(tolerance=f"{self.tolerance:g}")
 
     def spec(self) -> dict:
         """框的脚本（answer_box.js）需要的一切：题型、模板、书中的数、容差和文字，可以写成 JSON。"""
@@ -284,6 +296,8 @@ def problem(kind: str, options: dict[str, str]) -> Problem:
             raise ProblemError(f"选项 {name}：{err}") from None
     try:
         answer = spec.answer(**values)
+    except ProblemError:
+        raise
     except (ValueError, TypeError, IndexError) as err:
         raise ProblemError(f"{kind} 题的答案算不出来：{err}") from None
     if spec.derived:
@@ -301,16 +315,54 @@ def _option_text(name, value) -> str:
     raise ProblemError(f"选项 {name} 必须是字符串（如 \"[ln(2), 0, -ln(2)]\"）或一个数，收到 {value!r}")
 
 
+def _exact_tree(node):
+    """exact 的（值，显示形式）：一个算式、一个列表，或列表除以一个数（``[1, e, e**2]/(1 + e + e**2)``）。"""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and isinstance(node.left, (ast.List, ast.Tuple)):
+        items = _tree(node.left)
+        divisor, text, rank = _expression(node.right)
+        if not _is_vector(items) or divisor == 0:
+            raise ProblemError(f"只能用一个向量除以一个不为 0 的数，收到 {ast.unparse(node)!r}")
+        return [value / divisor for value in _values(items)], f"{_text(items)}/{text if rank > 2 else f'({text})'}"
+    tree = _tree(node)
+    return _values(tree), _text(tree)
+
+
+def exact_form(source, answer) -> str:
+    """作者写下的精确答案（如 ``"ln(7/2)"``）的显示形式；它必须与 labcode 算出的答案一致（相差约 1e-9 以内）。
+
+    >>> exact_form("[ln(2) - 2/35, 1/14]", [math.log(2) - 2 / 35, 1 / 14])
+    '[ln 2 − 2/35, 1/14]'
+    """
+    if not isinstance(source, str):
+        raise ProblemError(f"exact 必须是字符串（如 \"ln(7/2)\"），收到 {source!r}")
+    try:
+        values, text = _exact_tree(ast.parse(source.strip(), mode="eval").body)
+    except SyntaxError:
+        raise ProblemError(f"exact 不是一个算式或 [..] 列表：{source!r}") from None
+    except ProblemError as err:
+        raise ProblemError(f"exact：{err}") from None
+    if np.shape(values) != np.shape(answer) or not np.allclose(values, answer, rtol=1e-9, atol=1e-12):
+        raise ProblemError(f"exact={source!r} 与算出的答案不一致：它等于 {np.round(values, 6).tolist()}，"
+                           f"答案是 {np.round(answer, 6).tolist()}")
+    return text
+
+
 def box_problem(kind: str, label: str, options: dict) -> Problem:
-    """“动手算”框的参数检查：题型、标签（小写字母开头，只含小写字母、数字和 -）和选项；返回题目。
+    """“动手算”框的参数检查：题型、标签（小写字母开头，只含小写字母、数字和 -）、选项和可选的 exact
+    （答案册印出的精确答案，与算出的答案核对）；返回题目。
 
     >>> box_problem("gradient", "ch2-ab-gradient", {"z": "[ln(2), 0, -ln(2)]", "y": 1}).label()
     '梯度 $g$'
+    >>> box_problem("loss", "ch1-ab-loss", {"z": "[ln(2), 0, -ln(2)]", "y": 1, "exact": "ln(7/2)"}).exact
+    'ln(7/2)'
     """
     if not isinstance(label, str) or not LABEL.match(label):
         raise ProblemError(f"label 必须以小写字母开头，只含小写字母、数字和 -（如 ch1-ab-softmax），收到 {label!r}")
     check_choice(kind, "kind", KINDS)
-    return problem(kind, {name: _option_text(name, value) for name, value in options.items()})
+    options = dict(options)
+    exact = options.pop("exact", None)
+    found = problem(kind, {name: _option_text(name, value) for name, value in options.items()})
+    return found if exact is None else dataclasses.replace(found, exact=exact_form(exact, found.answer))
 
 
 def fill(template: str, texts: dict) -> str:

@@ -16,14 +16,22 @@ const SAME = { "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": 
                ";": ",", "【": "[", "】": "]", "π": "pi", "\u3000": " ", "。": "", "²": "^2", "³": "^3" };
 
 // Full-width forms (（）［］，－／０-９ …) become ASCII; "p = …" and "ln(7/2) ≈ 1.2528" keep what follows = or ≈.
+// A Chinese input method types "。" for ".": between digits it is the decimal point (1。25), elsewhere a full stop.
 function normalise(text) {
   const ascii = text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/(\d)。(?=\d)/g, "$1.")
     .replace(/[−–—×·⋅÷、；;【】π\u3000。²³]/g, (c) => SAME[c]);
   return ascii.split(/[=≈]/).pop().trim();
 }
 
 const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z]+)|(\*\*|[-+*/^()%,[\]]))/y;
 const FUNCTIONS = { ln: Math.log, log: Math.log, exp: Math.exp, sqrt: Math.sqrt };
+// Where a function has no finite value, the reader is told why, with the argument it got.
+const DOMAIN = { ln: [(x) => x > 0, "ln 只对大于 0 的数有定义"], log: [(x) => x > 0, "log 只对大于 0 的数有定义"],
+                 sqrt: [(x) => x >= 0, "sqrt 只对不小于 0 的数有定义"] };
+// The reader's own text inside a message: in Chinese quotes, with $ and ` (the message's marks) made full-width.
+const quote = (text) => `“${String(text).replace(/\$/g, "＄").replace(/`/g, "｀")}”`;
+const printed = (x) => String(Math.round(x * 1e4) / 1e4).replace("-", "−");
 const CONSTANTS = { e: Math.E, pi: Math.PI };
 
 function tokens(text) {
@@ -32,9 +40,9 @@ function tokens(text) {
   while (text.slice(at).trim()) {
     TOKEN.lastIndex = at;
     const m = TOKEN.exec(text);
-    if (!m) throw new ReadError(`看不懂“${text.slice(at).trim()[0]}”`);
+    if (!m) throw new ReadError(`不认识符号${quote(text.slice(at).trim()[0])}`);
     if (m[1] !== undefined) found.push({ type: "number", value: parseFloat(m[1]) });
-    else if (m[2] !== undefined) found.push({ type: "name", value: m[2].toLowerCase() });
+    else if (m[2] !== undefined) found.push({ type: "name", value: m[2].toLowerCase(), typed: m[2] });
     else found.push({ type: m[3] === "**" ? "^" : m[3] });
     at = TOKEN.lastIndex;
   }
@@ -55,7 +63,12 @@ function evaluate(text) {
   function term() {
     let value = unary();
     for (;;) {
-      if (peek("*", "/")) value = list[k++].type === "*" ? value * unary() : value / unary();
+      if (peek("*", "/")) {
+        if (list[k++].type === "*") { value *= unary(); continue; }
+        const divisor = unary();
+        if (divisor === 0) throw new ReadError("除数是 0");
+        value /= divisor;
+      }
       else if (peek("name", "(")) value *= power();
       else return value;
     }
@@ -84,15 +97,29 @@ function evaluate(text) {
       return value;
     }
     if (t.type === "name" && Object.hasOwn(CONSTANTS, t.value)) return CONSTANTS[t.value];
-    if (t.type === "name" && Object.hasOwn(FUNCTIONS, t.value)) return FUNCTIONS[t.value](power());
-    if (t.type === "name") throw new ReadError(`不认识“${t.value}”（可以用 ln、exp、sqrt、e、π）`);
-    if (t.type === "[" || t.type === "]") throw new ReadError("方括号只用来括住整个向量");
+    if (t.type === "name" && Object.hasOwn(FUNCTIONS, t.value)) {
+      const x = power();
+      const [defined, rule] = DOMAIN[t.value] || [() => true];
+      if (!defined(x)) throw new ReadError(`${rule}，这里 ${t.value} 的参数是 ${printed(x)}`);
+      return FUNCTIONS[t.value](x);
+    }
+    if (t.type === "name" && t.value === "in") {   // "In" for "ln": a capital I and a lowercase l look alike
+      throw new ReadError(`${quote(t.typed)}开头是字母 ${t.typed[0]}；自然对数写作 \`ln\`，开头是小写字母 L（l）`);
+    }
+    if (t.type === "name") {
+      throw new ReadError(`不认识${quote(t.typed)}（可以用 \`ln\`、\`log\`、\`exp\`、\`sqrt\`、\`e\`、\`π\`）`);
+    }
+    if (t.type === "[" || t.type === "]") {
+      throw new ReadError(/\]\s*[-+]\s*\[/.test(text)
+        ? "方括号只用来括住整个向量；两个向量相加，要在每个分量里加，例如 `[1, 2] + [3, -1]` 写成 `[1+3, 2-1]`"
+        : "方括号只用来括住整个向量");
+    }
     throw new ReadError(`“${t.type}”放错了地方`);
   }
   const value = expression();
   if (k < list.length) {
     const t = list[k];
-    throw new ReadError(`“${t.type === "number" || t.type === "name" ? t.value : t.type}”前面少了运算符或逗号`);
+    throw new ReadError(`${quote(t.type === "number" ? t.value : t.type === "name" ? t.typed : t.type)}前面少了运算符或逗号`);
   }
   return value;
 }
@@ -117,7 +144,6 @@ function split(text, separator) {
 // "[4/7, -5/7, 1/7]", "(4/7，-5/7，1/7)", "4/7, -5/7, 1/7" and NumPy's "[0.57 -0.71 0.14]" are vectors.
 function readAnswer(text, length) {
   let s = normalise(text);
-  if (!s) throw new ReadError("还没有写答案");
   const depth = depths(s);
   if (depth.some((d) => d < 0) || depth.at(-1) !== 0) throw new ReadError("括号没有配对");
   // One bracket around the whole answer ("(1+e)/(2)" is not), and either square or holding a comma.
@@ -127,16 +153,16 @@ function readAnswer(text, length) {
   }
   let parts = split(s, /,/);
   if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();   // "[1, 2, ]"
-  if (parts.length === 1 && length > 1) {
+  if (parts.length === 1 && length > 1) {   // "0.09 0.2447": components, even when one is missing
     const spaced = split(s, /\s/).filter((p) => p);
-    if (spaced.length === length && spaced.every((p) => { try { evaluate(p); return true; } catch { return false; } })) {
+    if (spaced.length > 1 && spaced.every((p) => { try { evaluate(p); return true; } catch { return false; } })) {
       parts = spaced;
     }
   }
   return parts.map((part, k) => {
     if (!part) throw new ReadError(`编号为 ${k} 的分量是空的`);
     const value = evaluate(part);
-    if (!Number.isFinite(value)) throw new ReadError(`“${part}”不是有限的数（ln 0？除以 0？）`);
+    if (!Number.isFinite(value)) throw new ReadError(`${quote(part)}算出来不是有限的数（太大了）`);
     return value;
   });
 }
@@ -180,6 +206,19 @@ function lnOverDenominator(x) {
 
 // Each position counted once: "y = 1 is the second candidate" mistakes, for every candidate k other than y.
 const otherTargets = (v, make, hint) => v.z.map((_, k) => k).filter((k) => k !== v.y).map((k) => [make(k), hint(k)]);
+
+// The smoothed probability of another next symbol (the wrong column of the row): one hint per value, naming
+// every symbol that has it.
+function otherColumns(v, n, V) {
+  const next = v.symbols.indexOf(v.next), byValue = new Map();
+  v.counts.forEach((c, j) => {
+    if (j === next) return;
+    const value = (c + v.alpha) / (n + V * v.alpha);
+    byValue.set(value, [...(byValue.get(value) || []), `“${v.symbols[j]}”`]);
+  });
+  return [...byValue].map(([value, names]) => [value, `这是下一个字为${names.join("或")}的概率；题目问的是`
+    + `“${v.next}”，它这一格的计数是 ${v.counts[next]}。`]);
+}
 
 const KINDS = {
   softmax: {
@@ -277,8 +316,8 @@ const KINDS = {
       const right = embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row];
       return [
         ...used.map((g) => [g, "只留下了一个位置的梯度（dE[ids] += dH 就会这样）：读过这一行的每个位置的梯度都要加进来。"]),
-        [scale(right, 1 / used.length), "除以了读的次数：梯度是各个位置的梯度之和，不是平均。"],
-        [v.dH.reduce((s, g) => s.map((x, d) => x + g[d])), "把所有位置的梯度都加进来了：只加读过这一行的位置。"],
+        [scale(right, 1 / used.length), "除以了这一行被读的次数：梯度是各个位置的梯度之和，不是平均。"],
+        [v.dH.reduce((s, g) => s.map((x, d) => x + g[d])), "把所有位置的梯度都加进来了：只加读过这一行的那些位置的梯度。"],
       ];
     },
   },
@@ -313,6 +352,7 @@ const KINDS = {
         ...(v.alpha !== 1 ? [[(N + 1) / (n + V), `每格加的是 $α = ${num(v.alpha)}$，不是 1。`]] : []),
         ...otherV(27, `分母按名字数据的词表算了（$V = 27$）：这道题的词表只有题中的 ${V} 个符号，$V = ${V}$。`),
         ...otherV(V - 1, `分母少算了一格：“.” 也在词表里，$V = ${V}$，分母是这一行的总数加 $${V}α$。`),
+        ...otherColumns(v, n, V),
       ];
     },
   },
@@ -331,10 +371,10 @@ const KINDS = {
     mistakes(v) {
       const g = this.solve(v), n = v.X.length;
       return [
-        [scale(g, 0.5), "这是 $(1/2n) Σ_i r_i^2$ 的梯度：本书的 $ℓ$ 前面是 $1/n$，求导留下一个 2。"],
+        [scale(g, 0.5), "这是 $1/(2n) · Σ_i r_i^2$ 的梯度：本书的 $ℓ$ 前面是 $1/n$，求导留下一个 2。"],
         [scale(g, n), "忘了除以 $n$：这是求和损失 $Σ_i r_i^2$ 的梯度。"],
         [scale(g, -1), "符号反了：残差是预测减目标，$r = ŷ − y$。"],
-        [scale(g, n / 2), "少了 $2/n$：$ℓ = (1/n) Σ_i r_i^2$，梯度是 $(2/n) X^T r$。"],
+        [scale(g, n / 2), "少了 $2/n$：$ℓ = (1/n) Σ_i r_i^2$，梯度是 $(2/n) X^𝖳 r$。"],
       ];
     },
   },
@@ -356,25 +396,30 @@ function judge(kind, values, text, tolerance) {
   if (!kind.percent && text.includes("%")) {
     return { ok: false, message: "这里的答案不是概率，不写成百分数：去掉 %，写出这个数本身。" };
   }
+  if (!normalise(text)) return { ok: false, message: "还没有写答案。" };
   let got;
   try {
     got = readAnswer(text, want.length);
   } catch (error) {
-    if (error instanceof ReadError) return { ok: false, message: `没读懂：${error.message.replace(/\$/g, "＄")}。` };
+    if (error instanceof ReadError) return { ok: false, message: `没读懂：${error.message}。` };
     throw error;
   }
   if (got.length !== want.length) {
-    return { ok: false, message: want.length === 1 ? `这里要一个数，你写了 ${got.length} 个。`
-                                                  : `答案应有 ${want.length} 个分量，你写了 ${got.length} 个。` };
+    const example = ["1/3", "-1/2", "0.25", "2"];
+    return { ok: false, message: want.length === 1 ? `这里要一个数，读到的是 ${got.length} 个。`
+      : `答案应有 ${want.length} 个分量，读到的是 ${got.length} 个：分量之间用逗号隔开，例如 \``
+        + `[${want.map((_, k) => example[k % example.length]).join(", ")}]\`。` };
   }
   if (within(got, want, tolerance)) return { ok: true, message: `正确！答案${shown(kind.solve(values))}。` };
   const off = want.map((_, k) => k).filter((k) => Math.abs(got[k] - want[k]) > tolerance);
-  let message = want.length === 1 ? "不对。" : off.length === want.length ? "不对：每个分量都不对。"
-    : `不对：编号为 ${off.join("、")} 的分量不对，其余分量都对。`;
+  const near = within(got, want, 10 * tolerance);
+  let message = want.length === 1 ? "不对。"
+    : off.length < want.length ? `不对：编号为 ${off.join("、")} 的分量不对，其余分量都对。`
+    : near ? "不对：每个分量都差了一点。" : "不对：每个分量都不对。";
   const slip = kind.mistakes(values).map(([value, hint]) => [list(value), hint])
     .find(([value]) => value.every(Number.isFinite) && within(got, value, tolerance) && !within(value, want, tolerance));
   if (slip) message += `提示：${slip[1]}`;
-  else if (within(got, want, 10 * tolerance)) {
+  else if (near) {
     // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
     message += list(kind.solve(values)).every((v) => Number(fmt(v, 4)) === v)
       ? "已经很接近了，但答案是能精确写出的数（也可以写成分数），不必四舍五入：再检查一下算术。"
@@ -392,12 +437,20 @@ function seed(label, variant) {   // FNV-1a of the box's label, mixed with the n
 
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const fill = (template, texts) => template.replace(/\{(\w+)\}/g, (_, name) => texts[name]);
-// The question's maths ($…$) in <span class="ab-math">, _i and ^2 as <sub>, <sup> (_ext/answer_box: to_html).
-const toHtml = (text) => text.split("$").map((part, k) => (k % 2 === 0 ? escape(part)
-  : `<span class="ab-math">${escape(part).replace(/([_^])(\{[^}]*\}|.)/g, (_, mark, x) => {
+// Maths as the book sets it: variables italic (p, dE, η), function names upright (ln, exp).
+const UPRIGHT = new Set(["ln", "log", "exp", "sqrt"]);
+const maths = (part) => escape(part)
+  .replace(/([_^])(\{[^}]*\}|.)/g, (_, mark, x) => {
     const tag = mark === "_" ? "sub" : "sup";
     return `<${tag}>${x.replace(/^\{|\}$/g, "")}</${tag}>`;
-  })}</span>`)).join("");
+  })
+  .replace(/(<[^>]*>|&\w+;)|([A-Za-zα-ωŷ][A-Za-zα-ωŷ\u0300-\u036f]*)/g,
+           (_, tag, word) => tag || (UPRIGHT.has(word) ? word : `<i>${word}</i>`));
+// Maths ($…$) in <span class="ab-math">, _i and ^2 as <sub>, <sup>; what a reader types (`…`) in <code>
+// (_ext/answer_box: to_html).
+const toHtml = (text) => text.split("$").map((part, k) => (k % 2 ? `<span class="ab-math">${maths(part)}</span>`
+  : part.split("`").map((bit, j) => (j % 2 ? `<code class="ab-typed">${escape(bit)}</code>` : escape(bit))).join("")))
+  .join("");
 
 // `root` holds the box's parts (.ab-question, .ab-input, …), `spec` its kind and the book's numbers
 // (labcode.practice.problems.Problem.spec), `label` seeds its new numbers; `progress` counts solved boxes.
@@ -408,9 +461,13 @@ function setUp(root, spec, label, progress) {
   let variant = 0, current = { values: spec.values, texts: spec.texts };
 
   let said = "";
-  const say = (message) => {   // $…$ marks maths; a repeated verdict gets a zero-width space, to be announced again
-    said = said === message ? message + "\u200b" : message;
-    verdict.innerHTML = toHtml(said);
+  // $…$ marks maths; a repeated verdict gets a zero-width space, to be announced again. The solved count, shown
+  // on its own line below, is in the verdict for screen readers only.
+  const say = (message, count = "") => {
+    const again = said === message + count;
+    said = again ? "" : message + count;
+    verdict.innerHTML = toHtml(message) + (count && `<span class="ab-hidden">${escape(count)}</span>`)
+      + (again ? "\u200b" : "");
   };
   const show = () => {
     part("question").innerHTML = toHtml(fill(spec.question, current.texts));
@@ -424,7 +481,7 @@ function setUp(root, spec, label, progress) {
     input.setAttribute("aria-invalid", result.ok ? "false" : "true");
     if (result.ok) progress.solve(label);
     const count = result.ok ? progress.text(spec.scope) : "";
-    say(count ? `${result.message}${count}。` : result.message);
+    say(result.message, count && `${count}。`);
   });
   const turnTo = (next, message) => {
     variant = next;
@@ -475,7 +532,9 @@ function render({ model, el }) {
   make("button", "ab-new", buttons, "换一组数").type = "button";
   const book = make("button", "ab-book", buttons, "回到书中的数");
   Object.assign(book, { type: "button", hidden: true });
-  make("p", "ab-help", controls, spec.help).id = `${id}-help`;
+  const help = make("p", "ab-help", controls);
+  help.id = `${id}-help`;
+  help.innerHTML = toHtml(spec.help);
   const verdict = make("p", "ab-verdict", controls);
   verdict.setAttribute("role", "status");
   verdict.setAttribute("aria-live", "polite");

@@ -13,7 +13,8 @@ import traitlets
 from ..practice.problems import Problem, box_problem, plain
 from ._family import HERE, front_end
 
-WHERE = "在网站上，或在 JupyterLab、Jupyter Notebook、VS Code 里运行这个单元格，可以在框里写答案并核对。"
+WHERE = ("在本书网站上可以直接在框里作答；在 JupyterLab、Jupyter Notebook 或 VS Code 里，从第一个单元格起运行"
+         "笔记本（菜单 Run ▸ Run All Cells），框就会出现，写下答案即可核对。")
 
 
 class AnswerBox(anywidget.AnyWidget):
@@ -33,8 +34,8 @@ class AnswerBox(anywidget.AnyWidget):
         self.set_trait("spec", problem.spec())
 
     def summary(self) -> str:
-        """纯文本界面看到的：标签、书中的数写成的题目，以及在哪里能核对。"""
-        return f"动手算（{self.label}）：{plain(self.problem.question())}\n{WHERE}"
+        """纯文本界面看到的：书中的数写成的题目，以及在哪里、怎样能核对（不含答案）。"""
+        return f"动手算：{plain(self.problem.question())}\n{WHERE}"
 
     def __repr__(self):
         return self.summary()
@@ -54,7 +55,8 @@ def answer_box(kind: str, *, label: str, **options) -> AnswerBox:
         row-gradient、smoothed-prob、mse-gradient）
     label : 框在书中的标签，小写字母开头，只含小写字母、数字和 -，如 ``"ch1-ab-softmax"``
     **options : 这种题的选项（书中的数），写成字符串形式的 Python 算式，如 ``z="[ln(2), 0, -ln(2)]"``；
-        一个数也可以直接写，如 ``y=1``
+        一个数也可以直接写，如 ``y=1``。可选的 ``exact``：答案按本书写法的精确形式，如 ``exact="ln(7/2)"``
+        （向量写成列表，或列表除以一个数），答案册印出“精确形式 ≈ 小数”；它必须与算出的答案一致
 
     返回
     ----
@@ -62,7 +64,7 @@ def answer_box(kind: str, *, label: str, **options) -> AnswerBox:
 
     异常
     ----
-    ValueError : 题型不认识、缺少或多出选项、选项写错、标签不合规则
+    ValueError : 题型不认识、缺少或多出选项、选项写错、标签不合规则、exact 与算出的答案不一致
 
     >>> box = answer_box("loss", label="ch1-ab-loss", z="[ln(2), 0, -ln(2)]", y=1)
     >>> round(box.problem.answer, 4)   # ln(7/2)
