@@ -69,11 +69,13 @@ def test_theme_chrome_gets_chinese_names_that_match_what_it_shows():
              '<i class="theme-switch fa-solid fa-sun fa-lg" data-mode="light" title="亮色"></i>\n'
              '<i class="theme-switch fa-solid fa-circle-half-stroke fa-lg" data-mode="auto"  '
              'title="System Settings"></i>'
-             '<nav class="bd-links bd-docs-nav" aria-label="Main"><nav aria-label="Page">')
+             '<nav class="bd-links bd-docs-nav" aria-label="Main"><nav aria-label="Page">'
+             '<details class="admonition hide above-output">\n<summary aria-label="Toggle hidden content">\n')
     fixed = fixes.rewrite(theme)
     assert fixes.rewrite(fixed) == fixed  # a second build leaves it alone
     assert 'aria-label="搜索"' not in fixed and 'aria-keyshortcuts="Control+K"' in fixed
     assert "Color mode" not in fixed and "System Settings" not in fixed and 'aria-label="Main"' not in fixed
+    assert "Toggle hidden content" not in fixed and "<summary>" in fixed
     assert fixed.count('aria-hidden="true"') == 2
 
 
