@@ -81,13 +81,10 @@ def answer_text(answer, exact: str | None = None) -> str:
 
     def join(items):
         return "[" + ", ".join(items) + "]" if isinstance(answer, list) else items[0]
-    if exact is not None:
-        same = all(float(p.replace("−", "-")) == v for p, v in zip(plain, values, strict=True))
-        return exact if exact == join(plain) else f"{exact} = {join(plain)}" if same else f"{exact} ≈ {join(decimals)}"
-    exact = [_exact(v) for v in values]
-    if not all(exact):
-        return f"≈ {join(decimals)}"
-    if exact == plain:
-        return join(exact)
-    same = all(float(p.replace("−", "-")) == v for p, v in zip(plain, values, strict=True))
-    return f"{join(exact)} = {join(plain)}" if same else f"{join(exact)} ≈ {join(decimals)}"
+    if exact is None:  # a small fraction where every value is one, else the decimals alone
+        fractions = [_exact(v) for v in values]
+        if not all(fractions):
+            return f"≈ {join(decimals)}"
+        exact = join(fractions)
+    same = all(float(p.replace("−", "-")) == v for p, v in zip(plain, values, strict=True))  # no digit cut off
+    return exact if exact == join(plain) else f"{exact} = {join(plain)}" if same else f"{exact} ≈ {join(decimals)}"

@@ -358,7 +358,6 @@ def box_problem(kind: str, label: str, options: dict) -> Problem:
     """
     if not isinstance(label, str) or not LABEL.match(label):
         raise ProblemError(f"label 必须以小写字母开头，只含小写字母、数字和 -（如 ch1-ab-softmax），收到 {label!r}")
-    check_choice(kind, "kind", KINDS)
     options = dict(options)
     exact = options.pop("exact", None)
     found = problem(kind, {name: _option_text(name, value) for name, value in options.items()})
