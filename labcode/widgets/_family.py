@@ -53,9 +53,9 @@ def _link(text):
     return REEXPORT.sub(lambda m: f"export const {m[1]} = {namespace_name(m[2])};\n", text)
 
 
-def _namespace(module):
-    """一个共用模块包成立即执行的函数，返回冻结的命名空间对象（不含 export 语句）。"""
-    text = _source(module)
+def _namespace(module, text=None):
+    """一个共用模块（或给出的 text）包成立即执行的函数，返回冻结的命名空间对象（不含 export 语句）。"""
+    text = _source(module) if text is None else text
     if re.search(r"^export (?!(?:async )?(?:function|const|let|class) )", text, re.M):
         raise ValueError(f"{module}.js 只能用 export function/const/let/class 导出，"
                          f"不能用 export default 或 export {{...}}（打包时无法识别）")
@@ -102,16 +102,14 @@ def page_script(name, start):
 
     模块的默认导出（anywidget 的 ``render``）只能写成一行 ``export default { ... };``，网页上用不到，去掉。
     """
-    text = _source(name)
+    text = DEFAULT_EXPORT.sub("", _source(name))
     if start not in EXPORTED.findall(text):
         raise ValueError(f"{name}.js 没有导出 {start}")
-    shared = [f"const {namespace_name(m)} = {_namespace(m)};\n" for m in _shared_modules(text) if m != "maths"]
-    body = re.sub(r"^export (?=(?:async )?(?:function|const|let|class) )", "", _link(DEFAULT_EXPORT.sub("", text)),
-                  flags=re.M)
-    if re.search(r"^export ", body, re.M):
+    if re.search(r"^export default", text, re.M):
         raise ValueError(f"{name}.js 的默认导出要写成一行 export default {{ ... }};，其余用 export function/const")
+    shared = [f"const {namespace_name(m)} = {_namespace(m)};\n" for m in _shared_modules(text) if m != "maths"]
     return (f"{maths_script()}\n// labcode/widgets/{name}.js as a classic script\n"
-            f'(() => {{\n"use strict";\n{"".join(shared)}{body}\n{start}();\n}})();\n')
+            f'(() => {{\n{"".join(shared)}{_namespace(name, text)}.{start}();\n}})();\n')
 
 
 def styles(*names):
