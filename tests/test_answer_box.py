@@ -18,13 +18,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import answer_box
 import labcode
 from answer_box.formats import answer_text, to_html, to_latex
 from conftest import require_tool
 from labcode.practice import problems
-from labcode.practice.problems import KINDS, box_problem, problem
+from labcode.practice.problems import KINDS, ProblemError, box_problem, problem
 from labcode.widgets._family import EXPORTED, page_script
 from labcode.widgets.answer_box import WHERE
 from notebook_outputs import book_boxes
@@ -115,10 +117,44 @@ def test_options_are_shown_as_an_author_writes_them():
     ("mean-loss", {"losses": "[[1, 2], [3]]", "targets": "[[1, 2], [3]]"}, r"要一个矩阵 .*每行一样长"),
     ("smoothed-prob", {"symbols": ". a", "counts": "[1, 2]", "alpha": "1", "prev": "a", "next": "z"},
      r"next 必须是 symbols 里的一个名字"),
+    # Only the operation written is computed: 50 + 400 is no overflow of 50 ** 400, 0 * -1 no 0 ** -1.
+    ("softmax", {"z": "[10**400, 0]"}, r"^选项 z：10\^400 太大了，不是有限数$"),
+    ("softmax", {"z": "[exp(1000), 0]"}, r"^选项 z：exp 1000 太大了，不是有限数$"),
+    ("softmax", {"z": "[1/0, 0]"}, r"^选项 z：1/0：除数是 0$"),
+    ("softmax", {"z": "[0**-1, 0]"}, r"^选项 z：0\^\(−1\)：0 的负数次方没有定义$"),
+    ("softmax", {"z": "[(-8)**(1/3), 0]"}, r"^选项 z：\(−8\)\^\(1/3\)：负数的非整数次方在实数里没有定义$"),
+    ("row-gradient", {"ids": "[0.5, 1]", "dH": "[[1, 2], [3, 4]]", "row": "1"},
+     r"^选项 ids：每个编号都要是整数，收到 '\[0\.5, 1\]'$"),
+    ("mean-loss", {"losses": "[[1, 2]]", "targets": "[[1.5, 2]]"}, r"^选项 targets：每个编号都要是整数"),
 ])
 def test_bad_options_get_a_clear_error(kind, options, message):
     with pytest.raises(ValueError, match=message):
         problem(kind, options)
+
+
+@pytest.mark.parametrize("z, answer", [("[50+400, 0]", [1.0, 0.0]), ("[2*3000, 0]", [1.0, 0.0]),
+                                       ("[0*-1, 1]", [1 / (1 + np.e), np.e / (1 + np.e)]),
+                                       ("[0 + -2, 0]", [1 / (1 + np.e ** 2), np.e ** 2 / (1 + np.e ** 2)])])
+def test_an_option_computes_only_the_operations_it_writes(z, answer):
+    np.testing.assert_allclose(problem("softmax", {"z": z}).answer, answer, atol=1e-15)
+
+
+# An author's option from any characters of the expressions' alphabet: an answer, or a ProblemError that names
+# the option; never another exception (overflow, division by zero, recursion) and never a silent NaN.
+OPTION_TEXT = st.lists(st.sampled_from(["0", "1", "2", "9", "400", "1e308", ".5", "-", "+", "*", "/", "**", "(", ")",
+                                        "[", "]", ", ", "e", "pi", "ln(", "exp(", "sqrt(", "x", " "]),
+                       max_size=20).map("".join)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(z=OPTION_TEXT, y=OPTION_TEXT)
+def test_any_option_text_gives_an_answer_or_a_clear_error(z, y):
+    try:
+        found = problem("loss", {"z": z, "y": y})
+    except ProblemError as err:
+        assert str(err).startswith(("选项 z：", "选项 y", "loss 题的答案算不出来")), str(err)
+    else:
+        assert np.isfinite(found.answer)
 
 
 @pytest.mark.parametrize("args, options, message", [

@@ -14,23 +14,40 @@ import { keepControlKeys, make } from "./dom.js";
 class ReadError extends Error {}
 const SAME = { "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "÷": "/", "、": ",", "；": ",",
                ";": ",", "【": "[", "】": "]", "π": "pi", "\u3000": " ", "。": "", "²": "^2", "³": "^3" };
+// An answer is a few numbers or short formulas: longer input, or brackets nested deeper, is refused with a
+// message (and the reader never recurses past what a browser's stack holds).
+const MAX_LENGTH = 400, MAX_DEPTH = 40;
 
-// Full-width forms (（）［］，－／０-９ …) become ASCII; "p = …" and "ln(7/2) ≈ 1.2528" keep what follows = or ≈.
-// A Chinese input method types "。" for ".": between digits it is the decimal point (1。25), elsewhere a full stop.
-function normalise(text) {
-  const ascii = text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
-    .replace(/(\d)。(?=\d)/g, "$1.")
-    .replace(/[−–—×·⋅÷、；;【】π\u3000。²³]/g, (c) => SAME[c]);
-  return ascii.split(/[=≈]/).pop().trim();
-}
+// Full-width forms (（）［］，－／０-９％ …) become ASCII, and ** becomes ^. A Chinese input method types "。" for
+// ".": between digits it is the decimal point (1。25), elsewhere a full stop.
+const ascii = (text) => text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+  .replace(/(\d)。(?=\d)/g, "$1.")
+  .replace(/[−–—×·⋅÷、；;【】π\u3000。²³]/g, (c) => SAME[c])
+  .replace(/\*\*/g, "^");
+// "p = …" and "ln(7/2) ≈ 1.2528" keep what follows the last = or ≈.
+const normalise = (text) => ascii(text).split(/[=≈]/).pop().trim();
 
-const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z]+)|(\*\*|[-+*/^()%,[\]]))/y;
+const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z]+)|([-+*/^()%,[\]]))/y;
 const FUNCTIONS = { ln: Math.log, log: Math.log, exp: Math.exp, sqrt: Math.sqrt };
 // Where a function has no finite value, the reader is told why, with the argument it got.
 const DOMAIN = { ln: [(x) => x > 0, "ln 只对大于 0 的数有定义"], log: [(x) => x > 0, "log 只对大于 0 的数有定义"],
                  sqrt: [(x) => x >= 0, "sqrt 只对不小于 0 的数有定义"] };
-// The reader's own text inside a message: in Chinese quotes, with $ and ` (the message's marks) made full-width.
-const quote = (text) => `“${String(text).replace(/\$/g, "＄").replace(/`/g, "｀")}”`;
+// The reader's own text inside a message: in Chinese quotes, at most 24 characters, with $ and ` (the message's
+// marks) made full-width.
+const quote = (text) => {
+  const chars = Array.from(String(text));
+  const cut = chars.length > 24 ? chars.slice(0, 20).join("") + "…" : chars.join("");
+  return `“${cut.replace(/\$/g, "＄").replace(/`/g, "｀")}”`;
+};
+// A character one cannot see (U+200B, NUL, U+202E …) is named by its code, so the reader knows what to delete.
+const INVISIBLE = { 0x0: "空字符", 0x200b: "零宽空格", 0x200c: "零宽非连接符", 0x200d: "零宽连接符",
+                    0x200e: "从左到右标记", 0x200f: "从右到左标记", 0x202e: "从右到左覆盖", 0x2060: "字连接符",
+                    0xfeff: "零宽不换行空格" };
+const symbolName = (c) => {
+  if (!/[\p{C}\p{Z}\p{M}]/u.test(c)) return quote(c);
+  const code = c.codePointAt(0), name = INVISIBLE[code];
+  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}（看不见的字符${name ? "：" + name : ""}，删掉它再试）`;
+};
 const printed = (x) => String(Math.round(x * 1e4) / 1e4).replace("-", "−");
 const CONSTANTS = { e: Math.E, pi: Math.PI };
 
@@ -40,10 +57,10 @@ function tokens(text) {
   while (text.slice(at).trim()) {
     TOKEN.lastIndex = at;
     const m = TOKEN.exec(text);
-    if (!m) throw new ReadError(`不认识符号${quote(text.slice(at).trim()[0])}`);
+    if (!m) throw new ReadError(`不认识符号${symbolName(String.fromCodePoint(text.slice(at).trim().codePointAt(0)))}`);
     if (m[1] !== undefined) found.push({ type: "number", value: parseFloat(m[1]) });
     else if (m[2] !== undefined) found.push({ type: "name", value: m[2].toLowerCase(), typed: m[2] });
-    else found.push({ type: m[3] === "**" ? "^" : m[3] });
+    else found.push({ type: m[3] });
     at = TOKEN.lastIndex;
   }
   return found;
@@ -73,14 +90,21 @@ function evaluate(text) {
       else return value;
     }
   }
-  function unary() {
-    if (peek("+", "-")) return list[k++].type === "-" ? -unary() : unary();
-    return power();
+  function unary() {   // a run of signs is counted, not recursed into ("------1")
+    let sign = 1;
+    while (peek("+", "-")) if (list[k++].type === "-") sign = -sign;
+    return sign * power();
   }
   function power() {
     let value = primary();
     while (peek("%")) { k++; value /= 100; }
-    return peek("^") ? (k++, Math.pow(value, unary())) : value;
+    if (!peek("^")) return value;
+    k++;
+    const exponent = unary();
+    if (value < 0 && !Number.isInteger(exponent)) {
+      throw new ReadError(`负数的非整数次方在实数里没有定义，这里是 (${printed(value)})^${printed(exponent)}`);
+    }
+    return Math.pow(value, exponent);
   }
   function primary() {
     const t = list[k++];
@@ -124,6 +148,14 @@ function evaluate(text) {
   return value;
 }
 
+// One number, finite: a value too large to hold, or none at all (∞ − ∞), is said as such.
+function finite(part) {
+  const value = evaluate(part);
+  if (Number.isNaN(value)) throw new ReadError(`${quote(part)}算不出确定的值：中间有一步大到超出了能表示的范围（如 exp(1000)）`);
+  if (!Number.isFinite(value)) throw new ReadError(`${quote(part)}算出来不是有限的数（太大了）`);
+  return value;
+}
+
 // The bracket depth after each character of `text`.
 function depths(text) {
   let depth = 0;
@@ -141,13 +173,53 @@ function split(text, separator) {
   return parts.map((p) => p.trim());
 }
 
-// "[4/7, -5/7, 1/7]", "(4/7，-5/7，1/7)", "4/7, -5/7, 1/7" and NumPy's "[0.57 -0.71 0.14]" are vectors.
+// A number that multiplies or divides a whole vector, as the answer keys write it: "[4, -5, 1]/7",
+// "(1/7)*[4, -5, 1]", "[1, e, e^2]/(1+e+e^2)". Returns [the vector's text, the factor], or null when `s` is no
+// such product. Each factor is one term (no + or − outside brackets), so "1 + 2*[1, 2]" is not read as 3·[1, 2].
+function scaledVector(s) {
+  const depth = depths(s), open = s.indexOf("[");
+  if (open < 0 || (open > 0 && depth[open - 1] !== 0)) return null;
+  const close = depth.indexOf(0, open);
+  if (open === 0 && close === s.length - 1) return null;
+  const before = s.slice(0, open).trim().replace(/\*$/, "").trim(), after = s.slice(close + 1).trim();
+  if (!/^([*/]|$)/.test(after)) return null;
+  const pieces = [...(before ? [["*", before]] : []), ...operands(after)];
+  const oneTerm = (text) => split(text.replace(/^[-+]|(?<=[\^*/(]|\d[eE])\s*[-+]/g, ""), /[-+]/).length === 1;
+  if (!pieces.every(([, text]) => text && oneTerm(text))) return null;
+  let factor = 1;
+  for (const [op, text] of pieces) {
+    const value = /^[-+]$/.test(text) ? Number(text + "1") : finite(text);
+    if (op === "/" && value === 0) throw new ReadError("除数是 0");
+    factor = op === "/" ? factor / value : factor * value;
+  }
+  return [s.slice(open, close + 1), factor];
+}
+
+// "/7*2" → [["/", "7"], ["*", "2"]]: the operands of * and / outside any bracket, each with its operator.
+function operands(text) {
+  const found = [], depth = depths(text);
+  let op = null, start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && !(depth[i] === 0 && "*/".includes(text[i]))) continue;
+    if (op) found.push([op, text.slice(start, i).trim()]);
+    [op, start] = [text[i], i + 1];
+  }
+  return found;
+}
+
+// "[4/7, -5/7, 1/7]", "(4/7，-5/7，1/7)", "4/7, -5/7, 1/7", NumPy's "[0.57 -0.71 0.14]" and "[4, -5, 1]/7" are
+// vectors.
 function readAnswer(text, length) {
   let s = normalise(text);
+  if (s.length > MAX_LENGTH) throw new ReadError(`答案太长了（${s.length} 个字符，最多 ${MAX_LENGTH} 个）：只写答案本身`);
   const depth = depths(s);
   if (depth.some((d) => d < 0) || depth.at(-1) !== 0) throw new ReadError("括号没有配对");
+  if (Math.max(...depth) > MAX_DEPTH) throw new ReadError(`括号套得太深（${Math.max(...depth)} 层，最多 ${MAX_DEPTH} 层）`);
+  const scaled = scaledVector(s);
+  let factor = 1;
+  if (scaled) [s, factor] = scaled;
   // One bracket around the whole answer ("(1+e)/(2)" is not), and either square or holding a comma.
-  if ("[(".includes(s[0]) && depth.indexOf(0) === s.length - 1
+  if ("[(".includes(s[0]) && depths(s).indexOf(0) === s.length - 1
       && (s[0] === "[" || split(s.slice(1, -1), /,/).length > 1)) {
     s = s.slice(1, -1).trim();
   }
@@ -161,8 +233,8 @@ function readAnswer(text, length) {
   }
   return parts.map((part, k) => {
     if (!part) throw new ReadError(`编号为 ${k} 的分量是空的`);
-    const value = evaluate(part);
-    if (!Number.isFinite(value)) throw new ReadError(`${quote(part)}算出来不是有限的数（太大了）`);
+    const value = finite(part) * factor;
+    if (!Number.isFinite(value)) throw new ReadError(`编号为 ${k} 的分量算出来不是有限的数（太大了）`);
     return value;
   });
 }
@@ -393,16 +465,15 @@ const shown = (x) => {
 
 function judge(kind, values, text, tolerance) {
   const want = list(kind.solve(values));
-  if (!kind.percent && text.includes("%")) {
+  if (!kind.percent && ascii(text).includes("%")) {
     return { ok: false, message: "这里的答案不是概率，不写成百分数：去掉 %，写出这个数本身。" };
   }
   if (!normalise(text)) return { ok: false, message: "还没有写答案。" };
   let got;
   try {
     got = readAnswer(text, want.length);
-  } catch (error) {
-    if (error instanceof ReadError) return { ok: false, message: `没读懂：${error.message}。` };
-    throw error;
+  } catch (error) {   // whatever the text, a verdict: the reader's own message, or that it could not be read
+    return { ok: false, message: `没读懂：${error instanceof ReadError ? error.message : "这个算式读不了，请换一种写法"}。` };
   }
   if (got.length !== want.length) {
     const example = ["1/3", "-1/2", "0.25", "2"];
@@ -551,7 +622,10 @@ export function startPage() {
   const stored = (action, fallback) => { try { return action(); } catch { return fallback; } };
   const start = () => {
     const roots = [...document.querySelectorAll(".answer-box[data-answer-box]")];
-    const solved = new Set(stored(() => JSON.parse(localStorage.getItem(STORE) || "[]"), []));
+    // Storage is never trusted: only the labels of this page's boxes are kept from it (junk is dropped, and so
+    // never written back).
+    const kept = stored(() => JSON.parse(localStorage.getItem(STORE)), null);
+    const solved = new Set(roots.map((r) => r.id).filter((id) => Array.isArray(kept) && kept.includes(id)));
     const progress = {
       text: (scope) => `${scope}已完成 ${roots.filter((r) => solved.has(r.id)).length}/${roots.length}`,
       solve(label) {
