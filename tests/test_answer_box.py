@@ -253,7 +253,8 @@ def run_page_script(tmp_path, body: str):
     (tmp_path / "run.js").write_text(
         'globalThis.window = globalThis;\n'
         'globalThis.document = { readyState: "complete", querySelectorAll: () => [] };\n'
-        'globalThis.location = { pathname: "/book/test.html" };\n'
+        'globalThis.location = { pathname: "/book/test.html", hash: "" };\n'
+        'globalThis.addEventListener = () => {};\n'
         'require("./page.js");\n' + body, encoding="utf-8")
     proc = subprocess.run([node, "run.js"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr

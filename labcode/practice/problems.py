@@ -274,7 +274,8 @@ KINDS = {
 TITLE = "动手算"
 # `…` marks what a reader types (set in the typewriter face, where l and I differ).
 HELP = ("可以写小数、分数（`2/3`）或算式（`ln(5/3)`、`e^2`；`log` 也按自然对数 `ln` 算）；"
-        "中文输入法打出的全角数字、括号、逗号、负号和句号也可以。")
+        "中文输入法打出的全角数字、括号、逗号、负号和句号也可以。“换一组数”出的每组数有一个变体号，"
+        "在框里写 `变体 7F3A` 再核对，就回到那一组数。")
 HELP_VECTOR = "向量写成 `[1/3, -1/2, 0.25]`，每个分量与答案相差不超过 {tolerance} 就算对。"
 HELP_SCALAR = "与答案相差不超过 {tolerance} 就算对。"
 LABEL = re.compile(r"^[a-z][a-z0-9-]*$")

@@ -375,11 +375,12 @@ const KINDS = {
       while (placed < uses) { const t = int(rand, 0, T - 1); if (ids[t] !== row) { ids[t] = row; placed++; } }
       // As exercise 3.3 asks of a test: no single position's share may equal the sum in any component, or
       // "only one share kept" (dE[ids] += dH) would count as right.
+      // Nor may the answer be [0, 0].
       let dH, total;
       do {
         dH = ids.map(() => [int(rand, -3, 3), int(rand, -3, 3)]);
         total = dH.filter((_, t) => ids[t] === row).reduce((s, g) => s.map((x, d) => x + g[d]));
-      } while (dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
+      } while (total.every((x) => x === 0) || dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
       return { values: { ids, dH, row }, texts: { ids: vector(ids), dH: rows(dH), row: num(row) } };
     },
     solve: (v) => embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row],
@@ -429,11 +430,16 @@ const KINDS = {
     },
   },
   "mse-gradient": {
-    draw(rand) {
-      const X = [0, 1, 2].map(() => [int(rand, 0, 10), int(rand, 0, 10)]);
-      const w = [int(rand, 1, 5), int(rand, 1, 5)], b = int(rand, 0, 20);
-      const y = linear(X, w.map((x) => [x]), [b]).map((row) => row[0] + int(rand, -3, 3));
-      return { values: { X, w, b, y }, texts: { X: rows(X), w: vector(w), b: num(b), y: vector(y) } };
+    draw(rand) {   // again while the gradient is [0, 0] (every residual 0, or X^T r = 0)
+      let values;
+      do {
+        const X = [0, 1, 2].map(() => [int(rand, 0, 10), int(rand, 0, 10)]);
+        const w = [int(rand, 1, 5), int(rand, 1, 5)], b = int(rand, 0, 20);
+        const y = linear(X, w.map((x) => [x]), [b]).map((row) => row[0] + int(rand, -3, 3));
+        values = { X, w, b, y };
+      } while (this.solve(values).every((g) => Math.abs(g) < 1e-9));
+      const { X, w, b, y } = values;
+      return { values, texts: { X: rows(X), w: vector(w), b: num(b), y: vector(y) } };
     },
     solve(v) {
       const W = v.w.map((x) => [x]);                                   // (d, 1)
@@ -499,11 +505,26 @@ function judge(kind, values, text, tolerance) {
   return { ok: false, message };
 }
 
-// ---- one box: its question, its input and its verdict ----
-function seed(label, variant) {   // FNV-1a of the box's label, mixed with the number of the try
+// ---- variants: a drawn problem is named by its box's label and a four-digit ID (labcode.practice.variants) ----
+function fnv1a(text) {   // FNV-1a over the code points of the label
   let h = 0x811c9dc5;
-  for (const c of label) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
-  return (h ^ Math.imul(variant, 0x9e3779b1)) >>> 0;
+  for (const c of text) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
+  return h;
+}
+const seed = (label, id) => (fnv1a(label) ^ Math.imul(id, 0x9e3779b1)) >>> 0;
+const idText = (id) => id.toString(16).toUpperCase().padStart(4, "0");
+// The k-th "换一组数" of a box: k·0x9E37 (odd) plus the label's hash, modulo 2^16, meets every ID once in 65,536.
+const nthVariant = (label, k) => (Math.imul(k, 0x9e37) + fnv1a(label)) & 0xffff;
+// "变体 7F3A" (or "#7F3A", "variant 7f3a") typed into a box, or "#<label>:7F3A" in the page's address.
+const ASKED = /^\s*(?:变体|variant|#)\s*:?\s*([0-9a-f]{4})\s*$/i;
+const asked = (text) => { const m = ASKED.exec(ascii(text)); return m ? parseInt(m[1], 16) : null; };
+
+// The problem a box of kind `kind` labelled `label` shows for an ID (a number in 0…0xFFFF, or its four hex
+// digits): its values, its texts and the answer maths.js gives.
+function variant(kind, label, id) {
+  const number = typeof id === "number" ? id : parseInt(id, 16);
+  const drawn = KINDS[kind].draw(mulberry32(seed(label, number)));
+  return { id: idText(number), ...drawn, answer: KINDS[kind].solve(drawn.values) };
 }
 
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -529,7 +550,7 @@ function setUp(root, spec, label, progress) {
   const kind = KINDS[spec.kind];
   const part = (name) => root.querySelector(`.ab-${name}`);
   const input = part("input"), verdict = part("verdict");
-  let variant = 0, current = { values: spec.values, texts: spec.texts };
+  let variant = null, presses = 0, current = { values: spec.values, texts: spec.texts };
 
   let said = "";
   // $…$ marks maths; a repeated verdict gets a zero-width space, to be announced again. The solved count, shown
@@ -543,31 +564,42 @@ function setUp(root, spec, label, progress) {
   const show = () => {
     part("question").innerHTML = toHtml(fill(spec.question, current.texts));
     part("label").innerHTML = toHtml(fill(spec.label, current.texts));
-    part("set").textContent = variant ? `（第 ${variant} 组新数）` : "（书中的数）";
-    part("book").hidden = variant === 0;
+    const set = part("set");
+    set.textContent = variant === null ? "（书中的数）" : "（";
+    if (variant !== null) {   // on the site, a link that opens this very problem, to share or to come back to
+      const name = make(progress.links ? "a" : "span", "ab-variant", set, `变体 ${variant}`);
+      if (progress.links) name.href = `#${label}:${variant}`;
+      set.append("）");
+    }
+    part("book").hidden = variant === null;
+  };
+  const turnTo = (id, message) => {
+    variant = id === null ? null : idText(id);
+    current = id === null ? { values: spec.values, texts: spec.texts } : kind.draw(mulberry32(seed(label, id)));
+    show();
+    input.value = "";
+    input.removeAttribute("aria-invalid");
+    say(message);
   };
   part("form").addEventListener("submit", (event) => {
     event.preventDefault();
+    const id = asked(input.value);
+    if (id !== null) return turnTo(id, `这是变体 ${idText(id)} 的数：先在纸上自己算，再写下答案、点“核对”。`);
     const result = judge(kind, current.values, input.value, spec.tolerance);
     input.setAttribute("aria-invalid", result.ok ? "false" : "true");
     if (result.ok) progress.solve(label);
     const count = result.ok ? progress.text(spec.scope) : "";
     say(result.message, count && `${count}。`);
   });
-  const turnTo = (next, message) => {
-    variant = next;
-    current = variant ? kind.draw(mulberry32(seed(label, variant))) : { values: spec.values, texts: spec.texts };
-    show();
-    input.value = "";
-    input.removeAttribute("aria-invalid");
-    say(message);
+  part("new").addEventListener("click", () => {
+    turnTo(nthVariant(label, ++presses), "换了一组新数：先在纸上自己算，再写下答案、点“核对”。");
     input.focus();
-  };
-  part("new").addEventListener("click", () => turnTo(variant + 1, "换了一组新数：先在纸上自己算，再写下答案、点“核对”。"));
-  part("book").addEventListener("click", () => turnTo(0, "回到了书中的数。"));
+  });
+  part("book").addEventListener("click", () => { turnTo(null, "回到了书中的数。"); input.focus(); });
   // For the tests and the curious: which numbers are shown, and the answer maths.js gives for them.
   root.answerBox = { get variant() { return variant; }, get values() { return current.values; },
-                     get answer() { return kind.solve(current.values); } };
+                     get answer() { return kind.solve(current.values); }, open: (id) => turnTo(parseInt(id, 16),
+                       `这是变体 ${id.toUpperCase()} 的数：先在纸上自己算，再写下答案、点“核对”。`) };
   show();
   part("controls").hidden = false;
   progress.show();
@@ -576,7 +608,7 @@ function setUp(root, spec, label, progress) {
 // ---- in a running notebook: the anywidget ----
 // The same parts as the site's HTML (_ext/answer_box), without the solved count: each box is a widget of its
 // own, so no box knows how many of the chapter's boxes were solved.
-const NO_PROGRESS = { text: () => "", solve() {}, show() {} };
+const NO_PROGRESS = { text: () => "", solve() {}, show() {}, links: false };
 let views = 0;   // element ids stay unique when a box is shown twice
 
 function render({ model, el }) {
@@ -627,6 +659,7 @@ export function startPage() {
     const kept = stored(() => JSON.parse(localStorage.getItem(STORE)), null);
     const solved = new Set(roots.map((r) => r.id).filter((id) => Array.isArray(kept) && kept.includes(id)));
     const progress = {
+      links: true,
       text: (scope) => `${scope}已完成 ${roots.filter((r) => solved.has(r.id)).length}/${roots.length}`,
       solve(label) {
         solved.add(label);
@@ -640,10 +673,20 @@ export function startPage() {
       },
     };
     roots.forEach((root) => setUp(root, JSON.parse(root.dataset.answerBox), root.id, progress));
+    // "#ch2-ab-gradient:7F3A" opens that box at that variant (a link a reader shares, or an instructor gives).
+    const follow = () => {
+      const [, id, wanted] = /^#([a-z][a-z0-9-]*):([0-9a-f]{4})$/i.exec(location.hash) || [];
+      const root = id && roots.find((r) => r.id === id);
+      if (!root) return;
+      root.answerBox.open(wanted);
+      root.scrollIntoView();
+    };
+    follow();
+    window.addEventListener("hashchange", follow);
   };
   // The kinds, the reader and the judge of answers, for the page's tests and the curious (nothing on the page
   // needs them).
-  window.labAnswerBoxes = { kinds: KINDS, read: readAnswer, judge: (name, values, text, tolerance) =>
+  window.labAnswerBoxes = { kinds: KINDS, read: readAnswer, variant, nthVariant, judge: (name, values, text, tolerance) =>
     judge(KINDS[name], values, text, tolerance) };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
