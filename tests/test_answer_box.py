@@ -240,7 +240,7 @@ def test_the_page_script_is_the_widgets_module_with_the_maths_the_boxes_use():
     used = {n.strip() for n in re.search(r'import \{([^}]*)\} from "\./maths\.js";', source)[1].split(",")} - {""}
     maths_js = Path(labcode.__file__).parent / "widgets" / "maths.js"
     exported = set(EXPORTED.findall(maths_js.read_text(encoding="utf-8")))
-    assert used <= exported and {"softmax", "validMean", "countProbs", "mseGrad", "mulberry32"} <= used
+    assert used <= exported and {"softmax", "mulberry32"} <= used
     script = page_script("answer_box", "startPage")
     assert script.startswith("// labcode/widgets/maths.js as a classic script")
     assert not re.search(r"^(?:import|export) ", script, re.M) and script.rstrip().endswith("startPage();\n})();")
@@ -322,6 +322,52 @@ def test_a_near_miss_is_blamed_on_rounding_only_when_the_answer_needs_more_decim
     assert not exact["ok"] and "很接近" in exact["message"] and "检查一下算术" in exact["message"], exact
     assert "多保留几位小数" not in exact["message"]
     assert not rounded["ok"] and "多保留几位小数" in rounded["message"], rounded
+
+
+BOOK_SMOOTHED = {"symbols": [".", "a", "b", "c"], "counts": [3, 0, 5, 0], "alpha": 2, "prev": "a", "next": "a"}
+BOOK_GRADIENT = {"z": [float(np.log(2)), 0.0, float(-np.log(2))], "y": 1}
+MEAN_LOSS = {"losses": [[1, 1.5, 2.5], [3.5, 1.5, 0]], "targets": [[3, 5, 2], [4, 2, -100]]}
+
+
+@pytest.mark.parametrize("kind, values, typed, said", [
+    ("smoothed-prob", BOOK_SMOOTHED, "2/12", "不对。提示：分母里 $Vα$ 少了因子 $α$。"),   # V, not Vα: 1/8 is 2/16
+    ("smoothed-prob", BOOK_SMOOTHED, "2/16 * -1", "不对。提示：符号反了。"),
+    ("loss", BOOK_GRADIENT, "ln(3/2)", "不对。提示：分母里少了 $e^{z_0}$ 这一项。"),
+    ("loss", BOOK_GRADIENT, "-ln 2/7", "不对。提示：−ln 2/7 读作 −(ln 2)/7；想写 −ln(2/7)，请加括号。"),
+    ("mean-loss", MEAN_LOSS, "7.5/5", "不对。提示：分子里少了 $2.5$ 这一项。"),
+    ("softmax", {"z": BOOK_GRADIENT["z"]}, "[4/7, 2/7, 1/2]",
+     "不对：编号为 2 的分量不对，其余分量都对。提示：编号为 2 的分量：没有除以分母 $S$。"),
+    ("step", {**BOOK_GRADIENT, "lr": 0.1}, "[-2/35, 1/14, -ln 2 - 1/70]",
+     "不对：编号为 0 的分量不对，其余分量都对。提示：编号为 0 的分量：少了 $z_0$ 这一项。"),
+    ("row-gradient", {"ids": [3, 5, 3], "dH": [[1, 2], [-1, 1], [3, -1]], "row": 3}, "[-2, 3]",
+     "不对：每个分量都不对。提示：$dH[2]$ 的符号反了。"),
+    ("mse-gradient", {"X": [[10, 2], [4, 6], [8, 0]], "w": [3, 5], "b": 20, "y": [62, 60, 45]}, "[-920/3, -304/3]",
+     "不对：每个分量都不对。提示：残差 $r_i$ 里少了 $b$ 这一项。"),
+])
+def test_an_unnamed_wrong_answer_is_told_which_part_is_off(tmp_path, kind, values, typed, said):
+    """No slip of the kind's list matches: the box changes one part of its own formula at a time (a term or a
+    factor left out, a sign, a fraction upside down) and says which change gives what the reader wrote."""
+    verdict = run_page_script(tmp_path, f'console.log(JSON.stringify(labAnswerBoxes.judge('
+                                        f'{json.dumps(kind)}, {json.dumps(values)}, {json.dumps(typed)}, 0.001)));\n')
+    assert verdict == {"ok": False, "message": said}
+
+
+def test_every_single_change_of_a_formula_gets_a_hint(tmp_path):
+    """Over many drawn problems of every kind: whatever one change of the box's formula gives (made in each
+    component), typed as the answer, is refused with a hint (a named slip or the part that is off), never a bare
+    “不对”."""
+    cases = run_page_script(tmp_path,
+        'const boxes = window.labAnswerBoxes;\n'
+        'console.log(JSON.stringify(Object.keys(boxes.kinds).flatMap((kind) => Array.from({ length: 25 }, (_, k) => {\n'
+        '  const v = boxes.variant(kind, "ch9-ab-x", k * 977).values, right = [boxes.kinds[kind].solve(v)].flat();\n'
+        '  return boxes.slips(kind, v).filter(([got]) => got.some((x, i) => Math.abs(x - right[i]) > 0.02)\n'
+        '                                                 && got.every(Number.isFinite))\n'
+        '    .map(([got, says]) => [kind, says, boxes.judge(kind, v, JSON.stringify(got), 0.001)]);\n'
+        '}).flat())));\n')
+    assert len(cases) > 500
+    bare = [(kind, says, verdict["message"]) for kind, says, verdict in cases if "提示：" not in verdict["message"]]
+    assert not bare, bare[:5]
+    assert all(not verdict["ok"] for _, _, verdict in cases)
 
 
 # --- the box's code cell on the site and in the handouts: a small Sphinx project ---------------------------

@@ -5,8 +5,7 @@
 // each kind comes from maths.js, as the widgets' does. Nothing leaves the browser; on the site only the list of
 // solved boxes is kept, in localStorage.
 import {
-  countProbs, crossEntropy, crossEntropyGrad, embeddingBackward, fmt, gradientStep, linear, linearBackward, mseGrad,
-  mulberry32, softmax, validMean,
+  crossEntropyGrad, fmt, gradientStep, linear, mulberry32, softmax, validMean,
 } from "./maths.js";
 import { keepControlKeys, make } from "./dom.js";
 
@@ -265,12 +264,14 @@ function scores(rand, extra = {}) {
     Object.entries(extra).map(([name, value]) => [name, num(value)])) } };
 }
 
-// A loss ln(a/b) typed as "ln a/b" reads as (ln a)/b: that slip, with its hint, when 1/p_y = a/b (b > 1).
+// A loss ln(a/b) typed as "ln a/b" reads as (ln a)/b, and −ln(b/a) as "−ln b/a" (−ln b)/a: those slips, with
+// their hints, when 1/p_y = a/b (b > 1).
 function lnOverDenominator(x) {
   for (let b = 1; b <= 100; b++) {
     const a = Math.round(x * b);
     if (Math.abs(a - x * b) < 1e-9 * b) {
-      return b === 1 ? [] : [[Math.log(a) / b, `ln ${a}/${b} 读作 (ln ${a})/${b}；想写 ln(${a}/${b})，请加括号。`]];
+      return b === 1 ? [] : [[Math.log(a) / b, `ln ${a}/${b} 读作 (ln ${a})/${b}；想写 ln(${a}/${b})，请加括号。`],
+                             [-Math.log(b) / a, `−ln ${b}/${a} 读作 −(ln ${b})/${a}；想写 −ln(${b}/${a})，请加括号。`]];
     }
   }
   return [];
@@ -292,6 +293,85 @@ function otherColumns(v, n, V) {
     + `“${v.next}”，它这一格的计数是 ${v.counts[next]}。`]);
 }
 
+// ---- each kind's answer as a formula: its value is the answer, and its parts say what a wrong answer missed ----
+// A node is a number (a leaf) or an operation (+, *, /, − for "minus this", ln) over parts; `text` is how the
+// book writes it ($…$ marks maths) and `name` the part it plays (分子, 分母, 残差 $r_i$), if any.
+const leaf = (value, text) => ({ value, text });
+const plus = (parts, text, name) => ({ op: "+", parts, text, name });
+const times = (parts, text) => ({ op: "*", parts, text });
+const negative = (part, text) => ({ op: "-", parts: [part], text });
+const ln = (part, text) => ({ op: "ln", parts: [part], text });
+const over = (top, bottom, text) => ({ op: "/", text,
+  parts: [{ ...top, name: top.name || "分子" }, { ...bottom, name: bottom.name || "分母" }] });
+
+// The value of a formula, with one change made wherever its text is written: a term or a factor left out, a sign
+// turned, a fraction upside down, or a fraction's denominator left out.
+function computed(node, edit = null) {
+  const at = (type) => edit !== null && edit.type === type && edit.text === node.text;
+  let value = node.value;
+  if (node.op) {
+    const cut = edit && ((edit.type === "term" && node.op === "+") || (edit.type === "factor" && node.op === "*"));
+    const x = node.parts.filter((p) => !(cut && p.text === edit.text)).map((p) => computed(p, edit));
+    value = node.op === "+" ? sum(x) : node.op === "*" ? x.reduce((s, v) => s * v, 1)
+      : node.op === "-" ? -x[0] : node.op === "ln" ? Math.log(x[0])
+      : at("flip") ? x[1] / x[0] : at("top") ? x[0] : x[0] / x[1];
+  }
+  return at("sign") ? -value : value;
+}
+const solved = (formula) => (Array.isArray(formula) ? formula.map((node) => computed(node)) : computed(formula));
+
+// Every single change of a formula, each with what it says ("分母里 $Vα$ 少了因子 $α$").
+function edits(root) {
+  const found = new Map();
+  const add = (type, text, says) => { if (!found.has(type + text)) found.set(type + text, { type, text, says }); };
+  const inside = (where, gap = "") => (where ? `${where}${where.endsWith("$") ? " " : ""}里${gap}` : "");
+  (function walk(node, outer) {   // `outer`: the part the node's parent plays
+    const where = node.name || outer;
+    add("sign", node.text, node === root ? "符号反了" : `${inside(outer, " ")}${node.text} 的符号反了`);
+    if (node.op === "/") {
+      add("flip", node.text, `${inside(outer)}分子和分母颠倒了`);
+      add("top", node.text, `${inside(outer)}没有除以分母 ${node.parts[1].text}`);
+    }
+    for (const part of node.parts || []) {
+      if (node.parts.filter((p) => p.text === part.text).length === 1) {
+        if (node.op === "+") add("term", part.text, `${inside(where)}少了 ${part.text} 这一项`);
+        if (node.op === "*") add("factor", part.text, `${inside(where, " ")}${node.text} 少了因子 ${part.text}`);
+      }
+      walk(part, where);
+    }
+  })(root, "");
+  return [...found.values()];
+}
+
+// Which part a wrong answer missed, when one change of the formula gives each wrong component: "提示：分母里
+// $Vα$ 少了因子 $α$。", or for a vector "提示：编号为 0 的分量：…；编号为 2 的分量：…。" ("" when no change does).
+function diagnosis(formula, got, off, tolerance) {
+  const nodes = [formula].flat();
+  const fits = (edit, k) => {
+    const value = computed(nodes[k], edit);
+    return Math.abs(value - got[k]) <= tolerance && Math.abs(value - computed(nodes[k])) > tolerance;
+  };
+  const changes = [...new Map(off.flatMap((k) => edits(nodes[k])).map((e) => [e.type + e.text, e])).values()];
+  const said = [];
+  // The change that explains the most wrong components first, so that one slip made everywhere is said once.
+  for (let left = off; left.length;) {
+    const [edit, ks] = changes.map((e) => [e, left.filter((k) => fits(e, k))])
+      .reduce((best, next) => (next[1].length > best[1].length ? next : best), [null, []]);
+    if (!edit) return "";
+    said.push(ks.length === nodes.length ? edit.says : `编号为 ${ks.join("、")} 的分量：${edit.says}`);
+    left = left.filter((k) => !ks.includes(k));
+  }
+  return `提示：${said.join("；")}。`;
+}
+
+// Softmax of z: p_k = e^{z_k} / S with S = Σ_j e^{z_j}.
+const probability = (z, k, text = `$p_${k}$`) => over(leaf(Math.exp(z[k]), `$e^{z_${k}}$`),
+  plus(z.map((x, j) => leaf(Math.exp(x), `$e^{z_${j}}$`)), "$S$"), text);
+// The gradient of the loss: g_k = p_k − 1 at the target, p_k elsewhere.
+const gradientPart = (z, y, k) => (k === y
+  ? plus([probability(z, k), negative(leaf(1, "$1$"), "$−1$")], `$g_${k}$`, `$g_${k}$`)
+  : probability(z, k, `$g_${k}$`));
+
 const KINDS = {
   softmax: {
     percent: true,
@@ -299,7 +379,7 @@ const KINDS = {
       const { z, text } = logScores(rand);
       return { values: { z }, texts: { z: text } };
     },
-    solve: (v) => softmax(v.z),
+    formula: (v) => v.z.map((_, k) => probability(v.z, k)),
     mistakes: (v) => [
       [scale(v.z, 1 / sum(v.z)), "这是直接除以分数之和：先对每个分数取指数，再除以这些指数之和。"],
       [v.z.map(Math.exp), "这些是 $e^z$，还要除以它们的和 $S$，概率加起来才是 1。"],
@@ -308,7 +388,7 @@ const KINDS = {
   },
   loss: {
     draw: (rand) => scores(rand),
-    solve: (v) => crossEntropy(v.z, v.y),
+    formula: (v) => negative(ln(probability(v.z, v.y), `$ln p_${v.y}$`), `$−ln p_${v.y}$`),
     mistakes: (v) => {
       const p = softmax(v.z);
       return [
@@ -323,7 +403,7 @@ const KINDS = {
   },
   gradient: {
     draw: (rand) => scores(rand),
-    solve: (v) => crossEntropyGrad(v.z, v.y),
+    formula: (v) => v.z.map((_, k) => gradientPart(v.z, v.y, k)),
     mistakes: (v) => {
       const p = softmax(v.z);
       return [
@@ -336,7 +416,8 @@ const KINDS = {
   },
   step: {
     draw: (rand) => scores(rand, { lr: pick(rand, [0.1, 0.2, 0.5, 1]) }),
-    solve: (v) => gradientStep(v.z, v.y, v.lr),
+    formula: (v) => v.z.map((x, k) => plus([leaf(x, `$z_${k}$`), negative(times([leaf(v.lr, "$η$"),
+      gradientPart(v.z, v.y, k)], `$ηg_${k}$`), `$−ηg_${k}$`)], `$z_${k} − ηg_${k}$`)),
     mistakes: (v) => {
       const g = crossEntropyGrad(v.z, v.y);
       return [
@@ -355,7 +436,11 @@ const KINDS = {
       const targets = lengths.map((n) => Array.from({ length: T }, (_, t) => (t < n ? int(rand, 2, 9) : -100)));
       return { values: { losses, targets }, texts: { losses: rows(losses), targets: rows(targets) } };
     },
-    solve: (v) => validMean(v.losses, v.targets),
+    formula(v) {   // the valid losses over their count N
+      const valid = v.losses.flat().filter((_, i) => v.targets.flat()[i] !== -100);
+      return over(plus(valid.map((x) => leaf(x, `$${num(x)}$`)), "有效位置的损失之和"),
+                  leaf(valid.length, `$N = ${valid.length}$`), "平均损失");
+    },
     mistakes: (v) => {
       const total = sum(v.losses.flat()), cells = v.losses.flat().length;
       const docMeans = v.losses.map((row, b) => validMean(row, v.targets[b]));
@@ -383,10 +468,11 @@ const KINDS = {
       } while (total.every((x) => x === 0) || dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
       return { values: { ids, dH, row }, texts: { ids: vector(ids), dH: rows(dH), row: num(row) } };
     },
-    solve: (v) => embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row],
+    formula: (v) => v.dH[0].map((_, d) => plus(v.ids.flatMap((id, t) => (id === v.row ? [leaf(v.dH[t][d], `$dH[${t}]$`)]
+      : [])), `$dE[${v.row}]$`)),
     mistakes: (v) => {
       const used = v.dH.filter((_, t) => v.ids[t] === v.row);
-      const right = embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row];
+      const right = KINDS["row-gradient"].solve(v);
       return [
         ...used.map((g) => [g, "只留下了一个位置的梯度（dE[ids] += dH 就会这样）：读过这一行的每个位置的梯度都要加进来。"]),
         [scale(right, 1 / used.length), "除以了这一行被读的次数：梯度是各个位置的梯度之和，不是平均。"],
@@ -413,7 +499,12 @@ const KINDS = {
                                 counts: vector(counts), alpha: num(values.alpha), prev: quote(values.prev),
                                 next: quote(next) } };
     },
-    solve: (v) => countProbs([v.counts], v.alpha)[0][v.symbols.indexOf(v.next)],
+    formula(v) {   // (C + α) / (n + Vα)
+      const C = v.counts[v.symbols.indexOf(v.next)], alpha = leaf(v.alpha, "$α$");
+      return over(plus([leaf(C, "计数 $C$"), alpha], "$C + α$"),
+                  plus([leaf(sum(v.counts), "这一行的总数 $n$"), times([leaf(v.counts.length, "$V$"), alpha], "$Vα$")],
+                       "$n + Vα$"), "$p̂$");
+    },
     mistakes: (v) => {
       const n = sum(v.counts), V = v.counts.length, N = v.counts[v.symbols.indexOf(v.next)];
       // The same sum over another vocabulary: the names' 27 symbols, or the listed ones without “.”.
@@ -441,11 +532,10 @@ const KINDS = {
       const { X, w, b, y } = values;
       return { values, texts: { X: rows(X), w: vector(w), b: num(b), y: vector(y) } };
     },
-    solve(v) {
-      const W = v.w.map((x) => [x]);                                   // (d, 1)
-      const dPreds = mseGrad(linear(v.X, W, [v.b]), v.y.map((t) => [t]));
-      return linearBackward(dPreds, v.X, W).dW.map((row) => row[0]);
-    },
+    formula: (v) => v.w.map((_, d) => times([leaf(2 / v.X.length, "$2/n$"), plus(v.X.map((x, i) => times([
+      leaf(x[d], `$X_{${i},${d}}$`), plus([leaf(sum(x.map((xj, j) => xj * v.w[j])), `$x_${i}·w$`), leaf(v.b, "$b$"),
+        negative(leaf(v.y[i], `$y_${i}$`), `$−y_${i}$`)], `$r_${i}$`, "残差 $r_i$")], `$X_{${i},${d}} r_${i}$`)),
+      `$Σ_i X_{i,${d}} r_i$`)], `$∂ℓ/∂w_${d}$`)),
     mistakes(v) {
       const g = this.solve(v), n = v.X.length;
       return [
@@ -457,6 +547,9 @@ const KINDS = {
     },
   },
 };
+
+// Each kind's answer is its formula's value: computed once on this side (labcode computes it in Python).
+for (const kind of Object.values(KINDS)) kind.solve = (v) => solved(kind.formula(v));
 
 // ---- judging an answer ----
 const list = (x) => (Array.isArray(x) ? x : [x]);
@@ -495,7 +588,8 @@ function judge(kind, values, text, tolerance) {
     : near ? "不对：每个分量都差了一点。" : "不对：每个分量都不对。";
   const slip = kind.mistakes(values).map(([value, hint]) => [list(value), hint])
     .find(([value]) => value.every(Number.isFinite) && within(got, value, tolerance) && !within(value, want, tolerance));
-  if (slip) message += `提示：${slip[1]}`;
+  const why = slip ? `提示：${slip[1]}` : diagnosis(kind.formula(values), got, off, tolerance);
+  if (why) message += why;
   else if (near) {
     // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
     message += list(kind.solve(values)).every((v) => Number(fmt(v, 4)) === v)
@@ -531,11 +625,11 @@ const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/
 const fill = (template, texts) => template.replace(/\{(\w+)\}/g, (_, name) => texts[name]);
 // Maths as the book sets it: variables italic (p, dE, η), function names upright (ln, exp).
 const UPRIGHT = new Set(["ln", "log", "exp", "sqrt"]);
-const maths = (part) => escape(part)
-  .replace(/([_^])(\{[^}]*\}|.)/g, (_, mark, x) => {
-    const tag = mark === "_" ? "sub" : "sup";
-    return `<${tag}>${x.replace(/^\{|\}$/g, "")}</${tag}>`;
-  })
+const scripts = (text) => text.replace(/([_^])(\{[^}]*\}|.)/g, (_, mark, x) => {   // e^{z_0}: z_0 inside <sup>
+  const tag = mark === "_" ? "sub" : "sup";
+  return `<${tag}>${scripts(x.replace(/^\{|\}$/g, ""))}</${tag}>`;
+});
+const maths = (part) => scripts(escape(part))
   .replace(/(<[^>]*>|&\w+;)|([A-Za-zα-ωŷ][A-Za-zα-ωŷ\u0300-\u036f]*)/g,
            (_, tag, word) => tag || (UPRIGHT.has(word) ? word : `<i>${word}</i>`));
 // Maths ($…$) in <span class="ab-math">, _i and ^2 as <sub>, <sup>; what a reader types (`…`) in <code>
@@ -687,7 +781,13 @@ export function startPage() {
   // The kinds, the reader and the judge of answers, for the page's tests and the curious (nothing on the page
   // needs them).
   window.labAnswerBoxes = { kinds: KINDS, read: readAnswer, variant, nthVariant, judge: (name, values, text, tolerance) =>
-    judge(KINDS[name], values, text, tolerance) };
+    judge(KINDS[name], values, text, tolerance),
+    // Each single change of a kind's formula, made in every component: the answer it gives and what it says.
+    slips: (name, values) => {
+      const formula = KINDS[name].formula(values), nodes = [formula].flat();
+      const all = new Map(nodes.flatMap((node) => edits(node)).map((e) => [e.type + e.text, e]));
+      return [...all.values()].map((e) => [nodes.map((node) => computed(node, e)), e.says]);
+    } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 }
