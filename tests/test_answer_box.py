@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 
 import answer_box
 import labcode
-from answer_box.formats import answer_text, to_html, to_latex
+from answer_box.formats import answer_text, to_latex
 from conftest import require_tool
 from labcode.practice import problems
 from labcode.practice.problems import KINDS, ProblemError, box_problem, problem
-from labcode.widgets._family import EXPORTED, page_script
+from labcode.widgets._family import STATIC
 from labcode.widgets.answer_box import WHERE
 from notebook_outputs import book_boxes
 
@@ -223,33 +223,37 @@ def test_the_answer_key_prints_the_exact_form_an_author_gives():
         problems.exact_form("ln(7/2)", near)
 
 
-def test_question_maths_for_the_page_and_for_print():
-    text = "损失 $ℓ = −ln p_y$，$Σ_i r_i^2$ < {x} & $[1, −2]$ $dE[3]$ 写 `ln(5/3)`"
-    assert to_html(text) == ('损失 <span class="ab-math">ℓ = −ln <i>p</i><sub><i>y</i></sub></span>，'
-                             '<span class="ab-math">Σ<sub><i>i</i></sub> <i>r</i><sub><i>i</i></sub><sup>2</sup></span>'
-                             ' &lt; {x} &amp; <span class="ab-math">[1, −2]</span> '
-                             '<span class="ab-math"><i>dE</i>[3]</span> 写 <code class="ab-typed">ln(5/3)</code>')
-    assert to_latex(text.split(" 写")[0]) == r"损失 $\ell  = -\ln p_y$，$\sum _i r_i^2$ < \{x\} \& $[1, -2]$ $dE[3]$"
+def test_question_maths_for_print():
+    text = "损失 $ℓ = −ln p_y$，$Σ_i r_i^2$ < {x} & $[1, −2]$ $dE[3]$"
+    assert to_latex(text) == r"损失 $\ell  = -\ln p_y$，$\sum _i r_i^2$ < \{x\} \& $[1, -2]$ $dE[3]$"
     assert to_latex("概率 $p̂$、$ŷ_i$") == r"概率 $\hat{p}$、$\hat{y}_i$"
 
 
-def test_the_page_script_is_the_widgets_module_with_the_maths_the_boxes_use():
-    """The site's script starts with maths.js as one global (`labMaths`), then the widget's own module with its
-    imports taken from it and its exports gone; the boxes import only functions maths.js exports."""
-    source = (Path(labcode.__file__).parent / "widgets" / "answer_box.js").read_text(encoding="utf-8")
-    used = {n.strip() for n in re.search(r'import \{([^}]*)\} from "\./maths\.js";', source)[1].split(",")} - {""}
-    maths_js = Path(labcode.__file__).parent / "widgets" / "maths.js"
-    exported = set(EXPORTED.findall(maths_js.read_text(encoding="utf-8")))
-    assert used <= exported and {"softmax", "mulberry32"} <= used
-    script = page_script("answer_box", "startPage")
-    assert script.startswith("// labcode/widgets/maths.js as a classic script")
-    assert not re.search(r"^(?:import|export) ", script, re.M) and script.rstrip().endswith("startPage();\n})();")
+def test_the_box_writes_its_maths_as_the_book_sets_it(tmp_path):
+    """The box's module writes its HTML for the site's build and the widget alike: maths in <span class="ab-math">
+    (variables italic, ln upright, _i and ^2 as <sub>/<sup>, e^{z_0} nested), what a reader types in <code>,
+    and the reader's own text escaped."""
+    spec = {**box_problem("loss", "ch1-ab-loss", {"z": BOOK_Z, "y": 1}).spec(),
+            "question": "损失 $ℓ = −ln p_y$，$Σ_i r_i^2$ < {z} & 写 `ln(5/3)` <b>", "help": "$e^{z_0}$"}
+    site, widget = run_page_script(tmp_path, f"const spec = {json.dumps(spec)}, write = labAnswerBoxes.markup;\n"
+                                             "console.log(JSON.stringify([write(spec, 'ch1-ab-loss', true),"
+                                             " write(spec, 'w1')]));\n")
+    question = re.search(r'<p class="ab-question" id="ch1-ab-loss-question">(.*?)</p>', site)[1]
+    assert question == ('损失 <span class="ab-math">ℓ = −ln <i>p</i><sub><i>y</i></sub></span>，'
+                        '<span class="ab-math">Σ<sub><i>i</i></sub> <i>r</i><sub><i>i</i></sub><sup>2</sup></span>'
+                        ' &lt; <span class="ab-math">[ln 2, 0, −ln 2]</span> &amp; 写 '
+                        '<code class="ab-typed">ln(5/3)</code> &lt;b&gt;')
+    assert '<span class="ab-math"><i>e</i><sup><i>z</i><sub>0</sub></sup></span>' in site
+    assert json.loads(html.unescape(re.search(r'data-answer-box="([^"]*)"', site)[1])) == spec
+    assert '<p class="ab-progress">' in site and "data-answer-box" not in widget and "ab-progress" not in widget
+    bare = re.sub(r' data-answer-box="[^"]*"|<p class="ab-progress"></p>\n', "", site)
+    assert widget == bare.replace("ch1-ab-loss", "w1")        # one markup: the site's adds the spec and the count
 
 
 def run_page_script(tmp_path, body: str):
     """The page script in Node with no page around it; `body` (JavaScript) prints one JSON value."""
     node = require_tool("node", "sudo apt-get install nodejs (also needed for `make assets`)")
-    (tmp_path / "page.js").write_text(page_script("answer_box", "startPage"), encoding="utf-8")
+    (tmp_path / "page.js").write_text((STATIC / "answer_box.page.js").read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "run.js").write_text(
         'globalThis.window = globalThis;\n'
         'globalThis.document = { readyState: "complete", querySelectorAll: () => [] };\n'
@@ -266,9 +270,9 @@ def test_a_new_row_gradient_draw_never_lets_the_overwrite_answer_pass(tmp_path):
     component (exercise 3.3's rule for a test), so “only one share kept” is never the right answer; and the
     draw's answer is what labcode gives."""
     draws = run_page_script(tmp_path,
-        'const kind = window.labAnswerBoxes.kinds["row-gradient"];\n'
         'const seeds = Array.from({ length: 2000 }, (_, k) => k + 1);\n'
-        'console.log(JSON.stringify(seeds.map((s) => kind.draw(labMaths.mulberry32(s)).values)));\n')
+        'const draw = (s) => window.labAnswerBoxes.variant("row-gradient", "ch3-x", s).values;\n'
+        'console.log(JSON.stringify(seeds.map(draw)));\n')
     assert len({json.dumps(d) for d in draws}) > 1000                  # the seeds give different sets
     for values in draws:
         ids, dH, row = np.array(values["ids"]), np.array(values["dH"], dtype=float), values["row"]
@@ -289,7 +293,7 @@ def test_every_smoothed_prob_question_states_its_vocabulary_and_names_the_27_sym
     cases = run_page_script(tmp_path,
         'const boxes = window.labAnswerBoxes, kind = boxes.kinds["smoothed-prob"];\n'
         'console.log(JSON.stringify(Array.from({ length: 200 }, (_, k) => {\n'
-        '  const d = kind.draw(labMaths.mulberry32(k + 1)), v = d.values;\n'
+        '  const d = boxes.variant("smoothed-prob", "ch4-x", k + 1), v = d.values;\n'
         '  const n = v.counts.reduce((s, c) => s + c, 0), c = v.counts[v.symbols.indexOf(v.next)];\n'
         '  const judged = (W) => boxes.judge("smoothed-prob", v, String((c + v.alpha) / (n + W * v.alpha)), 0.001);\n'
         '  return [v, d.texts, judged(27), judged(v.symbols.length - 1), judged(v.symbols.length)];\n'
@@ -449,7 +453,7 @@ def test_the_site_shows_the_box_without_the_cell_or_its_widget_model(small_book)
                                  page, re.S)[1].replace("<\\/", "</"))
     assert set(state["state"]) == {OTHER_MODEL}, "the box's widget model (or its layout) reached the page"
     assert (small_book["site"] / "_static" / answer_box.SCRIPT).read_text(encoding="utf-8") == \
-        page_script("answer_box", "startPage")
+        (STATIC / "answer_box.page.js").read_text(encoding="utf-8")
 
 
 def test_the_student_handout_has_a_blank_and_no_answer(small_book):

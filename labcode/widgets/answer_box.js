@@ -1,9 +1,10 @@
 // Answer boxes ("动手算"): a reader's own hand computation, checked with no kernel and no network.
-// One file for both places a box lives: as an anywidget ES module (labcode.widgets.AnswerBox, `render`) in a
-// running notebook, and, made a classic script at build time (_family.page_script), on the site's pages,
-// where `startPage` sets up every box the page's HTML holds (_ext/answer_box), from file:// too. The maths of
-// each kind comes from maths.js, as the widgets' does. Nothing leaves the browser; on the site only the list of
-// solved boxes is kept, in localStorage.
+// One module for every place a box lives. esbuild bundles it (web/build_widgets.mjs) as the anywidget ES module of
+// labcode.widgets.AnswerBox (`render`) in a running notebook, and as the site's classic page script, where
+// `startPage` sets up every box of the page, from file:// too; the site's build renders each box's HTML with
+// `markup`, in Node (_ext/answer_box). Each kind's answer is a formula (its value, and the parts a wrong answer
+// can miss); its new numbers are drawn as labcode.practice.variants draws them. Nothing leaves the browser; on
+// the site only the list of solved boxes is kept, in localStorage.
 import {
   crossEntropyGrad, fmt, gradientStep, linear, mulberry32, softmax, validMean,
 } from "./maths.js";
@@ -632,8 +633,7 @@ const scripts = (text) => text.replace(/([_^])(\{[^}]*\}|.)/g, (_, mark, x) => {
 const maths = (part) => scripts(escape(part))
   .replace(/(<[^>]*>|&\w+;)|([A-Za-zα-ωŷ][A-Za-zα-ωŷ\u0300-\u036f]*)/g,
            (_, tag, word) => tag || (UPRIGHT.has(word) ? word : `<i>${word}</i>`));
-// Maths ($…$) in <span class="ab-math">, _i and ^2 as <sub>, <sup>; what a reader types (`…`) in <code>
-// (_ext/answer_box: to_html).
+// Maths ($…$) in <span class="ab-math">, _i and ^2 as <sub>, <sup>; what a reader types (`…`) in <code>.
 const toHtml = (text) => text.split("$").map((part, k) => (k % 2 ? `<span class="ab-math">${maths(part)}</span>`
   : part.split("`").map((bit, j) => (j % 2 ? `<code class="ab-typed">${escape(bit)}</code>` : escape(bit))).join("")))
   .join("");
@@ -699,42 +699,40 @@ function setUp(root, spec, label, progress) {
   progress.show();
 }
 
+// ---- the box's HTML: one function for the site (rendered at build time in Node) and the notebook's widget ----
+const attribute = (text) => escape(text).replace(/"/g, "&quot;");
+
+// `spec` is the box's kind and the book's numbers (labcode.practice.problems.Problem.spec), `id` its element id.
+// On the site (`site`), the root also carries the spec for the page script and a line for the solved count; the
+// controls stay hidden until a script sets them up, so a reader without scripts (or a printout) sees the question.
+export function markup(spec, id, site = false) {
+  return `<div class="answer-box" id="${attribute(id)}" role="group" aria-labelledby="${attribute(id)}-title"`
+    + `${site ? ` data-answer-box="${attribute(JSON.stringify(spec))}"` : ""}>\n`
+    + `<p class="ab-title" id="${attribute(id)}-title"><strong>${escape(spec.title)}</strong>`
+    + '<span class="ab-set"></span></p>\n'
+    + `<p class="ab-question" id="${attribute(id)}-question">${toHtml(fill(spec.question, spec.texts))}</p>\n`
+    + '<div class="ab-controls" hidden>\n<form class="ab-form">'
+    + `<label class="ab-label" for="${attribute(id)}-input">${toHtml(fill(spec.label, spec.texts))}</label>`
+    + `<input class="ab-input" id="${attribute(id)}-input" type="text" autocomplete="off" autocapitalize="off" `
+    + `spellcheck="false" aria-describedby="${attribute(id)}-question ${attribute(id)}-help">`
+    + '<span class="ab-buttons"><button type="submit" class="ab-check">核对</button>'
+    + '<button type="button" class="ab-new">换一组数</button>'
+    + '<button type="button" class="ab-book" hidden>回到书中的数</button></span></form>\n'
+    + `<p class="ab-help" id="${attribute(id)}-help">${toHtml(spec.help)}</p>\n`
+    + '<p class="ab-verdict" role="status" aria-live="polite"></p>\n'
+    + `${site ? '<p class="ab-progress"></p>\n' : ""}</div>\n</div>\n`;
+}
+
 // ---- in a running notebook: the anywidget ----
-// The same parts as the site's HTML (_ext/answer_box), without the solved count: each box is a widget of its
-// own, so no box knows how many of the chapter's boxes were solved.
+// Without the solved count: each box is a widget of its own, so no box knows how many of the chapter's boxes
+// were solved.
 const NO_PROGRESS = { text: () => "", solve() {}, show() {}, links: false };
 let views = 0;   // element ids stay unique when a box is shown twice
 
 function render({ model, el }) {
   const spec = model.get("spec"), label = model.get("label");
-  const id = `${label}-view${++views}`;
-  const root = make("div", "answer-box", el);
-  root.setAttribute("role", "group");
-  root.setAttribute("aria-labelledby", `${id}-title`);
-  const title = make("p", "ab-title", root);
-  title.id = `${id}-title`;
-  make("strong", "", title, spec.title);
-  make("span", "ab-set", title);
-  make("p", "ab-question", root).id = `${id}-question`;
-  const controls = make("div", "ab-controls", root);
-  controls.hidden = true;
-  const form = make("form", "ab-form", controls);
-  const name = make("label", "ab-label", form);
-  name.htmlFor = `${id}-input`;
-  const input = make("input", "ab-input", form);
-  Object.assign(input, { id: `${id}-input`, type: "text", autocomplete: "off", autocapitalize: "off", spellcheck: false });
-  input.setAttribute("aria-describedby", `${id}-question ${id}-help`);
-  const buttons = make("span", "ab-buttons", form);
-  make("button", "ab-check", buttons, "核对").type = "submit";
-  make("button", "ab-new", buttons, "换一组数").type = "button";
-  const book = make("button", "ab-book", buttons, "回到书中的数");
-  Object.assign(book, { type: "button", hidden: true });
-  const help = make("p", "ab-help", controls);
-  help.id = `${id}-help`;
-  help.innerHTML = toHtml(spec.help);
-  const verdict = make("p", "ab-verdict", controls);
-  verdict.setAttribute("role", "status");
-  verdict.setAttribute("aria-live", "polite");
+  el.innerHTML = markup(spec, `${label}-view${++views}`);
+  const root = el.firstElementChild;
   setUp(root, spec, label, NO_PROGRESS);
   keepControlKeys(root);   // Enter checks the answer instead of running the cell
 }
@@ -780,7 +778,7 @@ export function startPage() {
   };
   // The kinds, the reader and the judge of answers, for the page's tests and the curious (nothing on the page
   // needs them).
-  window.labAnswerBoxes = { kinds: KINDS, read: readAnswer, variant, nthVariant, judge: (name, values, text, tolerance) =>
+  window.labAnswerBoxes = { kinds: KINDS, read: readAnswer, variant, nthVariant, markup, judge: (name, values, text, tolerance) =>
     judge(KINDS[name], values, text, tolerance),
     // Each single change of a kind's formula, made in every component: the answer it gives and what it says.
     slips: (name, values) => {
