@@ -689,9 +689,14 @@ function setUp(root, spec, label, progress) {
     turnTo(nthVariant(label, ++presses), "换了一组新数：先在纸上自己算，再写下答案、点“核对”。");
     input.focus();
   });
-  part("book").addEventListener("click", () => { turnTo(null, "回到了书中的数。"); input.focus(); });
+  part("book").addEventListener("click", () => {   // and "换一组数" starts again from the first new set
+    presses = 0;
+    turnTo(null, "回到了书中的数。");
+    input.focus();
+  });
   // For the tests and the curious: which numbers are shown, and the answer maths.js gives for them.
   root.answerBox = { get variant() { return variant; }, get values() { return current.values; },
+                     get texts() { return current.texts; },
                      get answer() { return kind.solve(current.values); }, open: (id) => turnTo(parseInt(id, 16),
                        `这是变体 ${id.toUpperCase()} 的数：先在纸上自己算，再写下答案、点“核对”。`) };
   show();
