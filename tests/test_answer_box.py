@@ -146,7 +146,7 @@ OPTION_TEXT = st.lists(st.sampled_from(["0", "1", "2", "9", "400", "1e308", ".5"
                        max_size=20).map("".join)
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@settings(max_examples=200, deadline=None, derandomize=True)
 @given(z=OPTION_TEXT, y=OPTION_TEXT)
 def test_any_option_text_gives_an_answer_or_a_clear_error(z, y):
     try:
@@ -362,13 +362,13 @@ def test_every_single_change_of_a_formula_gets_a_hint(tmp_path):
     “不对”."""
     cases = run_page_script(tmp_path,
         'const boxes = window.labAnswerBoxes;\n'
-        'console.log(JSON.stringify(Object.keys(boxes.kinds).flatMap((kind) => Array.from({ length: 25 }, (_, k) => {\n'
-        '  const v = boxes.variant(kind, "ch9-ab-x", k * 977).values, right = [boxes.kinds[kind].solve(v)].flat();\n'
+        'console.log(JSON.stringify(Object.keys(boxes.kinds).flatMap((kind) => Array.from({ length: 12 }, (_, k) => {\n'
+        '  const v = boxes.variant(kind, "ch9-ab-x", k * 4099).values, right = [boxes.kinds[kind].solve(v)].flat();\n'
         '  return boxes.slips(kind, v).filter(([got]) => got.some((x, i) => Math.abs(x - right[i]) > 0.02)\n'
         '                                                 && got.every(Number.isFinite))\n'
         '    .map(([got, says]) => [kind, says, boxes.judge(kind, v, JSON.stringify(got), 0.001)]);\n'
         '}).flat())));\n')
-    assert len(cases) > 500
+    assert len(cases) > 250
     bare = [(kind, says, verdict["message"]) for kind, says, verdict in cases if "提示：" not in verdict["message"]]
     assert not bare, bare[:5]
     assert all(not verdict["ok"] for _, _, verdict in cases)
