@@ -7,6 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NPM_STAMP := web/node_modules/.package-lock.json
 VENDOR_STAMP := _vendor/.ready
+WIDGET_STAMP := labcode/widgets/static/answer_box.page.js
 # uv installs the locked packages of requirements.lock into .venv in a fraction of pip's time.
 UV     := uv==0.13.9
 export PATH := $(abspath $(VENV))/bin:$(PATH)
@@ -40,20 +41,25 @@ endif
 $(NPM_STAMP): web/package.json web/package-lock.json
 	$(PYTHON) scripts/vendor_assets.py --npm-only
 
-## assets: the npm packages (MathJax typesets formulas at build time) and the widget scripts the site serves (needs Node.js and npm)
-assets: $(VENDOR_STAMP)
+# esbuild bundles each widget's ES module, and the answer boxes' page script, into labcode/widgets/static/.
+$(WIDGET_STAMP): $(NPM_STAMP) web/build_widgets.mjs $(wildcard labcode/widgets/*.js)
+	node web/build_widgets.mjs
+	touch $@
+
+## assets: the npm packages (MathJax typesets formulas at build time), the widgets' bundles and the scripts the site serves (needs Node.js and npm)
+assets: $(VENDOR_STAMP) $(WIDGET_STAMP)
 $(VENDOR_STAMP): $(STAMP) $(NPM_STAMP) scripts/vendor_assets.py
 	$(PY) scripts/vendor_assets.py
 	touch $@
 
 # `make clean build` (clean with any other goal) cleans before anything is written, even with --jobs=2.
 ifneq ($(filter clean,$(MAKECMDGOALS)),)
-$(VENDOR_STAMP): clean
+$(VENDOR_STAMP) $(WIDGET_STAMP): clean
 endif
 
 ## kit: the course package as a wheel in _build/kit (the learner's kit the site serves beside each chapter);
 ## TAG=vX.Y.Z (the release workflow) stops unless the tag names the version in pyproject.toml
-kit: $(STAMP)
+kit: $(STAMP) $(WIDGET_STAMP)
 	$(PY) scripts/build_kit.py $(if $(TAG),--tag $(TAG))
 
 ## build: the PDF handouts in _build/pdf (when TeX is installed), then the wheel and the site in _build/html, linking them
@@ -80,17 +86,17 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check $(if $(FIX),--fix) conftest.py labcode scripts tests book _ext latex
 
 ## execute: re-run every notebook and store its outputs (the reference nbval compares against); NB=book/….ipynb for one
-execute: $(STAMP)
+execute: $(STAMP) $(WIDGET_STAMP)
 	$(PY) scripts/execute_notebooks.py $(NB)
 
 ## lab: JupyterLab on the chapter notebooks, sliders live
-lab: $(STAMP)
+lab: $(STAMP) $(WIDGET_STAMP)
 	$(VENV)/bin/jupyter lab book/
 
 ## bench: one table of build, test, widget and bigram timings (scripts/benchmark.py)
 bench: assets
 	$(PY) scripts/benchmark.py
 
-## clean: remove _build and _vendor (not .venv)
+## clean: remove _build, _vendor and the widgets' bundles (not .venv)
 clean:
-	rm -rf _build _vendor
+	rm -rf _build _vendor labcode/widgets/static

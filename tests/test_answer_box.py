@@ -18,14 +18,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import answer_box
 import labcode
-from answer_box.formats import answer_text, to_html, to_latex
+from answer_box.formats import answer_text, to_latex
 from conftest import require_tool
 from labcode.practice import problems
-from labcode.practice.problems import KINDS, box_problem, problem
-from labcode.widgets._family import EXPORTED, page_script
+from labcode.practice.problems import KINDS, ProblemError, box_problem, problem
+from labcode.widgets._family import STATIC
 from labcode.widgets.answer_box import WHERE
 from notebook_outputs import book_boxes
 
@@ -115,10 +117,44 @@ def test_options_are_shown_as_an_author_writes_them():
     ("mean-loss", {"losses": "[[1, 2], [3]]", "targets": "[[1, 2], [3]]"}, r"要一个矩阵 .*每行一样长"),
     ("smoothed-prob", {"symbols": ". a", "counts": "[1, 2]", "alpha": "1", "prev": "a", "next": "z"},
      r"next 必须是 symbols 里的一个名字"),
+    # Only the operation written is computed: 50 + 400 is no overflow of 50 ** 400, 0 * -1 no 0 ** -1.
+    ("softmax", {"z": "[10**400, 0]"}, r"^选项 z：10\^400 太大了，不是有限数$"),
+    ("softmax", {"z": "[exp(1000), 0]"}, r"^选项 z：exp 1000 太大了，不是有限数$"),
+    ("softmax", {"z": "[1/0, 0]"}, r"^选项 z：1/0：除数是 0$"),
+    ("softmax", {"z": "[0**-1, 0]"}, r"^选项 z：0\^\(−1\)：0 的负数次方没有定义$"),
+    ("softmax", {"z": "[(-8)**(1/3), 0]"}, r"^选项 z：\(−8\)\^\(1/3\)：负数的非整数次方在实数里没有定义$"),
+    ("row-gradient", {"ids": "[0.5, 1]", "dH": "[[1, 2], [3, 4]]", "row": "1"},
+     r"^选项 ids：每个编号都要是整数，收到 '\[0\.5, 1\]'$"),
+    ("mean-loss", {"losses": "[[1, 2]]", "targets": "[[1.5, 2]]"}, r"^选项 targets：每个编号都要是整数"),
 ])
 def test_bad_options_get_a_clear_error(kind, options, message):
     with pytest.raises(ValueError, match=message):
         problem(kind, options)
+
+
+@pytest.mark.parametrize("z, answer", [("[50+400, 0]", [1.0, 0.0]), ("[2*3000, 0]", [1.0, 0.0]),
+                                       ("[0*-1, 1]", [1 / (1 + np.e), np.e / (1 + np.e)]),
+                                       ("[0 + -2, 0]", [1 / (1 + np.e ** 2), np.e ** 2 / (1 + np.e ** 2)])])
+def test_an_option_computes_only_the_operations_it_writes(z, answer):
+    np.testing.assert_allclose(problem("softmax", {"z": z}).answer, answer, atol=1e-15)
+
+
+# An author's option from any characters of the expressions' alphabet: an answer, or a ProblemError that names
+# the option; never another exception (overflow, division by zero, recursion) and never a silent NaN.
+OPTION_TEXT = st.lists(st.sampled_from(["0", "1", "2", "9", "400", "1e308", ".5", "-", "+", "*", "/", "**", "(", ")",
+                                        "[", "]", ", ", "e", "pi", "ln(", "exp(", "sqrt(", "x", " "]),
+                       max_size=20).map("".join)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(z=OPTION_TEXT, y=OPTION_TEXT)
+def test_any_option_text_gives_an_answer_or_a_clear_error(z, y):
+    try:
+        found = problem("loss", {"z": z, "y": y})
+    except ProblemError as err:
+        assert str(err).startswith(("选项 z：", "选项 y", "loss 题的答案算不出来")), str(err)
+    else:
+        assert np.isfinite(found.answer)
 
 
 @pytest.mark.parametrize("args, options, message", [
@@ -187,37 +223,42 @@ def test_the_answer_key_prints_the_exact_form_an_author_gives():
         problems.exact_form("ln(7/2)", near)
 
 
-def test_question_maths_for_the_page_and_for_print():
-    text = "损失 $ℓ = −ln p_y$，$Σ_i r_i^2$ < {x} & $[1, −2]$ $dE[3]$ 写 `ln(5/3)`"
-    assert to_html(text) == ('损失 <span class="ab-math">ℓ = −ln <i>p</i><sub><i>y</i></sub></span>，'
-                             '<span class="ab-math">Σ<sub><i>i</i></sub> <i>r</i><sub><i>i</i></sub><sup>2</sup></span>'
-                             ' &lt; {x} &amp; <span class="ab-math">[1, −2]</span> '
-                             '<span class="ab-math"><i>dE</i>[3]</span> 写 <code class="ab-typed">ln(5/3)</code>')
-    assert to_latex(text.split(" 写")[0]) == r"损失 $\ell  = -\ln p_y$，$\sum _i r_i^2$ < \{x\} \& $[1, -2]$ $dE[3]$"
+def test_question_maths_for_print():
+    text = "损失 $ℓ = −ln p_y$，$Σ_i r_i^2$ < {x} & $[1, −2]$ $dE[3]$"
+    assert to_latex(text) == r"损失 $\ell  = -\ln p_y$，$\sum _i r_i^2$ < \{x\} \& $[1, -2]$ $dE[3]$"
     assert to_latex("概率 $p̂$、$ŷ_i$") == r"概率 $\hat{p}$、$\hat{y}_i$"
 
 
-def test_the_page_script_is_the_widgets_module_with_the_maths_the_boxes_use():
-    """The site's script starts with maths.js as one global (`labMaths`), then the widget's own module with its
-    imports taken from it and its exports gone; the boxes import only functions maths.js exports."""
-    source = (Path(labcode.__file__).parent / "widgets" / "answer_box.js").read_text(encoding="utf-8")
-    used = {n.strip() for n in re.search(r'import \{([^}]*)\} from "\./maths\.js";', source)[1].split(",")} - {""}
-    maths_js = Path(labcode.__file__).parent / "widgets" / "maths.js"
-    exported = set(EXPORTED.findall(maths_js.read_text(encoding="utf-8")))
-    assert used <= exported and {"softmax", "validMean", "countProbs", "mseGrad", "mulberry32"} <= used
-    script = page_script("answer_box", "startPage")
-    assert script.startswith("// labcode/widgets/maths.js as a classic script")
-    assert not re.search(r"^(?:import|export) ", script, re.M) and script.rstrip().endswith("startPage();\n})();")
+def test_the_box_writes_its_maths_as_the_book_sets_it(tmp_path):
+    """The box's module writes its HTML for the site's build and the widget alike: maths in <span class="ab-math">
+    (variables italic, ln upright, _i and ^2 as <sub>/<sup>, e^{z_0} nested), what a reader types in <code>,
+    and the reader's own text escaped."""
+    spec = {**box_problem("loss", "ch1-ab-loss", {"z": BOOK_Z, "y": 1}).spec(),
+            "question": "损失 $ℓ = −ln p_y$，$Σ_i r_i^2$ < {z} & 写 `ln(5/3)` <b>", "help": "$e^{z_0}$"}
+    site, widget = run_page_script(tmp_path, f"const spec = {json.dumps(spec)}, write = labAnswerBoxes.markup;\n"
+                                             "console.log(JSON.stringify([write(spec, 'ch1-ab-loss', true),"
+                                             " write(spec, 'w1')]));\n")
+    question = re.search(r'<p class="ab-question" id="ch1-ab-loss-question">(.*?)</p>', site)[1]
+    assert question == ('损失 <span class="ab-math">ℓ = −ln <i>p</i><sub><i>y</i></sub></span>，'
+                        '<span class="ab-math">Σ<sub><i>i</i></sub> <i>r</i><sub><i>i</i></sub><sup>2</sup></span>'
+                        ' &lt; <span class="ab-math">[ln 2, 0, −ln 2]</span> &amp; 写 '
+                        '<code class="ab-typed">ln(5/3)</code> &lt;b&gt;')
+    assert '<span class="ab-math"><i>e</i><sup><i>z</i><sub>0</sub></sup></span>' in site
+    assert json.loads(html.unescape(re.search(r'data-answer-box="([^"]*)"', site)[1])) == spec
+    assert '<p class="ab-progress">' in site and "data-answer-box" not in widget and "ab-progress" not in widget
+    bare = re.sub(r' data-answer-box="[^"]*"|<p class="ab-progress"></p>\n', "", site)
+    assert widget == bare.replace("ch1-ab-loss", "w1")        # one markup: the site's adds the spec and the count
 
 
 def run_page_script(tmp_path, body: str):
     """The page script in Node with no page around it; `body` (JavaScript) prints one JSON value."""
     node = require_tool("node", "sudo apt-get install nodejs (also needed for `make assets`)")
-    (tmp_path / "page.js").write_text(page_script("answer_box", "startPage"), encoding="utf-8")
+    (tmp_path / "page.js").write_text((STATIC / "answer_box.page.js").read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "run.js").write_text(
         'globalThis.window = globalThis;\n'
         'globalThis.document = { readyState: "complete", querySelectorAll: () => [] };\n'
-        'globalThis.location = { pathname: "/book/test.html" };\n'
+        'globalThis.location = { pathname: "/book/test.html", hash: "" };\n'
+        'globalThis.addEventListener = () => {};\n'
         'require("./page.js");\n' + body, encoding="utf-8")
     proc = subprocess.run([node, "run.js"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
@@ -229,9 +270,9 @@ def test_a_new_row_gradient_draw_never_lets_the_overwrite_answer_pass(tmp_path):
     component (exercise 3.3's rule for a test), so “only one share kept” is never the right answer; and the
     draw's answer is what labcode gives."""
     draws = run_page_script(tmp_path,
-        'const kind = window.labAnswerBoxes.kinds["row-gradient"];\n'
         'const seeds = Array.from({ length: 2000 }, (_, k) => k + 1);\n'
-        'console.log(JSON.stringify(seeds.map((s) => kind.draw(labMaths.mulberry32(s)).values)));\n')
+        'const draw = (s) => window.labAnswerBoxes.variant("row-gradient", "ch3-x", s).values;\n'
+        'console.log(JSON.stringify(seeds.map(draw)));\n')
     assert len({json.dumps(d) for d in draws}) > 1000                  # the seeds give different sets
     for values in draws:
         ids, dH, row = np.array(values["ids"]), np.array(values["dH"], dtype=float), values["row"]
@@ -252,7 +293,7 @@ def test_every_smoothed_prob_question_states_its_vocabulary_and_names_the_27_sym
     cases = run_page_script(tmp_path,
         'const boxes = window.labAnswerBoxes, kind = boxes.kinds["smoothed-prob"];\n'
         'console.log(JSON.stringify(Array.from({ length: 200 }, (_, k) => {\n'
-        '  const d = kind.draw(labMaths.mulberry32(k + 1)), v = d.values;\n'
+        '  const d = boxes.variant("smoothed-prob", "ch4-x", k + 1), v = d.values;\n'
         '  const n = v.counts.reduce((s, c) => s + c, 0), c = v.counts[v.symbols.indexOf(v.next)];\n'
         '  const judged = (W) => boxes.judge("smoothed-prob", v, String((c + v.alpha) / (n + W * v.alpha)), 0.001);\n'
         '  return [v, d.texts, judged(27), judged(v.symbols.length - 1), judged(v.symbols.length)];\n'
@@ -285,6 +326,52 @@ def test_a_near_miss_is_blamed_on_rounding_only_when_the_answer_needs_more_decim
     assert not exact["ok"] and "很接近" in exact["message"] and "检查一下算术" in exact["message"], exact
     assert "多保留几位小数" not in exact["message"]
     assert not rounded["ok"] and "多保留几位小数" in rounded["message"], rounded
+
+
+BOOK_SMOOTHED = {"symbols": [".", "a", "b", "c"], "counts": [3, 0, 5, 0], "alpha": 2, "prev": "a", "next": "a"}
+BOOK_GRADIENT = {"z": [float(np.log(2)), 0.0, float(-np.log(2))], "y": 1}
+MEAN_LOSS = {"losses": [[1, 1.5, 2.5], [3.5, 1.5, 0]], "targets": [[3, 5, 2], [4, 2, -100]]}
+
+
+@pytest.mark.parametrize("kind, values, typed, said", [
+    ("smoothed-prob", BOOK_SMOOTHED, "2/12", "不对。提示：分母里 $Vα$ 少了因子 $α$。"),   # V, not Vα: 1/8 is 2/16
+    ("smoothed-prob", BOOK_SMOOTHED, "2/16 * -1", "不对。提示：符号反了。"),
+    ("loss", BOOK_GRADIENT, "ln(3/2)", "不对。提示：分母里少了 $e^{z_0}$ 这一项。"),
+    ("loss", BOOK_GRADIENT, "-ln 2/7", "不对。提示：−ln 2/7 读作 −(ln 2)/7；想写 −ln(2/7)，请加括号。"),
+    ("mean-loss", MEAN_LOSS, "7.5/5", "不对。提示：分子里少了 $2.5$ 这一项。"),
+    ("softmax", {"z": BOOK_GRADIENT["z"]}, "[4/7, 2/7, 1/2]",
+     "不对：编号为 2 的分量不对，其余分量都对。提示：编号为 2 的分量：没有除以分母 $S$。"),
+    ("step", {**BOOK_GRADIENT, "lr": 0.1}, "[-2/35, 1/14, -ln 2 - 1/70]",
+     "不对：编号为 0 的分量不对，其余分量都对。提示：编号为 0 的分量：少了 $z_0$ 这一项。"),
+    ("row-gradient", {"ids": [3, 5, 3], "dH": [[1, 2], [-1, 1], [3, -1]], "row": 3}, "[-2, 3]",
+     "不对：每个分量都不对。提示：$dH[2]$ 的符号反了。"),
+    ("mse-gradient", {"X": [[10, 2], [4, 6], [8, 0]], "w": [3, 5], "b": 20, "y": [62, 60, 45]}, "[-920/3, -304/3]",
+     "不对：每个分量都不对。提示：残差 $r_i$ 里少了 $b$ 这一项。"),
+])
+def test_an_unnamed_wrong_answer_is_told_which_part_is_off(tmp_path, kind, values, typed, said):
+    """No slip of the kind's list matches: the box changes one part of its own formula at a time (a term or a
+    factor left out, a sign, a fraction upside down) and says which change gives what the reader wrote."""
+    verdict = run_page_script(tmp_path, f'console.log(JSON.stringify(labAnswerBoxes.judge('
+                                        f'{json.dumps(kind)}, {json.dumps(values)}, {json.dumps(typed)}, 0.001)));\n')
+    assert verdict == {"ok": False, "message": said}
+
+
+def test_every_single_change_of_a_formula_gets_a_hint(tmp_path):
+    """Over many drawn problems of every kind: whatever one change of the box's formula gives (made in each
+    component), typed as the answer, is refused with a hint (a named slip or the part that is off), never a bare
+    “不对”."""
+    cases = run_page_script(tmp_path,
+        'const boxes = window.labAnswerBoxes;\n'
+        'console.log(JSON.stringify(Object.keys(boxes.kinds).flatMap((kind) => Array.from({ length: 12 }, (_, k) => {\n'
+        '  const v = boxes.variant(kind, "ch9-ab-x", k * 4099).values, right = [boxes.kinds[kind].solve(v)].flat();\n'
+        '  return boxes.slips(kind, v).filter(([got]) => got.some((x, i) => Math.abs(x - right[i]) > 0.02)\n'
+        '                                                 && got.every(Number.isFinite))\n'
+        '    .map(([got, says]) => [kind, says, boxes.judge(kind, v, JSON.stringify(got), 0.001)]);\n'
+        '}).flat())));\n')
+    assert len(cases) > 250
+    bare = [(kind, says, verdict["message"]) for kind, says, verdict in cases if "提示：" not in verdict["message"]]
+    assert not bare, bare[:5]
+    assert all(not verdict["ok"] for _, _, verdict in cases)
 
 
 # --- the box's code cell on the site and in the handouts: a small Sphinx project ---------------------------
@@ -366,7 +453,7 @@ def test_the_site_shows_the_box_without_the_cell_or_its_widget_model(small_book)
                                  page, re.S)[1].replace("<\\/", "</"))
     assert set(state["state"]) == {OTHER_MODEL}, "the box's widget model (or its layout) reached the page"
     assert (small_book["site"] / "_static" / answer_box.SCRIPT).read_text(encoding="utf-8") == \
-        page_script("answer_box", "startPage")
+        (STATIC / "answer_box.page.js").read_text(encoding="utf-8")
 
 
 def test_the_student_handout_has_a_blank_and_no_answer(small_book):

@@ -18,7 +18,10 @@ import numpy as np
 import pytest
 
 import answer_box
-from labcode.practice.problems import KINDS
+from answer_box.formats import answer_text
+from labcode.practice.problems import KINDS, box_problem
+from labcode.practice.variants import nth_variant, variant, variant_text
+from notebook_outputs import book_boxes
 from widget_page import DESKTOP, assert_fits_its_column
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,10 +43,10 @@ STATE_JS = """() => [...document.querySelectorAll(".answer-box")].map((box) => (
 RESTORE_JS = """() => {
     for (const box of document.querySelectorAll(".answer-box")) {
         const input = box.querySelector(".ab-input");
-        if (box.answerBox.variant === 0 && (input.value || input.hasAttribute("aria-invalid"))) {
+        if (box.answerBox.variant === null && (input.value || input.hasAttribute("aria-invalid"))) {
             box.querySelector(".ab-new").click();
         }
-        if (box.answerBox.variant !== 0) box.querySelector(".ab-book").click();
+        if (box.answerBox.variant !== null) box.querySelector(".ab-book").click();
     }
     document.activeElement.blur();
     window.scrollTo(0, 0);
@@ -90,8 +93,9 @@ def test_only_pages_with_a_box_load_its_small_script(built_site):
     assert "widget-state+json" not in appendix and "widget-loader" not in appendix and "embed-amd" not in appendix
     weight = sum(len(gzip.compress((built_site / "_static" / name).read_bytes()))
                  for name in (answer_box.SCRIPT, answer_box.STYLE))
-    # 15.9 KB before the reader learnt "。" as a point, the domain messages and the maths face; 17.6 KB after
-    assert weight < 18_500, f"the answer boxes add {weight} bytes (gzip) to a page"
+    # 15.9 KB before the reader learnt "。" as a point, the domain messages and the maths face; 17.6 KB after;
+    # 14.6 KB bundled by esbuild (no comments, only the maths the boxes use), with variants and formulas
+    assert weight < 16_000, f"the answer boxes add {weight} bytes (gzip) to a page"
 
 
 def test_the_page_shows_the_books_numbers_and_their_labcode_answer(page, built_site):
@@ -99,7 +103,7 @@ def test_the_page_shows_the_books_numbers_and_their_labcode_answer(page, built_s
     for box in page.fresh["boxes"]:
         written = re.search(rf'<p class="ab-question" id="{box["id"]}-question">(.*?)</p>', source).group(1)
         assert box["question"] == html.unescape(re.sub(r"<[^>]+>", "", written))  # the script writes the same text
-        assert box["set"] == "（书中的数）" and box["book"] and box["variant"] == 0
+        assert box["set"] == "（书中的数）" and box["book"] and box["variant"] is None
         kind = page.locator(f"#{box['id']}").evaluate("b => JSON.parse(b.dataset.answerBox).kind")
         js = np.ravel(page.locator(f"#{box['id']}").evaluate("b => b.answerBox.answer"))
         np.testing.assert_allclose(js, labcode_answer(kind, box["values"]), rtol=1e-12, atol=1e-15)
@@ -203,9 +207,14 @@ def test_new_numbers_are_drawn_from_a_seed_and_computed_by_the_widgets_maths(pag
         questions, drawn = [box.locator(".ab-question").inner_text()], []
         for k in (1, 2, 3):
             box.locator(".ab-new").click()
-            assert box.locator(".ab-set").inner_text() == f"（第 {k} 组新数）"
+            named = variant_text(nth_variant(label, k))
+            assert box.locator(".ab-set").inner_text() == f"（变体 {named}）"
+            assert box.locator(".ab-set a").get_attribute("href") == f"#{label}:{named}"   # a link to share
             questions.append(box.locator(".ab-question").inner_text())
-            values, js = box.evaluate("b => [b.answerBox.values, b.answerBox.answer]")
+            values, texts, js = box.evaluate("b => [b.answerBox.values, b.answerBox.texts, b.answerBox.answer]")
+            twin = variant(kind, label, named)                       # Python draws the same problem
+            assert texts == twin.texts
+            np.testing.assert_allclose(np.ravel(twin.answer), np.ravel(js), rtol=1e-12, atol=1e-12)
             expected = labcode_answer(kind, values)
             np.testing.assert_allclose(np.ravel(js), expected, rtol=1e-12, atol=1e-12)
             verdict, invalid = answer(page, label, as_typed(expected))
@@ -222,9 +231,9 @@ def test_every_kind_of_the_page_script_agrees_with_labcode(page):
     """Each kind the page knows draws numbers (seeded), and solves them as labcode does: the same kinds as
     problems.py, every placeholder of the question filled. softmax and loss draw z = ln a (a in 1/2…6), as the
     book's [ln 2, 0, −ln 2]: e^z, S and p are fractions a reader can compute by hand."""
-    drawn = page.evaluate("""(seeds) => Object.entries(window.labAnswerBoxes.kinds).map(([name, kind]) => [name,
-        seeds.map((seed) => { const d = kind.draw(labMaths.mulberry32(seed));
-                              return [d.values, d.texts, kind.solve(d.values)]; })])""", list(range(1, 9)))
+    drawn = page.evaluate("""(seeds) => Object.keys(window.labAnswerBoxes.kinds).map((name) => [name,
+        seeds.map((seed) => { const d = labAnswerBoxes.variant(name, "ch9-ab-x", seed);
+                              return [d.values, d.texts, d.answer]; })])""", list(range(1, 9)))
     assert sorted(name for name, _ in drawn) == sorted(KINDS)
     for name, cases in drawn:
         for values, texts, js in cases:
@@ -273,13 +282,13 @@ def test_keyboard_alone_answers_draws_and_goes_back(page):
     assert page.evaluate("document.activeElement.className") == "ab-new"
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"  # focus is visible
     page.keyboard.press("Space")
-    assert box.evaluate("b => b.answerBox.variant") == 1
+    assert box.evaluate("b => b.answerBox.variant") == variant_text(nth_variant(GRADIENT, 1))
     assert page.evaluate("document.activeElement.className") == "ab-input"   # straight on to the new question
     for _ in range(3):
         page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.className") == "ab-book"
     page.keyboard.press("Enter")
-    assert box.evaluate("b => b.answerBox.variant") == 0
+    assert box.evaluate("b => b.answerBox.variant") is None
 
 
 def test_the_boxes_fit_a_phone(page):
@@ -319,5 +328,142 @@ def test_the_solved_count_survives_a_reload_from_file(chromium, built_site):
                 if key.startswith("lc-answer-boxes:")]            # (the theme keeps its colour mode there too)
         assert ours == [[f"lc-answer-boxes:{tab.evaluate('location.pathname')}", '["app-ab-mse-gradient"]']]
         assert external == []
+    finally:
+        context.close()
+
+
+# --- every form the answer keys print; variants by name; input and storage that must not break a box --------
+
+def key_forms():
+    """(kind, the book's numbers, the exact form) of every box in the book, as its answer key prints it
+    (answer_text: “ln(7/2) ≈ 1.2528”, “[4/7, −5/7, 1/7] ≈ …”, “10/5 = 2”), and the whole printed line."""
+    found = []
+    for _, kind, options in book_boxes():
+        box = box_problem(kind, options["label"], {k: v for k, v in options.items() if k != "label"})
+        printed = answer_text(box.answer, box.exact)
+        exact = re.split(" [≈=] ", printed)[0]
+        found += [(kind, box.values, printed, box.tolerance),
+                  *([(kind, box.values, exact, box.tolerance)] if exact and exact[0] != "≈" else [])]
+    return found
+
+
+def test_every_form_an_answer_key_prints_is_accepted(page):
+    forms = key_forms()
+    assert len(forms) >= 14 and any("/(1 + e + e^2)" in text for _, _, text, _ in forms), forms
+    verdicts = page.evaluate("""(forms) => forms.map(([kind, values, text, tolerance]) =>
+        labAnswerBoxes.judge(kind, values, text, tolerance).message)""", forms)
+    for (kind, _, text, _), verdict in zip(forms, verdicts, strict=True):
+        assert verdict.startswith("正确！"), (kind, text, verdict)
+    for label, text in ((GRADIENT, "[4,-5,1]/7"), (GRADIENT, "(1/7)·[4,-5,1]"), (GRADIENT, "[4, −5, 1]／7"),
+                        (GRADIENT, "1/7 * [4, -5, 1]"), (STEP, "[ln 2 − 2/35, 1/14, −ln 2 − 1/70]"),
+                        (MEAN, "10/5 = 2")):
+        verdict, invalid = answer(page, label, text)
+        assert verdict.startswith("正确！") and invalid == "false", (text, verdict)
+
+
+def test_a_variant_is_opened_by_its_id_typed_or_linked(page):
+    box = page.locator(f"#{GRADIENT}")
+    verdict, _ = answer(page, GRADIENT, "变体 7f3a")
+    assert "变体 7F3A" in verdict and box.locator(".ab-set").inner_text() == "（变体 7F3A）"
+    shown, twin = box.evaluate("b => b.answerBox.values"), variant("gradient", GRADIENT, "7F3A").values
+    assert shown["y"] == twin["y"] and shown["z"] == pytest.approx(twin["z"], rel=1e-15)
+    assert box.locator(".ab-input").input_value() == ""
+    right = as_typed(np.ravel(variant("gradient", GRADIENT, "7F3A").answer))
+    assert answer(page, GRADIENT, right)[0].startswith("正确！")
+    page.evaluate(f"location.hash = '#{STEP}:0042'")                  # a link to a variant, as a reader shares it
+    page.wait_for_function(f"document.getElementById('{STEP}').answerBox.variant === '0042'")
+    assert page.locator(f"#{STEP}").evaluate("b => b.answerBox.texts") == variant("step", STEP, "0042").texts
+    page.evaluate("history.replaceState(null, '', location.pathname)")
+
+
+def test_a_box_always_answers_and_never_keeps_a_stale_verdict(page):
+    field, verdict = page.locator(f"#{MEAN} .ab-input"), page.locator(f"#{MEAN} .ab-verdict")
+    for text, said in (("(" * 5000 + "1" + ")" * 5000, "答案太长了"), ("(" * 60 + "2" + ")" * 60, "括号套得太深"),
+                       ("-" * 199 + "2", "不对"), ("1" * 200_000, "答案太长了"), ("(-8)^(1/3)", "负数的非整数次方"),
+                       ("exp(1000)-exp(1000)", "算不出确定的值"), ("2\u200b", "U+200B（看不见的字符：零宽空格"),
+                       ("\u202e2", "U+202E"), ("2\x00", "U+0000"), ("125.2763％", "不写成百分数")):
+        assert answer(page, MEAN, "2")[0].startswith("正确！")
+        got, invalid = answer(page, MEAN, text)
+        assert said in got and invalid == "true" and not got.startswith("正确"), (text[:20], got)
+        assert len(verdict.text_content()) < 200, text[:20]
+    field.fill("")
+
+
+# A seeded fuzzer of what a reader may type: numbers, operators, brackets (ASCII and full width), names, marks
+# a phone keyboard gives, invisible and astral characters, and long runs of any of them.
+FUZZ_JS = r"""([seed, count]) => {
+    let a = seed >>> 0;
+    const rand = () => { a = (a + 0x6d2b79f5) >>> 0; let t = Math.imul(a ^ (a >>> 15), a | 1);
+                         t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+    const pieces = ["0", "1", "7", "2.5", "1e308", "1e-9", ".", "。", "-", "−", "+", "*", "·", "/", "^", "**", "%",
+        "％", "(", ")", "[", "]", "（", "）", "［", "］", ",", "，", "、", ";", " ", "　", "e", "π", "pi", "ln", "In",
+        "log", "exp", "sqrt", "x", "=", "≈", "²", "\u200b", "\u0000", "\u202e", "\ufeff", "😀", "𠀀", "\n",
+        "<b>", "$", "`", "变体", "7F3A", "#", "ln ", "2^", "-("];
+    const texts = [];
+    for (let i = 0; i < count; i++) {
+        let text = "";
+        for (let n = Math.floor(rand() * 12); n >= 0; n--) {
+            const piece = pieces[Math.floor(rand() * pieces.length)];
+            text += rand() < 0.05 ? piece.repeat(1 + Math.floor(rand() * 3000)) : piece;
+        }
+        if (rand() < 0.1) {   // nested deep, brackets balanced
+            const k = Math.floor(rand() * 5000);
+            text = "(".repeat(k) + text + ")".repeat(k);
+        }
+        texts.push(text);
+    }
+    const boxes = [...document.querySelectorAll(".answer-box")].map((b) => [JSON.parse(b.dataset.answerBox), b]);
+    const bad = [];
+    for (const text of texts) {
+        for (const [spec] of boxes) {
+            let verdict;
+            try { verdict = labAnswerBoxes.judge(spec.kind, spec.values, text, spec.tolerance); }
+            catch (error) { bad.push([text.slice(0, 40), String(error)]); continue; }
+            if (typeof verdict.message !== "string" || !verdict.message || verdict.message.length > 300
+                || /undefined|NaN|null/.test(verdict.message)) bad.push([text.slice(0, 40), verdict.message]);
+        }
+    }
+    return { count: texts.length * boxes.length, bad };
+}"""
+
+
+def test_the_reader_answers_every_string_a_fuzzer_types(page):
+    """3,000 seeded strings in each of the page's boxes, through the page's own judge: a verdict of a few words
+    every time, never an exception, “undefined” or “NaN”; then 12 deeply nested ones through the form itself, each
+    one replacing the verdict before it."""
+    result = page.evaluate(FUZZ_JS, [2026, 3000])
+    assert result["count"] == 9000 and result["bad"] == [], result["bad"][:5]
+    texts = page.evaluate("""() => { const out = []; let a = 7;
+        for (let i = 0; i < 12; i++) { a = (a * 1103515245 + 12345) % 2147483648;
+            out.push("(".repeat(a % 3000) + String(a) + ")".repeat(a % 3000) + "％　\u200b".repeat(a % 5)); }
+        return out; }""")
+    for text in texts:
+        page.locator(f"#{GRADIENT} .ab-verdict").evaluate("v => { v.textContent = 'STALE'; }")
+        got, _ = answer(page, GRADIENT, text)
+        assert got and "STALE" not in got, text[:30]
+
+
+JUNK = ["5", "1e308", "{}", "true", '"app-ab-mse-gradient"', '["junk", "app-ab-mse-gradient", {"a": 1}]']
+
+
+def test_junk_in_storage_never_breaks_the_box_nor_is_kept(chromium, built_site):
+    """Whatever the page's progress key holds (a number, an object, a string, junk around a label), the box works,
+    counts only its own labels, and writes back only those when the reader solves it."""
+    context = chromium.new_context(viewport=DESKTOP)
+    tab, errors = context.new_page(), []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    key = "'lc-answer-boxes:' + location.pathname"
+    try:
+        tab.goto((built_site / "book" / "appendix.html").as_uri())
+        for stored in JUNK:
+            tab.evaluate(f"(v) => localStorage.setItem({key}, v)", stored)
+            tab.reload()
+            tab.locator(WIDGET).first.wait_for()
+            kept = 1 if stored.startswith("[") else 0
+            assert tab.locator(".answer-box .ab-progress").inner_text() == f"本附录已完成 {kept}/1", stored
+            verdict, invalid = answer(tab, "app-ab-mse-gradient", "[-40/3, 16/3]")
+            assert verdict.startswith("正确！") and invalid == "false", stored
+            assert tab.evaluate(f"localStorage.getItem({key})") == '["app-ab-mse-gradient"]', stored
+        assert errors == []
     finally:
         context.close()

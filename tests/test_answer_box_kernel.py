@@ -6,8 +6,10 @@ other numbers whose answer is labcode's.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import labcode
+from labcode.practice.variants import nth_variant, variant, variant_text
 from notebook_outputs import load
 
 WIDGET = ".answer-box"
@@ -22,7 +24,7 @@ def typed(values):
 
 def test_the_first_box_of_chapter_1_checks_answers_in_a_running_kernel(kernel_page):
     root = kernel_page.root
-    assert 'answer_box("softmax"' in START and 'z="[0, 1, 2]"' in START
+    assert 'answer_box("softmax"' in START and 'z="[0, 1, 2]"' in START and 'label="ch1-ab-softmax"' in START
     field, verdict = root.locator(".ab-input"), root.locator(".ab-verdict")
 
     def answer(text):
@@ -43,9 +45,11 @@ def test_the_first_box_of_chapter_1_checks_answers_in_a_running_kernel(kernel_pa
 
     question = root.locator(".ab-question").inner_text()
     root.locator(".ab-new").click()
-    assert root.locator(".ab-set").inner_text() == "（第 1 组新数）"
+    named = variant_text(nth_variant("ch1-ab-softmax", 1))
+    assert root.locator(".ab-set").inner_text() == f"（变体 {named}）"            # named, not a link in JupyterLab
+    assert root.locator(".ab-set a").count() == 0
     assert root.locator(".ab-question").inner_text() != question
     values, js = root.evaluate("b => [b.answerBox.values, b.answerBox.answer]")
-    assert values["z"] != Z
+    assert values["z"] != Z and values["z"] == pytest.approx(variant("softmax", "ch1-ab-softmax", named).values["z"])
     np.testing.assert_allclose(js, labcode.softmax(values["z"]), rtol=1e-12)
     assert answer(typed(labcode.softmax(values["z"]))).startswith("正确！")

@@ -17,7 +17,7 @@ from widget_page import CONTROLS_JS, assert_fits_desktop_and_phone, call_module,
 
 PAGE = "book/03_shared_embedding.html"
 WIDGET = ".ee-root"
-MARKER = "export function explorerState"
+MARKER = "function explorerState("
 
 
 def encode(text):

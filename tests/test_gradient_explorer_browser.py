@@ -13,7 +13,7 @@ from widget_page import assert_fits_desktop_and_phone, call_module, numbers, pre
 
 PAGE = "book/02_gradient.html"
 WIDGET = ".gx-root"
-MARKER = "export function stepMaths"
+MARKER = "function stepMaths("
 RESTORE_JS = "root => root.querySelector('.gx-reset').click()"  # back to the start of the run (not to the page's)
 
 

@@ -133,7 +133,7 @@ def test_front_end_is_the_packaged_module_with_the_family_pieces_it_imports():
     w = softmax_explorer()
     js = Path(labcode.widgets.__file__).with_name("softmax_explorer.js").read_text(encoding="utf-8")
     assert 'from "./maths.js";' in js and 'from "./candidates.js";' in js  # explicit imports, no globals
-    assert "const labMaths = " in w._esm and "const labCandidates = " in w._esm  # bundled in front
+    assert "// labcode/widgets/maths.js" in w._esm and "// labcode/widgets/candidates.js" in w._esm  # bundled
     assert "export function explorerMaths" in js and "export default { render:" in js
     assert "Math.exp" not in js  # the maths is the shared maths.js, not a copy
 

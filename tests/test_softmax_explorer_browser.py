@@ -13,7 +13,7 @@ from widget_page import CONTROLS_JS, assert_fits_desktop_and_phone, call_module,
 
 PAGE = "book/01_probability_to_loss.html"
 WIDGET = ".sx-root"
-MARKER = "export function explorerMaths"
+MARKER = "function explorerMaths("
 
 
 def widget(page):

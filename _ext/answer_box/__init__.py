@@ -6,18 +6,19 @@ A chapter writes a box as a code cell tagged ``answer-box`` whose source is one 
 
 In a running notebook the call returns the box as a widget (labcode/widgets/answer_box.py). Here the call is
 read with ``ast``, never run, and the cell becomes an ``answer_box`` node whose problem (kind, the book's numbers,
-the answer computed with labcode) comes from labcode.practice.problems. On the site the box is a labelled input
-checked by the page's own script (labcode/widgets/answer_box.js made a classic script, only on pages with a box),
-which computes every other set of numbers with the widgets' maths.js; the widget state of the cell is left out of
-the page. In a PDF handout the box is a blank to fill in; the answer key (``handout_mode = "answers"``,
-latex/handout_filter.py) prints the answer.
+the answer computed with labcode) comes from labcode.practice.problems. On the site the box's HTML is written by
+the box's own module, ``markup`` of labcode/widgets/answer_box.js, run in Node while the site is built
+(web/render_boxes.mjs), and the page's script (the same module bundled as a classic script, only on pages with a
+box) sets it up; the widget state of the cell is left out of the page. In a PDF handout the box is a blank to fill
+in; the answer key (``handout_mode = "answers"``, latex/handout_filter.py) prints the answer.
 """
 from __future__ import annotations
 
 import ast
-import html
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 from docutils import nodes
@@ -28,17 +29,19 @@ from sphinx.transforms import SphinxTransform
 import site_files
 from labcode.practice.problems import TITLE, box_problem
 from labcode.widgets._family import HERE as WIDGETS
-from labcode.widgets._family import page_script
+from labcode.widgets._family import STATIC
 
-from .formats import answer_text, to_html, to_latex
+from .formats import answer_text, to_latex
 
 TAG = "answer-box"
 SCRIPT, STYLE = "answer-box.js", "answer-box.css"
+RENDERER = Path(__file__).resolve().parents[2] / "web" / "render_boxes.mjs"
 MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
 
 class answer_box(nodes.General, nodes.Element):
-    """One box: attributes ``label`` and ``problem`` (labcode.practice.problems.Problem)."""
+    """One box: attributes ``label``, ``problem`` (labcode.practice.problems.Problem) and ``html`` (its markup on
+    the site)."""
 
 
 class answer_box_section(nodes.Inline, nodes.TextElement):
@@ -118,7 +121,29 @@ class CellsToBoxes(SphinxTransform):
             box = answer_box(label=label, problem=found, classes=["answer-box"])
             box.source, box.line = cell.source, cell.line
             cell.replace_self(box)
+        boxes = list(self.document.findall(answer_box))
+        title = self.document.next_node(nodes.title)
+        scope = "本附录" if title is not None and title.astext().startswith("附录") else "本章"
+        for box, markup in zip(boxes, _render([({**b["problem"].spec(), "scope": scope}, b["label"]) for b in boxes]),
+                               strict=True):
+            box["html"] = markup
         _drop_models(self.env, self.env.docname, models)
+
+
+def _render(boxes: list[tuple[dict, str]]) -> list[str]:
+    """The HTML of each (spec, id), written by the box's own module in Node (web/render_boxes.mjs)."""
+    if not boxes:
+        return []
+    node = shutil.which("node")
+    if node is None or not (STATIC / "answer_box.mjs").exists():
+        raise AnswerBoxError("答题框的 HTML 在构建时由 Node.js 写出：找不到 node 或 labcode/widgets/static/"
+                             "answer_box.mjs，请先运行 `make assets`。Answer boxes are rendered by Node.js at build "
+                             "time: node or the widget bundles are missing; run `make assets`.")
+    proc = subprocess.run([node, str(RENDERER)], input=json.dumps(boxes, ensure_ascii=False), capture_output=True,
+                          text=True, encoding="utf-8", check=False)
+    if proc.returncode != 0:
+        raise AnswerBoxError(f"web/render_boxes.mjs failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout)
 
 
 def _name_sections(app, doctree):
@@ -133,32 +158,8 @@ def _name_sections(app, doctree):
 
 # --- the site ---------------------------------------------------------------------------------------------
 
-def _scope(translator) -> str:
-    """“本章” on a chapter, “本附录” on an appendix (its title starts with 附录)."""
-    title = translator.builder.env.titles.get(translator.builder.current_docname)
-    return "本附录" if title is not None and title.astext().startswith("附录") else "本章"
-
-
 def visit_html(self, node):
-    label, found = node["label"], node["problem"]
-    spec = {**found.spec(), "scope": _scope(self)}
-    self.body.append(
-        f'<div class="answer-box" id="{label}" role="group" aria-labelledby="{label}-title" '
-        f'data-answer-box="{html.escape(json.dumps(spec, ensure_ascii=False))}">\n'
-        f'<p class="ab-title" id="{label}-title"><strong>{spec["title"]}</strong><span class="ab-set"></span></p>\n'
-        f'<p class="ab-question" id="{label}-question">{to_html(found.question())}</p>\n'
-        '<div class="ab-controls" hidden>\n'
-        '<form class="ab-form">'
-        f'<label class="ab-label" for="{label}-input">{to_html(found.label())}</label>'
-        f'<input class="ab-input" id="{label}-input" type="text" autocomplete="off" autocapitalize="off" '
-        f'spellcheck="false" aria-describedby="{label}-question {label}-help">'
-        '<span class="ab-buttons"><button type="submit" class="ab-check">核对</button>'
-        '<button type="button" class="ab-new">换一组数</button>'
-        '<button type="button" class="ab-book" hidden>回到书中的数</button></span></form>\n'
-        f'<p class="ab-help" id="{label}-help">{to_html(found.help())}</p>\n'
-        '<p class="ab-verdict" role="status" aria-live="polite"></p>\n'
-        '<p class="ab-progress"></p>\n'
-        '</div>\n</div>\n')
+    self.body.append(node["html"])
     raise nodes.SkipNode
 
 
@@ -171,7 +172,7 @@ def _write_assets(app, exception):
         return
     static = Path(app.outdir) / "_static"
     static.mkdir(parents=True, exist_ok=True)
-    (static / SCRIPT).write_text(page_script("answer_box", "startPage"), encoding="utf-8")
+    shutil.copyfile(STATIC / "answer_box.page.js", static / SCRIPT)
     (static / STYLE).write_text((WIDGETS / "answer_box.css").read_text(encoding="utf-8"), encoding="utf-8")
 
 

@@ -1,43 +1,14 @@
-"""How a box's text is written for the site (HTML) and for the handouts (LaTeX), and how the answer key prints
-an answer. The question and label templates mark maths with ``$…$`` (labcode.practice.problems)."""
+"""How a box's text is written for the handouts (LaTeX), and how the answer key prints an answer. The question
+and label templates mark maths with ``$…$`` (labcode.practice.problems); on the site, the box's own module writes
+its HTML (labcode/widgets/answer_box.js, ``markup``)."""
 from __future__ import annotations
 
-import html
 import re
 from fractions import Fraction
 
 from labcode.practice.problems import number_text
 
 MATHS = re.compile(r"\$([^$]*)\$")
-SCRIPT = re.compile(r"([_^])(\{[^}]*\}|.)")
-# A tag or an entity (left alone), or a word of letters: a variable (italic) or a function name (upright).
-WORD = re.compile(r"(<[^>]*>|&\w+;)|([A-Za-zα-ωŷ][A-Za-zα-ωŷ\u0300-\u036f]*)")
-UPRIGHT = {"ln", "log", "exp", "sqrt"}
-
-
-def _maths_html(source: str) -> str:
-    def script(match):
-        tag = "sub" if match.group(1) == "_" else "sup"
-        return f"<{tag}>{match.group(2).strip('{}')}</{tag}>"
-
-    def word(match):
-        tag, letters = match.groups()
-        return tag or (letters if letters in UPRIGHT else f"<i>{letters}</i>")
-    return WORD.sub(word, SCRIPT.sub(script, html.escape(source, quote=False)))
-
-
-def to_html(text: str) -> str:
-    """Plain text with maths in <span class="ab-math"> (variables italic, ln upright, ``_i`` and ``^2`` as
-    <sub>/<sup>) and what a reader types (```…```) in <code> (answer_box.js: toHtml)."""
-    def prose(part):
-        bits = part.split("`")
-        return "".join(f'<code class="ab-typed">{html.escape(b, quote=False)}</code>' if j % 2
-                       else html.escape(b, quote=False) for j, b in enumerate(bits))
-    parts = MATHS.split(text)
-    return "".join(f'<span class="ab-math">{_maths_html(p)}</span>' if k % 2 else prose(p)
-                   for k, p in enumerate(parts))
-
-
 LATEX_MATHS = {"−": "-", "ℓ": r"\ell ", "η": r"\eta ", "α": r"\alpha ", "∂": r"\partial ", "Σ": r"\sum ",
                "←": r"\leftarrow ", "π": r"\pi ", "·": r"\cdot ", "ŷ": r"\hat{y}",
                "≈": r"\approx "}

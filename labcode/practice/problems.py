@@ -3,13 +3,14 @@
 每种题（kind）规定它的选项（书中的数，写成 Python 算式，如 ``"[ln(2), 0, -ln(2)]"``）、题目和输入框的
 标签（模板：``{选项名}`` 换成选项的显示形式，``$…$`` 标出数学式）、用 labcode 算出的答案，以及读者的答案
 与它相差多少以内算对（容差）。插件与网页共用的脚本 ``labcode/widgets/answer_box.js`` 有同样的题型：
-它出新的数，用 ``maths.js`` 求解，并认出常见的错。
+它出新的数（与 :mod:`.variants` 相同），用每种题的公式求解，认出常见的错，并说出错答案差在哪一部分。
 """
 from __future__ import annotations
 
 import ast
 import dataclasses
 import math
+import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from ..regression import mse_grad
 FUNCTIONS = {"ln": math.log, "exp": math.exp, "sqrt": math.sqrt}
 CONSTANTS = {"e": (math.e, "e"), "pi": (math.pi, "π")}
 OPERATORS = {ast.Add: ("+", 1), ast.Sub: ("−", 1), ast.Mult: ("·", 2), ast.Div: ("/", 2), ast.Pow: ("^", 3)}
+OPERATIONS = {"+": operator.add, "−": operator.sub, "·": operator.mul, "/": operator.truediv, "^": operator.pow}
 
 
 class ProblemError(ValueError):
@@ -39,6 +41,19 @@ class ProblemError(ValueError):
 def number_text(value: float) -> str:
     """1.0 写成 "1"，0.5 写成 "0.5"，-100 写成 "−100"（印刷用的负号）。"""
     return f"{value:.10g}".replace("-", "−")
+
+
+def _operate(symbol: str, a: float, b: float, text: str) -> float:
+    """只算这一个运算（不先把五种都算一遍）；除以 0、溢出和负数的非整数次方都说清楚。"""
+    try:
+        value = OPERATIONS[symbol](a, b)
+    except ZeroDivisionError:
+        raise ProblemError(f"{text}：除数是 0" if symbol == "/" else f"{text}：0 的负数次方没有定义") from None
+    except OverflowError:
+        raise ProblemError(f"{text} 太大了，不是有限数") from None
+    if isinstance(value, complex):
+        raise ProblemError(f"{text}：负数的非整数次方在实数里没有定义")
+    return value
 
 
 def _expression(node) -> tuple[float, str, int]:
@@ -56,15 +71,17 @@ def _expression(node) -> tuple[float, str, int]:
         (a, left, left_rank), (b, right, right_rank) = _expression(node.left), _expression(node.right)
         left = left if left_rank >= rank else f"({left})"
         right = right if right_rank > rank or (right_rank == rank and symbol in "+·") else f"({right})"
-        value = {"+": a + b, "−": a - b, "·": a * b, "/": a / b if b else math.inf, "^": a ** b}[symbol]
-        return value, f"{left} {symbol} {right}" if rank == 1 else f"{left}{symbol}{right}", rank
+        text = f"{left} {symbol} {right}" if rank == 1 else f"{left}{symbol}{right}"
+        return _operate(symbol, a, b, text), text, rank
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS
             and len(node.args) == 1 and not node.keywords):
         value, text, rank = _expression(node.args[0])
         shown = f"{node.func.id} {text}" if rank == 4 and not text.startswith("(") else f"{node.func.id}({text})"
         try:
             return FUNCTIONS[node.func.id](value), shown, 3
-        except (ValueError, OverflowError):
+        except OverflowError:
+            raise ProblemError(f"{shown} 太大了，不是有限数") from None
+        except ValueError:
             raise ProblemError(f"{shown} 没有定义") from None
     raise ProblemError(f"只能用数、e、pi、+ - * / **、ln()、exp()、sqrt()，收到 {ast.unparse(node)!r}")
 
@@ -115,6 +132,24 @@ def vector(source):
     if not _is_vector(tree):
         raise ProblemError(f"要一个非空的向量 [a, b, …]，收到 {source!r}")
     return _values(tree), f"${_text(tree)}$"
+
+
+def _whole(values, source):
+    if any(v != int(v) for v in np.ravel(values)):
+        raise ProblemError(f"每个编号都要是整数，收到 {source!r}")
+    return np.asarray(values, dtype=int).tolist()
+
+
+def integers(source):
+    """编号组成的向量（如 ids），每个都是整数。"""
+    values, text = vector(source)
+    return _whole(values, source), text
+
+
+def integer_rows(source):
+    """编号组成的矩阵（如 targets），每个都是整数。"""
+    values, text = rows(source)
+    return _whole(values, source), text
 
 
 def rows(source):
@@ -174,7 +209,6 @@ def _target(z, y) -> int:
 
 
 def _row_gradient(ids, dH, row):
-    ids = [int(i) for i in ids]
     return embedding_backward(dH, ids, max(max(ids), row) + 1)[row]
 
 
@@ -215,12 +249,12 @@ KINDS = {
         "分数 $z$ = {z}，真实目标的编号 $y = {y}$，学习率 $η = {lr}$。按 $z ← z − ηg$ 走一步梯度下降，新的分数是多少？",
         "新的分数 $z$", lambda z, y, lr: gradient_step(z, _target(z, y), lr), 0.001),
     "mean-loss": Kind(
-        {"losses": rows, "targets": rows},
+        {"losses": rows, "targets": integer_rows},
         "一批文档，各篇每个位置的损失依次是 {losses}，对应的目标依次是 {targets}（目标 $−100$ 是忽略标记："
         "那一格是填充，不计分）。按本书的约定（也是 PyTorch 的默认做法），这一批的平均损失是多少？",
-        "平均损失", lambda losses, targets: valid_mean(losses, np.asarray(targets, dtype=int)), 0.001),
+        "平均损失", lambda losses, targets: valid_mean(losses, targets), 0.001),
     "row-gradient": Kind(
-        {"ids": vector, "dH": rows, "row": integer},
+        {"ids": integers, "dH": rows, "row": integer},
         "用编号序列 {ids} 查嵌入表 $E$，各位置传回的上游梯度 $dH$ 依次是 {dH}。"
         "表中编号为 {row} 的那一行，梯度 $dE[{row}]$ 是多少？",
         "梯度 $dE[{row}]$", _row_gradient, 0.001),
@@ -240,7 +274,8 @@ KINDS = {
 TITLE = "动手算"
 # `…` marks what a reader types (set in the typewriter face, where l and I differ).
 HELP = ("可以写小数、分数（`2/3`）或算式（`ln(5/3)`、`e^2`；`log` 也按自然对数 `ln` 算）；"
-        "中文输入法打出的全角数字、括号、逗号、负号和句号也可以。")
+        "中文输入法打出的全角数字、括号、逗号、负号和句号也可以。“换一组数”出的每组数有一个变体号，"
+        "在框里写 `变体 7F3A` 再核对，就回到那一组数。")
 HELP_VECTOR = "向量写成 `[1/3, -1/2, 0.25]`，每个分量与答案相差不超过 {tolerance} 就算对。"
 HELP_SCALAR = "与答案相差不超过 {tolerance} 就算对。"
 LABEL = re.compile(r"^[a-z][a-z0-9-]*$")

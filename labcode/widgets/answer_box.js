@@ -1,12 +1,12 @@
 // Answer boxes ("动手算"): a reader's own hand computation, checked with no kernel and no network.
-// One file for both places a box lives: as an anywidget ES module (labcode.widgets.AnswerBox, `render`) in a
-// running notebook, and, made a classic script at build time (_family.page_script), on the site's pages,
-// where `startPage` sets up every box the page's HTML holds (_ext/answer_box), from file:// too. The maths of
-// each kind comes from maths.js, as the widgets' does. Nothing leaves the browser; on the site only the list of
-// solved boxes is kept, in localStorage.
+// One module for every place a box lives. esbuild bundles it (web/build_widgets.mjs) as the anywidget ES module of
+// labcode.widgets.AnswerBox (`render`) in a running notebook, and as the site's classic page script, where
+// `startPage` sets up every box of the page, from file:// too; the site's build renders each box's HTML with
+// `markup`, in Node (_ext/answer_box). Each kind's answer is a formula (its value, and the parts a wrong answer
+// can miss); its new numbers are drawn as labcode.practice.variants draws them. Nothing leaves the browser; on
+// the site only the list of solved boxes is kept, in localStorage.
 import {
-  countProbs, crossEntropy, crossEntropyGrad, embeddingBackward, fmt, gradientStep, linear, linearBackward, mseGrad,
-  mulberry32, softmax, validMean,
+  crossEntropyGrad, fmt, gradientStep, linear, mulberry32, softmax, validMean,
 } from "./maths.js";
 import { keepControlKeys, make } from "./dom.js";
 
@@ -14,23 +14,40 @@ import { keepControlKeys, make } from "./dom.js";
 class ReadError extends Error {}
 const SAME = { "−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "÷": "/", "、": ",", "；": ",",
                ";": ",", "【": "[", "】": "]", "π": "pi", "\u3000": " ", "。": "", "²": "^2", "³": "^3" };
+// An answer is a few numbers or short formulas: longer input, or brackets nested deeper, is refused with a
+// message (and the reader never recurses past what a browser's stack holds).
+const MAX_LENGTH = 400, MAX_DEPTH = 40;
 
-// Full-width forms (（）［］，－／０-９ …) become ASCII; "p = …" and "ln(7/2) ≈ 1.2528" keep what follows = or ≈.
-// A Chinese input method types "。" for ".": between digits it is the decimal point (1。25), elsewhere a full stop.
-function normalise(text) {
-  const ascii = text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
-    .replace(/(\d)。(?=\d)/g, "$1.")
-    .replace(/[−–—×·⋅÷、；;【】π\u3000。²³]/g, (c) => SAME[c]);
-  return ascii.split(/[=≈]/).pop().trim();
-}
+// Full-width forms (（）［］，－／０-９％ …) become ASCII, and ** becomes ^. A Chinese input method types "。" for
+// ".": between digits it is the decimal point (1。25), elsewhere a full stop.
+const ascii = (text) => text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+  .replace(/(\d)。(?=\d)/g, "$1.")
+  .replace(/[−–—×·⋅÷、；;【】π\u3000。²³]/g, (c) => SAME[c])
+  .replace(/\*\*/g, "^");
+// "p = …" and "ln(7/2) ≈ 1.2528" keep what follows the last = or ≈.
+const normalise = (text) => ascii(text).split(/[=≈]/).pop().trim();
 
-const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z]+)|(\*\*|[-+*/^()%,[\]]))/y;
+const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z]+)|([-+*/^()%,[\]]))/y;
 const FUNCTIONS = { ln: Math.log, log: Math.log, exp: Math.exp, sqrt: Math.sqrt };
 // Where a function has no finite value, the reader is told why, with the argument it got.
 const DOMAIN = { ln: [(x) => x > 0, "ln 只对大于 0 的数有定义"], log: [(x) => x > 0, "log 只对大于 0 的数有定义"],
                  sqrt: [(x) => x >= 0, "sqrt 只对不小于 0 的数有定义"] };
-// The reader's own text inside a message: in Chinese quotes, with $ and ` (the message's marks) made full-width.
-const quote = (text) => `“${String(text).replace(/\$/g, "＄").replace(/`/g, "｀")}”`;
+// The reader's own text inside a message: in Chinese quotes, at most 24 characters, with $ and ` (the message's
+// marks) made full-width.
+const quote = (text) => {
+  const chars = Array.from(String(text));
+  const cut = chars.length > 24 ? chars.slice(0, 20).join("") + "…" : chars.join("");
+  return `“${cut.replace(/\$/g, "＄").replace(/`/g, "｀")}”`;
+};
+// A character one cannot see (U+200B, NUL, U+202E …) is named by its code, so the reader knows what to delete.
+const INVISIBLE = { 0x0: "空字符", 0x200b: "零宽空格", 0x200c: "零宽非连接符", 0x200d: "零宽连接符",
+                    0x200e: "从左到右标记", 0x200f: "从右到左标记", 0x202e: "从右到左覆盖", 0x2060: "字连接符",
+                    0xfeff: "零宽不换行空格" };
+const symbolName = (c) => {
+  if (!/[\p{C}\p{Z}\p{M}]/u.test(c)) return quote(c);
+  const code = c.codePointAt(0), name = INVISIBLE[code];
+  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}（看不见的字符${name ? "：" + name : ""}，删掉它再试）`;
+};
 const printed = (x) => String(Math.round(x * 1e4) / 1e4).replace("-", "−");
 const CONSTANTS = { e: Math.E, pi: Math.PI };
 
@@ -40,10 +57,10 @@ function tokens(text) {
   while (text.slice(at).trim()) {
     TOKEN.lastIndex = at;
     const m = TOKEN.exec(text);
-    if (!m) throw new ReadError(`不认识符号${quote(text.slice(at).trim()[0])}`);
+    if (!m) throw new ReadError(`不认识符号${symbolName(String.fromCodePoint(text.slice(at).trim().codePointAt(0)))}`);
     if (m[1] !== undefined) found.push({ type: "number", value: parseFloat(m[1]) });
     else if (m[2] !== undefined) found.push({ type: "name", value: m[2].toLowerCase(), typed: m[2] });
-    else found.push({ type: m[3] === "**" ? "^" : m[3] });
+    else found.push({ type: m[3] });
     at = TOKEN.lastIndex;
   }
   return found;
@@ -73,14 +90,21 @@ function evaluate(text) {
       else return value;
     }
   }
-  function unary() {
-    if (peek("+", "-")) return list[k++].type === "-" ? -unary() : unary();
-    return power();
+  function unary() {   // a run of signs is counted, not recursed into ("------1")
+    let sign = 1;
+    while (peek("+", "-")) if (list[k++].type === "-") sign = -sign;
+    return sign * power();
   }
   function power() {
     let value = primary();
     while (peek("%")) { k++; value /= 100; }
-    return peek("^") ? (k++, Math.pow(value, unary())) : value;
+    if (!peek("^")) return value;
+    k++;
+    const exponent = unary();
+    if (value < 0 && !Number.isInteger(exponent)) {
+      throw new ReadError(`负数的非整数次方在实数里没有定义，这里是 (${printed(value)})^${printed(exponent)}`);
+    }
+    return Math.pow(value, exponent);
   }
   function primary() {
     const t = list[k++];
@@ -124,6 +148,14 @@ function evaluate(text) {
   return value;
 }
 
+// One number, finite: a value too large to hold, or none at all (∞ − ∞), is said as such.
+function finite(part) {
+  const value = evaluate(part);
+  if (Number.isNaN(value)) throw new ReadError(`${quote(part)}算不出确定的值：中间有一步大到超出了能表示的范围（如 exp(1000)）`);
+  if (!Number.isFinite(value)) throw new ReadError(`${quote(part)}算出来不是有限的数（太大了）`);
+  return value;
+}
+
 // The bracket depth after each character of `text`.
 function depths(text) {
   let depth = 0;
@@ -141,13 +173,53 @@ function split(text, separator) {
   return parts.map((p) => p.trim());
 }
 
-// "[4/7, -5/7, 1/7]", "(4/7，-5/7，1/7)", "4/7, -5/7, 1/7" and NumPy's "[0.57 -0.71 0.14]" are vectors.
+// A number that multiplies or divides a whole vector, as the answer keys write it: "[4, -5, 1]/7",
+// "(1/7)*[4, -5, 1]", "[1, e, e^2]/(1+e+e^2)". Returns [the vector's text, the factor], or null when `s` is no
+// such product. Each factor is one term (no + or − outside brackets), so "1 + 2*[1, 2]" is not read as 3·[1, 2].
+function scaledVector(s) {
+  const depth = depths(s), open = s.indexOf("[");
+  if (open < 0 || (open > 0 && depth[open - 1] !== 0)) return null;
+  const close = depth.indexOf(0, open);
+  if (open === 0 && close === s.length - 1) return null;
+  const before = s.slice(0, open).trim().replace(/\*$/, "").trim(), after = s.slice(close + 1).trim();
+  if (!/^([*/]|$)/.test(after)) return null;
+  const pieces = [...(before ? [["*", before]] : []), ...operands(after)];
+  const oneTerm = (text) => split(text.replace(/^[-+]|(?<=[\^*/(]|\d[eE])\s*[-+]/g, ""), /[-+]/).length === 1;
+  if (!pieces.every(([, text]) => text && oneTerm(text))) return null;
+  let factor = 1;
+  for (const [op, text] of pieces) {
+    const value = /^[-+]$/.test(text) ? Number(text + "1") : finite(text);
+    if (op === "/" && value === 0) throw new ReadError("除数是 0");
+    factor = op === "/" ? factor / value : factor * value;
+  }
+  return [s.slice(open, close + 1), factor];
+}
+
+// "/7*2" → [["/", "7"], ["*", "2"]]: the operands of * and / outside any bracket, each with its operator.
+function operands(text) {
+  const found = [], depth = depths(text);
+  let op = null, start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && !(depth[i] === 0 && "*/".includes(text[i]))) continue;
+    if (op) found.push([op, text.slice(start, i).trim()]);
+    [op, start] = [text[i], i + 1];
+  }
+  return found;
+}
+
+// "[4/7, -5/7, 1/7]", "(4/7，-5/7，1/7)", "4/7, -5/7, 1/7", NumPy's "[0.57 -0.71 0.14]" and "[4, -5, 1]/7" are
+// vectors.
 function readAnswer(text, length) {
   let s = normalise(text);
+  if (s.length > MAX_LENGTH) throw new ReadError(`答案太长了（${s.length} 个字符，最多 ${MAX_LENGTH} 个）：只写答案本身`);
   const depth = depths(s);
   if (depth.some((d) => d < 0) || depth.at(-1) !== 0) throw new ReadError("括号没有配对");
+  if (Math.max(...depth) > MAX_DEPTH) throw new ReadError(`括号套得太深（${Math.max(...depth)} 层，最多 ${MAX_DEPTH} 层）`);
+  const scaled = scaledVector(s);
+  let factor = 1;
+  if (scaled) [s, factor] = scaled;
   // One bracket around the whole answer ("(1+e)/(2)" is not), and either square or holding a comma.
-  if ("[(".includes(s[0]) && depth.indexOf(0) === s.length - 1
+  if ("[(".includes(s[0]) && depths(s).indexOf(0) === s.length - 1
       && (s[0] === "[" || split(s.slice(1, -1), /,/).length > 1)) {
     s = s.slice(1, -1).trim();
   }
@@ -161,8 +233,8 @@ function readAnswer(text, length) {
   }
   return parts.map((part, k) => {
     if (!part) throw new ReadError(`编号为 ${k} 的分量是空的`);
-    const value = evaluate(part);
-    if (!Number.isFinite(value)) throw new ReadError(`${quote(part)}算出来不是有限的数（太大了）`);
+    const value = finite(part) * factor;
+    if (!Number.isFinite(value)) throw new ReadError(`编号为 ${k} 的分量算出来不是有限的数（太大了）`);
     return value;
   });
 }
@@ -193,12 +265,14 @@ function scores(rand, extra = {}) {
     Object.entries(extra).map(([name, value]) => [name, num(value)])) } };
 }
 
-// A loss ln(a/b) typed as "ln a/b" reads as (ln a)/b: that slip, with its hint, when 1/p_y = a/b (b > 1).
+// A loss ln(a/b) typed as "ln a/b" reads as (ln a)/b, and −ln(b/a) as "−ln b/a" (−ln b)/a: those slips, with
+// their hints, when 1/p_y = a/b (b > 1).
 function lnOverDenominator(x) {
   for (let b = 1; b <= 100; b++) {
     const a = Math.round(x * b);
     if (Math.abs(a - x * b) < 1e-9 * b) {
-      return b === 1 ? [] : [[Math.log(a) / b, `ln ${a}/${b} 读作 (ln ${a})/${b}；想写 ln(${a}/${b})，请加括号。`]];
+      return b === 1 ? [] : [[Math.log(a) / b, `ln ${a}/${b} 读作 (ln ${a})/${b}；想写 ln(${a}/${b})，请加括号。`],
+                             [-Math.log(b) / a, `−ln ${b}/${a} 读作 −(ln ${b})/${a}；想写 −ln(${b}/${a})，请加括号。`]];
     }
   }
   return [];
@@ -220,6 +294,85 @@ function otherColumns(v, n, V) {
     + `“${v.next}”，它这一格的计数是 ${v.counts[next]}。`]);
 }
 
+// ---- each kind's answer as a formula: its value is the answer, and its parts say what a wrong answer missed ----
+// A node is a number (a leaf) or an operation (+, *, /, − for "minus this", ln) over parts; `text` is how the
+// book writes it ($…$ marks maths) and `name` the part it plays (分子, 分母, 残差 $r_i$), if any.
+const leaf = (value, text) => ({ value, text });
+const plus = (parts, text, name) => ({ op: "+", parts, text, name });
+const times = (parts, text) => ({ op: "*", parts, text });
+const negative = (part, text) => ({ op: "-", parts: [part], text });
+const ln = (part, text) => ({ op: "ln", parts: [part], text });
+const over = (top, bottom, text) => ({ op: "/", text,
+  parts: [{ ...top, name: top.name || "分子" }, { ...bottom, name: bottom.name || "分母" }] });
+
+// The value of a formula, with one change made wherever its text is written: a term or a factor left out, a sign
+// turned, a fraction upside down, or a fraction's denominator left out.
+function computed(node, edit = null) {
+  const at = (type) => edit !== null && edit.type === type && edit.text === node.text;
+  let value = node.value;
+  if (node.op) {
+    const cut = edit && ((edit.type === "term" && node.op === "+") || (edit.type === "factor" && node.op === "*"));
+    const x = node.parts.filter((p) => !(cut && p.text === edit.text)).map((p) => computed(p, edit));
+    value = node.op === "+" ? sum(x) : node.op === "*" ? x.reduce((s, v) => s * v, 1)
+      : node.op === "-" ? -x[0] : node.op === "ln" ? Math.log(x[0])
+      : at("flip") ? x[1] / x[0] : at("top") ? x[0] : x[0] / x[1];
+  }
+  return at("sign") ? -value : value;
+}
+const solved = (formula) => (Array.isArray(formula) ? formula.map((node) => computed(node)) : computed(formula));
+
+// Every single change of a formula, each with what it says ("分母里 $Vα$ 少了因子 $α$").
+function edits(root) {
+  const found = new Map();
+  const add = (type, text, says) => { if (!found.has(type + text)) found.set(type + text, { type, text, says }); };
+  const inside = (where, gap = "") => (where ? `${where}${where.endsWith("$") ? " " : ""}里${gap}` : "");
+  (function walk(node, outer) {   // `outer`: the part the node's parent plays
+    const where = node.name || outer;
+    add("sign", node.text, node === root ? "符号反了" : `${inside(outer, " ")}${node.text} 的符号反了`);
+    if (node.op === "/") {
+      add("flip", node.text, `${inside(outer)}分子和分母颠倒了`);
+      add("top", node.text, `${inside(outer)}没有除以分母 ${node.parts[1].text}`);
+    }
+    for (const part of node.parts || []) {
+      if (node.parts.filter((p) => p.text === part.text).length === 1) {
+        if (node.op === "+") add("term", part.text, `${inside(where)}少了 ${part.text} 这一项`);
+        if (node.op === "*") add("factor", part.text, `${inside(where, " ")}${node.text} 少了因子 ${part.text}`);
+      }
+      walk(part, where);
+    }
+  })(root, "");
+  return [...found.values()];
+}
+
+// Which part a wrong answer missed, when one change of the formula gives each wrong component: "提示：分母里
+// $Vα$ 少了因子 $α$。", or for a vector "提示：编号为 0 的分量：…；编号为 2 的分量：…。" ("" when no change does).
+function diagnosis(formula, got, off, tolerance) {
+  const nodes = [formula].flat();
+  const fits = (edit, k) => {
+    const value = computed(nodes[k], edit);
+    return Math.abs(value - got[k]) <= tolerance && Math.abs(value - computed(nodes[k])) > tolerance;
+  };
+  const changes = [...new Map(off.flatMap((k) => edits(nodes[k])).map((e) => [e.type + e.text, e])).values()];
+  const said = [];
+  // The change that explains the most wrong components first, so that one slip made everywhere is said once.
+  for (let left = off; left.length;) {
+    const [edit, ks] = changes.map((e) => [e, left.filter((k) => fits(e, k))])
+      .reduce((best, next) => (next[1].length > best[1].length ? next : best), [null, []]);
+    if (!edit) return "";
+    said.push(ks.length === nodes.length ? edit.says : `编号为 ${ks.join("、")} 的分量：${edit.says}`);
+    left = left.filter((k) => !ks.includes(k));
+  }
+  return `提示：${said.join("；")}。`;
+}
+
+// Softmax of z: p_k = e^{z_k} / S with S = Σ_j e^{z_j}.
+const probability = (z, k, text = `$p_${k}$`) => over(leaf(Math.exp(z[k]), `$e^{z_${k}}$`),
+  plus(z.map((x, j) => leaf(Math.exp(x), `$e^{z_${j}}$`)), "$S$"), text);
+// The gradient of the loss: g_k = p_k − 1 at the target, p_k elsewhere.
+const gradientPart = (z, y, k) => (k === y
+  ? plus([probability(z, k), negative(leaf(1, "$1$"), "$−1$")], `$g_${k}$`, `$g_${k}$`)
+  : probability(z, k, `$g_${k}$`));
+
 const KINDS = {
   softmax: {
     percent: true,
@@ -227,7 +380,7 @@ const KINDS = {
       const { z, text } = logScores(rand);
       return { values: { z }, texts: { z: text } };
     },
-    solve: (v) => softmax(v.z),
+    formula: (v) => v.z.map((_, k) => probability(v.z, k)),
     mistakes: (v) => [
       [scale(v.z, 1 / sum(v.z)), "这是直接除以分数之和：先对每个分数取指数，再除以这些指数之和。"],
       [v.z.map(Math.exp), "这些是 $e^z$，还要除以它们的和 $S$，概率加起来才是 1。"],
@@ -236,7 +389,7 @@ const KINDS = {
   },
   loss: {
     draw: (rand) => scores(rand),
-    solve: (v) => crossEntropy(v.z, v.y),
+    formula: (v) => negative(ln(probability(v.z, v.y), `$ln p_${v.y}$`), `$−ln p_${v.y}$`),
     mistakes: (v) => {
       const p = softmax(v.z);
       return [
@@ -251,7 +404,7 @@ const KINDS = {
   },
   gradient: {
     draw: (rand) => scores(rand),
-    solve: (v) => crossEntropyGrad(v.z, v.y),
+    formula: (v) => v.z.map((_, k) => gradientPart(v.z, v.y, k)),
     mistakes: (v) => {
       const p = softmax(v.z);
       return [
@@ -264,7 +417,8 @@ const KINDS = {
   },
   step: {
     draw: (rand) => scores(rand, { lr: pick(rand, [0.1, 0.2, 0.5, 1]) }),
-    solve: (v) => gradientStep(v.z, v.y, v.lr),
+    formula: (v) => v.z.map((x, k) => plus([leaf(x, `$z_${k}$`), negative(times([leaf(v.lr, "$η$"),
+      gradientPart(v.z, v.y, k)], `$ηg_${k}$`), `$−ηg_${k}$`)], `$z_${k} − ηg_${k}$`)),
     mistakes: (v) => {
       const g = crossEntropyGrad(v.z, v.y);
       return [
@@ -283,7 +437,11 @@ const KINDS = {
       const targets = lengths.map((n) => Array.from({ length: T }, (_, t) => (t < n ? int(rand, 2, 9) : -100)));
       return { values: { losses, targets }, texts: { losses: rows(losses), targets: rows(targets) } };
     },
-    solve: (v) => validMean(v.losses, v.targets),
+    formula(v) {   // the valid losses over their count N
+      const valid = v.losses.flat().filter((_, i) => v.targets.flat()[i] !== -100);
+      return over(plus(valid.map((x) => leaf(x, `$${num(x)}$`)), "有效位置的损失之和"),
+                  leaf(valid.length, `$N = ${valid.length}$`), "平均损失");
+    },
     mistakes: (v) => {
       const total = sum(v.losses.flat()), cells = v.losses.flat().length;
       const docMeans = v.losses.map((row, b) => validMean(row, v.targets[b]));
@@ -303,17 +461,19 @@ const KINDS = {
       while (placed < uses) { const t = int(rand, 0, T - 1); if (ids[t] !== row) { ids[t] = row; placed++; } }
       // As exercise 3.3 asks of a test: no single position's share may equal the sum in any component, or
       // "only one share kept" (dE[ids] += dH) would count as right.
+      // Nor may the answer be [0, 0].
       let dH, total;
       do {
         dH = ids.map(() => [int(rand, -3, 3), int(rand, -3, 3)]);
         total = dH.filter((_, t) => ids[t] === row).reduce((s, g) => s.map((x, d) => x + g[d]));
-      } while (dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
+      } while (total.every((x) => x === 0) || dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
       return { values: { ids, dH, row }, texts: { ids: vector(ids), dH: rows(dH), row: num(row) } };
     },
-    solve: (v) => embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row],
+    formula: (v) => v.dH[0].map((_, d) => plus(v.ids.flatMap((id, t) => (id === v.row ? [leaf(v.dH[t][d], `$dH[${t}]$`)]
+      : [])), `$dE[${v.row}]$`)),
     mistakes: (v) => {
       const used = v.dH.filter((_, t) => v.ids[t] === v.row);
-      const right = embeddingBackward(v.dH, v.ids, Math.max(...v.ids, v.row) + 1)[v.row];
+      const right = KINDS["row-gradient"].solve(v);
       return [
         ...used.map((g) => [g, "只留下了一个位置的梯度（dE[ids] += dH 就会这样）：读过这一行的每个位置的梯度都要加进来。"]),
         [scale(right, 1 / used.length), "除以了这一行被读的次数：梯度是各个位置的梯度之和，不是平均。"],
@@ -340,7 +500,12 @@ const KINDS = {
                                 counts: vector(counts), alpha: num(values.alpha), prev: quote(values.prev),
                                 next: quote(next) } };
     },
-    solve: (v) => countProbs([v.counts], v.alpha)[0][v.symbols.indexOf(v.next)],
+    formula(v) {   // (C + α) / (n + Vα)
+      const C = v.counts[v.symbols.indexOf(v.next)], alpha = leaf(v.alpha, "$α$");
+      return over(plus([leaf(C, "计数 $C$"), alpha], "$C + α$"),
+                  plus([leaf(sum(v.counts), "这一行的总数 $n$"), times([leaf(v.counts.length, "$V$"), alpha], "$Vα$")],
+                       "$n + Vα$"), "$p̂$");
+    },
     mistakes: (v) => {
       const n = sum(v.counts), V = v.counts.length, N = v.counts[v.symbols.indexOf(v.next)];
       // The same sum over another vocabulary: the names' 27 symbols, or the listed ones without “.”.
@@ -357,17 +522,21 @@ const KINDS = {
     },
   },
   "mse-gradient": {
-    draw(rand) {
-      const X = [0, 1, 2].map(() => [int(rand, 0, 10), int(rand, 0, 10)]);
-      const w = [int(rand, 1, 5), int(rand, 1, 5)], b = int(rand, 0, 20);
-      const y = linear(X, w.map((x) => [x]), [b]).map((row) => row[0] + int(rand, -3, 3));
-      return { values: { X, w, b, y }, texts: { X: rows(X), w: vector(w), b: num(b), y: vector(y) } };
+    draw(rand) {   // again while the gradient is [0, 0] (every residual 0, or X^T r = 0)
+      let values;
+      do {
+        const X = [0, 1, 2].map(() => [int(rand, 0, 10), int(rand, 0, 10)]);
+        const w = [int(rand, 1, 5), int(rand, 1, 5)], b = int(rand, 0, 20);
+        const y = linear(X, w.map((x) => [x]), [b]).map((row) => row[0] + int(rand, -3, 3));
+        values = { X, w, b, y };
+      } while (this.solve(values).every((g) => Math.abs(g) < 1e-9));
+      const { X, w, b, y } = values;
+      return { values, texts: { X: rows(X), w: vector(w), b: num(b), y: vector(y) } };
     },
-    solve(v) {
-      const W = v.w.map((x) => [x]);                                   // (d, 1)
-      const dPreds = mseGrad(linear(v.X, W, [v.b]), v.y.map((t) => [t]));
-      return linearBackward(dPreds, v.X, W).dW.map((row) => row[0]);
-    },
+    formula: (v) => v.w.map((_, d) => times([leaf(2 / v.X.length, "$2/n$"), plus(v.X.map((x, i) => times([
+      leaf(x[d], `$X_{${i},${d}}$`), plus([leaf(sum(x.map((xj, j) => xj * v.w[j])), `$x_${i}·w$`), leaf(v.b, "$b$"),
+        negative(leaf(v.y[i], `$y_${i}$`), `$−y_${i}$`)], `$r_${i}$`, "残差 $r_i$")], `$X_{${i},${d}} r_${i}$`)),
+      `$Σ_i X_{i,${d}} r_i$`)], `$∂ℓ/∂w_${d}$`)),
     mistakes(v) {
       const g = this.solve(v), n = v.X.length;
       return [
@@ -379,6 +548,9 @@ const KINDS = {
     },
   },
 };
+
+// Each kind's answer is its formula's value: computed once on this side (labcode computes it in Python).
+for (const kind of Object.values(KINDS)) kind.solve = (v) => solved(kind.formula(v));
 
 // ---- judging an answer ----
 const list = (x) => (Array.isArray(x) ? x : [x]);
@@ -393,16 +565,15 @@ const shown = (x) => {
 
 function judge(kind, values, text, tolerance) {
   const want = list(kind.solve(values));
-  if (!kind.percent && text.includes("%")) {
+  if (!kind.percent && ascii(text).includes("%")) {
     return { ok: false, message: "这里的答案不是概率，不写成百分数：去掉 %，写出这个数本身。" };
   }
   if (!normalise(text)) return { ok: false, message: "还没有写答案。" };
   let got;
   try {
     got = readAnswer(text, want.length);
-  } catch (error) {
-    if (error instanceof ReadError) return { ok: false, message: `没读懂：${error.message}。` };
-    throw error;
+  } catch (error) {   // whatever the text, a verdict: the reader's own message, or that it could not be read
+    return { ok: false, message: `没读懂：${error instanceof ReadError ? error.message : "这个算式读不了，请换一种写法"}。` };
   }
   if (got.length !== want.length) {
     const example = ["1/3", "-1/2", "0.25", "2"];
@@ -418,7 +589,8 @@ function judge(kind, values, text, tolerance) {
     : near ? "不对：每个分量都差了一点。" : "不对：每个分量都不对。";
   const slip = kind.mistakes(values).map(([value, hint]) => [list(value), hint])
     .find(([value]) => value.every(Number.isFinite) && within(got, value, tolerance) && !within(value, want, tolerance));
-  if (slip) message += `提示：${slip[1]}`;
+  const why = slip ? `提示：${slip[1]}` : diagnosis(kind.formula(values), got, off, tolerance);
+  if (why) message += why;
   else if (near) {
     // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
     message += list(kind.solve(values)).every((v) => Number(fmt(v, 4)) === v)
@@ -428,26 +600,40 @@ function judge(kind, values, text, tolerance) {
   return { ok: false, message };
 }
 
-// ---- one box: its question, its input and its verdict ----
-function seed(label, variant) {   // FNV-1a of the box's label, mixed with the number of the try
+// ---- variants: a drawn problem is named by its box's label and a four-digit ID (labcode.practice.variants) ----
+function fnv1a(text) {   // FNV-1a over the code points of the label
   let h = 0x811c9dc5;
-  for (const c of label) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
-  return (h ^ Math.imul(variant, 0x9e3779b1)) >>> 0;
+  for (const c of text) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
+  return h;
+}
+const seed = (label, id) => (fnv1a(label) ^ Math.imul(id, 0x9e3779b1)) >>> 0;
+const idText = (id) => id.toString(16).toUpperCase().padStart(4, "0");
+// The k-th "换一组数" of a box: k·0x9E37 (odd) plus the label's hash, modulo 2^16, meets every ID once in 65,536.
+const nthVariant = (label, k) => (Math.imul(k, 0x9e37) + fnv1a(label)) & 0xffff;
+// "变体 7F3A" (or "#7F3A", "variant 7f3a") typed into a box, or "#<label>:7F3A" in the page's address.
+const ASKED = /^\s*(?:变体|variant|#)\s*:?\s*([0-9a-f]{4})\s*$/i;
+const asked = (text) => { const m = ASKED.exec(ascii(text)); return m ? parseInt(m[1], 16) : null; };
+
+// The problem a box of kind `kind` labelled `label` shows for an ID (a number in 0…0xFFFF, or its four hex
+// digits): its values, its texts and the answer maths.js gives.
+function variant(kind, label, id) {
+  const number = typeof id === "number" ? id : parseInt(id, 16);
+  const drawn = KINDS[kind].draw(mulberry32(seed(label, number)));
+  return { id: idText(number), ...drawn, answer: KINDS[kind].solve(drawn.values) };
 }
 
 const escape = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const fill = (template, texts) => template.replace(/\{(\w+)\}/g, (_, name) => texts[name]);
 // Maths as the book sets it: variables italic (p, dE, η), function names upright (ln, exp).
 const UPRIGHT = new Set(["ln", "log", "exp", "sqrt"]);
-const maths = (part) => escape(part)
-  .replace(/([_^])(\{[^}]*\}|.)/g, (_, mark, x) => {
-    const tag = mark === "_" ? "sub" : "sup";
-    return `<${tag}>${x.replace(/^\{|\}$/g, "")}</${tag}>`;
-  })
+const scripts = (text) => text.replace(/([_^])(\{[^}]*\}|.)/g, (_, mark, x) => {   // e^{z_0}: z_0 inside <sup>
+  const tag = mark === "_" ? "sub" : "sup";
+  return `<${tag}>${scripts(x.replace(/^\{|\}$/g, ""))}</${tag}>`;
+});
+const maths = (part) => scripts(escape(part))
   .replace(/(<[^>]*>|&\w+;)|([A-Za-zα-ωŷ][A-Za-zα-ωŷ\u0300-\u036f]*)/g,
            (_, tag, word) => tag || (UPRIGHT.has(word) ? word : `<i>${word}</i>`));
-// Maths ($…$) in <span class="ab-math">, _i and ^2 as <sub>, <sup>; what a reader types (`…`) in <code>
-// (_ext/answer_box: to_html).
+// Maths ($…$) in <span class="ab-math">, _i and ^2 as <sub>, <sup>; what a reader types (`…`) in <code>.
 const toHtml = (text) => text.split("$").map((part, k) => (k % 2 ? `<span class="ab-math">${maths(part)}</span>`
   : part.split("`").map((bit, j) => (j % 2 ? `<code class="ab-typed">${escape(bit)}</code>` : escape(bit))).join("")))
   .join("");
@@ -458,7 +644,7 @@ function setUp(root, spec, label, progress) {
   const kind = KINDS[spec.kind];
   const part = (name) => root.querySelector(`.ab-${name}`);
   const input = part("input"), verdict = part("verdict");
-  let variant = 0, current = { values: spec.values, texts: spec.texts };
+  let variant = null, presses = 0, current = { values: spec.values, texts: spec.texts };
 
   let said = "";
   // $…$ marks maths; a repeated verdict gets a zero-width space, to be announced again. The solved count, shown
@@ -472,72 +658,86 @@ function setUp(root, spec, label, progress) {
   const show = () => {
     part("question").innerHTML = toHtml(fill(spec.question, current.texts));
     part("label").innerHTML = toHtml(fill(spec.label, current.texts));
-    part("set").textContent = variant ? `（第 ${variant} 组新数）` : "（书中的数）";
-    part("book").hidden = variant === 0;
+    const set = part("set");
+    set.textContent = variant === null ? "（书中的数）" : "（";
+    if (variant !== null) {   // on the site, a link that opens this very problem, to share or to come back to
+      const name = make(progress.links ? "a" : "span", "ab-variant", set, `变体 ${variant}`);
+      if (progress.links) name.href = `#${label}:${variant}`;
+      set.append("）");
+    }
+    part("book").hidden = variant === null;
+  };
+  const turnTo = (id, message) => {
+    variant = id === null ? null : idText(id);
+    current = id === null ? { values: spec.values, texts: spec.texts } : kind.draw(mulberry32(seed(label, id)));
+    show();
+    input.value = "";
+    input.removeAttribute("aria-invalid");
+    say(message);
   };
   part("form").addEventListener("submit", (event) => {
     event.preventDefault();
+    const id = asked(input.value);
+    if (id !== null) return turnTo(id, `这是变体 ${idText(id)} 的数：先在纸上自己算，再写下答案、点“核对”。`);
     const result = judge(kind, current.values, input.value, spec.tolerance);
     input.setAttribute("aria-invalid", result.ok ? "false" : "true");
     if (result.ok) progress.solve(label);
     const count = result.ok ? progress.text(spec.scope) : "";
     say(result.message, count && `${count}。`);
   });
-  const turnTo = (next, message) => {
-    variant = next;
-    current = variant ? kind.draw(mulberry32(seed(label, variant))) : { values: spec.values, texts: spec.texts };
-    show();
-    input.value = "";
-    input.removeAttribute("aria-invalid");
-    say(message);
+  part("new").addEventListener("click", () => {
+    turnTo(nthVariant(label, ++presses), "换了一组新数：先在纸上自己算，再写下答案、点“核对”。");
     input.focus();
-  };
-  part("new").addEventListener("click", () => turnTo(variant + 1, "换了一组新数：先在纸上自己算，再写下答案、点“核对”。"));
-  part("book").addEventListener("click", () => turnTo(0, "回到了书中的数。"));
+  });
+  part("book").addEventListener("click", () => {   // and "换一组数" starts again from the first new set
+    presses = 0;
+    turnTo(null, "回到了书中的数。");
+    input.focus();
+  });
   // For the tests and the curious: which numbers are shown, and the answer maths.js gives for them.
   root.answerBox = { get variant() { return variant; }, get values() { return current.values; },
-                     get answer() { return kind.solve(current.values); } };
+                     get texts() { return current.texts; },
+                     get answer() { return kind.solve(current.values); }, open: (id) => turnTo(parseInt(id, 16),
+                       `这是变体 ${id.toUpperCase()} 的数：先在纸上自己算，再写下答案、点“核对”。`) };
   show();
   part("controls").hidden = false;
   progress.show();
 }
 
+// ---- the box's HTML: one function for the site (rendered at build time in Node) and the notebook's widget ----
+const attribute = (text) => escape(text).replace(/"/g, "&quot;");
+
+// `spec` is the box's kind and the book's numbers (labcode.practice.problems.Problem.spec), `id` its element id.
+// On the site (`site`), the root also carries the spec for the page script and a line for the solved count; the
+// controls stay hidden until a script sets them up, so a reader without scripts (or a printout) sees the question.
+export function markup(spec, id, site = false) {
+  return `<div class="answer-box" id="${attribute(id)}" role="group" aria-labelledby="${attribute(id)}-title"`
+    + `${site ? ` data-answer-box="${attribute(JSON.stringify(spec))}"` : ""}>\n`
+    + `<p class="ab-title" id="${attribute(id)}-title"><strong>${escape(spec.title)}</strong>`
+    + '<span class="ab-set"></span></p>\n'
+    + `<p class="ab-question" id="${attribute(id)}-question">${toHtml(fill(spec.question, spec.texts))}</p>\n`
+    + '<div class="ab-controls" hidden>\n<form class="ab-form">'
+    + `<label class="ab-label" for="${attribute(id)}-input">${toHtml(fill(spec.label, spec.texts))}</label>`
+    + `<input class="ab-input" id="${attribute(id)}-input" type="text" autocomplete="off" autocapitalize="off" `
+    + `spellcheck="false" aria-describedby="${attribute(id)}-question ${attribute(id)}-help">`
+    + '<span class="ab-buttons"><button type="submit" class="ab-check">核对</button>'
+    + '<button type="button" class="ab-new">换一组数</button>'
+    + '<button type="button" class="ab-book" hidden>回到书中的数</button></span></form>\n'
+    + `<p class="ab-help" id="${attribute(id)}-help">${toHtml(spec.help)}</p>\n`
+    + '<p class="ab-verdict" role="status" aria-live="polite"></p>\n'
+    + `${site ? '<p class="ab-progress"></p>\n' : ""}</div>\n</div>\n`;
+}
+
 // ---- in a running notebook: the anywidget ----
-// The same parts as the site's HTML (_ext/answer_box), without the solved count: each box is a widget of its
-// own, so no box knows how many of the chapter's boxes were solved.
-const NO_PROGRESS = { text: () => "", solve() {}, show() {} };
+// Without the solved count: each box is a widget of its own, so no box knows how many of the chapter's boxes
+// were solved.
+const NO_PROGRESS = { text: () => "", solve() {}, show() {}, links: false };
 let views = 0;   // element ids stay unique when a box is shown twice
 
 function render({ model, el }) {
   const spec = model.get("spec"), label = model.get("label");
-  const id = `${label}-view${++views}`;
-  const root = make("div", "answer-box", el);
-  root.setAttribute("role", "group");
-  root.setAttribute("aria-labelledby", `${id}-title`);
-  const title = make("p", "ab-title", root);
-  title.id = `${id}-title`;
-  make("strong", "", title, spec.title);
-  make("span", "ab-set", title);
-  make("p", "ab-question", root).id = `${id}-question`;
-  const controls = make("div", "ab-controls", root);
-  controls.hidden = true;
-  const form = make("form", "ab-form", controls);
-  const name = make("label", "ab-label", form);
-  name.htmlFor = `${id}-input`;
-  const input = make("input", "ab-input", form);
-  Object.assign(input, { id: `${id}-input`, type: "text", autocomplete: "off", autocapitalize: "off", spellcheck: false });
-  input.setAttribute("aria-describedby", `${id}-question ${id}-help`);
-  const buttons = make("span", "ab-buttons", form);
-  make("button", "ab-check", buttons, "核对").type = "submit";
-  make("button", "ab-new", buttons, "换一组数").type = "button";
-  const book = make("button", "ab-book", buttons, "回到书中的数");
-  Object.assign(book, { type: "button", hidden: true });
-  const help = make("p", "ab-help", controls);
-  help.id = `${id}-help`;
-  help.innerHTML = toHtml(spec.help);
-  const verdict = make("p", "ab-verdict", controls);
-  verdict.setAttribute("role", "status");
-  verdict.setAttribute("aria-live", "polite");
+  el.innerHTML = markup(spec, `${label}-view${++views}`);
+  const root = el.firstElementChild;
   setUp(root, spec, label, NO_PROGRESS);
   keepControlKeys(root);   // Enter checks the answer instead of running the cell
 }
@@ -551,8 +751,12 @@ export function startPage() {
   const stored = (action, fallback) => { try { return action(); } catch { return fallback; } };
   const start = () => {
     const roots = [...document.querySelectorAll(".answer-box[data-answer-box]")];
-    const solved = new Set(stored(() => JSON.parse(localStorage.getItem(STORE) || "[]"), []));
+    // Storage is never trusted: only the labels of this page's boxes are kept from it (junk is dropped, and so
+    // never written back).
+    const kept = stored(() => JSON.parse(localStorage.getItem(STORE)), null);
+    const solved = new Set(roots.map((r) => r.id).filter((id) => Array.isArray(kept) && kept.includes(id)));
     const progress = {
+      links: true,
       text: (scope) => `${scope}已完成 ${roots.filter((r) => solved.has(r.id)).length}/${roots.length}`,
       solve(label) {
         solved.add(label);
@@ -566,11 +770,27 @@ export function startPage() {
       },
     };
     roots.forEach((root) => setUp(root, JSON.parse(root.dataset.answerBox), root.id, progress));
+    // "#ch2-ab-gradient:7F3A" opens that box at that variant (a link a reader shares, or an instructor gives).
+    const follow = () => {
+      const [, id, wanted] = /^#([a-z][a-z0-9-]*):([0-9a-f]{4})$/i.exec(location.hash) || [];
+      const root = id && roots.find((r) => r.id === id);
+      if (!root) return;
+      root.answerBox.open(wanted);
+      root.scrollIntoView();
+    };
+    follow();
+    window.addEventListener("hashchange", follow);
   };
   // The kinds, the reader and the judge of answers, for the page's tests and the curious (nothing on the page
   // needs them).
-  window.labAnswerBoxes = { kinds: KINDS, read: readAnswer, judge: (name, values, text, tolerance) =>
-    judge(KINDS[name], values, text, tolerance) };
+  window.labAnswerBoxes = { kinds: KINDS, read: readAnswer, variant, nthVariant, markup, judge: (name, values, text, tolerance) =>
+    judge(KINDS[name], values, text, tolerance),
+    // Each single change of a kind's formula, made in every component: the answer it gives and what it says.
+    slips: (name, values) => {
+      const formula = KINDS[name].formula(values), nodes = [formula].flat();
+      const all = new Map(nodes.flatMap((node) => edits(node)).map((e) => [e.type + e.text, e]));
+      return [...all.values()].map((e) => [nodes.map((node) => computed(node, e)), e.says]);
+    } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 }

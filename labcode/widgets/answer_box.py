@@ -11,7 +11,7 @@ import anywidget
 import traitlets
 
 from ..practice.problems import Problem, box_problem, plain
-from ._family import HERE, front_end
+from ._family import HERE, bundle
 
 WHERE = ("在本书网站上可以直接在框里作答；在 JupyterLab、Jupyter Notebook 或 VS Code 里，从第一个单元格起运行"
          "笔记本（菜单 Run ▸ Run All Cells），框就会出现，写下答案即可核对。")
@@ -21,7 +21,7 @@ class AnswerBox(anywidget.AnyWidget):
     """一个“动手算”框。``label`` 是它在书中的标签，``spec`` 是 ``answer_box.js`` 需要的题目与书中的数
     （:meth:`Problem.spec`）；两者创建后不变。一般用 :func:`answer_box` 创建。"""
 
-    _esm = front_end("answer_box")
+    _esm = bundle("answer_box")
     _css = (HERE / "answer_box.css").read_text(encoding="utf-8")
 
     label = traitlets.Unicode(read_only=True).tag(sync=True)
@@ -41,8 +41,8 @@ class AnswerBox(anywidget.AnyWidget):
         return self.summary()
 
     def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        shown = super()._repr_mimebundle_(**kwargs)
+        data, metadata = shown if isinstance(shown, tuple) else (shown, {})
         return dict(data, **{"text/plain": self.summary()}), metadata
 
 

@@ -13,7 +13,7 @@ import traitlets
 from .._validate import check_each, check_int, check_nonneg, check_positive, check_temperature
 from ..bigram import check_counts, count_optimum, loss_and_grad_from_counts, sample_names, smoothed_counts, train
 from ..plots import PALETTE
-from ._family import FamilyWidget, figure_png, fmt, front_end, short, styles
+from ._family import FamilyWidget, bundle, figure_png, fmt, short, styles
 
 MAX_NAME = 20            # a sampled name stops after this many symbols, on the page and here
 SEED_MAX = 2**32 - 1     # the page's generator (mulberry32) takes 32-bit seeds
@@ -76,7 +76,7 @@ class BigramTrainer(FamilyWidget):
     不逐个相同（两边的随机数序列不同）。
     """
 
-    _esm = front_end("bigram_trainer")
+    _esm = bundle("bigram_trainer")
     _css = styles("bigram_trainer")
 
     counts = traitlets.List(traitlets.List(traitlets.Int())).tag(sync=True)  # (V, V) the count matrix C

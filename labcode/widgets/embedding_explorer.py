@@ -15,7 +15,7 @@ import traitlets
 from .._validate import as_float_array, as_table, check_bool, check_each, check_int, check_rng
 from ..corpus import UNK, encode, vocab
 from ..embedding import embedding, embedding_backward, embedding_backward_overwrite, rows_read
-from ._family import FamilyWidget, figure_png, front_end, short, styles
+from ._family import FamilyWidget, bundle, figure_png, short, styles
 
 MAX_LEN, DIM, MAX_DIM = 12, 2, 4
 EXAMPLES = ("我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢侬")
@@ -87,7 +87,7 @@ class EmbeddingExplorer(FamilyWidget):
     （只在 Python 端，浏览器自己算同样的数）。一般用 :func:`embedding_explorer` 创建。
     """
 
-    _esm = front_end("embedding_explorer")
+    _esm = bundle("embedding_explorer")
     _css = styles("embedding_explorer")
 
     text = traitlets.Unicode(EXAMPLES[0]).tag(sync=True)

@@ -20,7 +20,7 @@ from ..gradients import gradient_step
 from ..plots import PALETTE
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings, check_slider
-from ._family import figure_png, fmt, front_end, short, styles
+from ._family import bundle, figure_png, fmt, short, styles
 
 DEFAULT_TARGET, DEFAULT_LR, DEFAULT_MAX_STEPS = 0, 1.0, 100
 PREVIEW_STEPS = 20  # the PNG snapshot draws the loss curve at least this far
@@ -42,7 +42,7 @@ class GradientExplorer(CandidateExplorer):
     候选、目标与分数滑块见 :class:`CandidateExplorer`。
     """
 
-    _esm = front_end("gradient_explorer")
+    _esm = bundle("gradient_explorer")
     _css = styles("candidates", "gradient_explorer")
 
     target = traitlets.Int(DEFAULT_TARGET).tag(sync=True)

@@ -1,9 +1,8 @@
 // Maths shared by every widget of the family (labcode/widgets/*.js) and by the pages' own scripts.
 // Each function mirrors a labcode function, and the browser tests compare them:
 // the page computes by itself, so it stays live with no kernel.
-// A widget imports what it uses (`import { softmax } from "./maths.js";`); labcode.widgets._family
-// bundles this file as the object labMaths, and maths_script() serves it to classic page scripts.
-// Only `export function` / `export const` here, and no imports: the file must also run as a plain script.
+// A widget imports what it uses (`import { softmax } from "./maths.js";`); esbuild bundles it into the widget's
+// module (web/build_widgets.mjs). No imports here: tests/test_family.py loads this file by itself.
 
 // labcode.logsumexp for one row: shift by the max so exp never overflows.
 export function logsumexp(z) {

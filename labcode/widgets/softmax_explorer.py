@@ -12,7 +12,7 @@ from .._validate import check_range, check_temperature
 from ..plots import bar_probs
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
-from ._family import figure_png, fmt, front_end, short, styles
+from ._family import bundle, figure_png, fmt, short, styles
 
 
 class SoftmaxExplorer(CandidateExplorer):
@@ -23,7 +23,7 @@ class SoftmaxExplorer(CandidateExplorer):
     一般用 :func:`softmax_explorer` 创建。候选、目标与分数滑块见 :class:`CandidateExplorer`。
     """
 
-    _esm = front_end("softmax_explorer")
+    _esm = bundle("softmax_explorer")
     _css = styles("candidates", "softmax_explorer")
 
     target = traitlets.Int(len(DEFAULT_LOGITS) - 1).tag(sync=True)
