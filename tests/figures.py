@@ -261,7 +261,7 @@ def appendix():
         Figure("residuals", (preds - y).ravel(), 0),
         Figure("MSE in seconds squared", labcode.mse(preds, y), 0),
         Figure("RMSE in seconds", np.sqrt(labcode.mse(preds, y)), 4),
-        Figure("dL/dw", dW.ravel(), 6),   # hide-output (it answers the box): the handout leaves it out
+        Figure("dL/dw", dW.ravel(), 6),   # in the answer fold of its box: the student handout leaves it out
         Figure("dL/db", db, 6),
         Figure("population and sample variance", [np.var(sample), np.var(sample, ddof=1)], 4),
         Figure("sample variance", np.var(sample, ddof=1), 4, "{:.4f}"),
