@@ -13,15 +13,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import _short, as_float_array, as_ids, as_table, check_count
+from ._validate import as_finite_array, as_ids, as_table, check_count, check_overflow, check_size, short_repr
 
 
-def _check_grad(grad_out, ids, name="grad_out"):
-    """上游梯度 dH 的形状必须是 ids.shape + (d,)。"""
-    g = as_float_array(grad_out, name)
+def _check_grad(grad_out, ids):
+    """上游梯度 dH：有限数，形状必须是 ids.shape + (d,)。"""
+    g = as_finite_array(grad_out, "grad_out")
     if g.ndim != ids.ndim + 1 or g.shape[:-1] != ids.shape:
-        raise ValueError(f"{name} 的形状必须是 ids.shape + (d,) = {ids.shape} + (d,)，收到形状 {g.shape}")
+        raise ValueError(f"grad_out 的形状必须是 ids.shape + (d,) = {ids.shape} + (d,)，收到形状 {g.shape}")
     return g
+
+
+def _backward_args(grad_out, ids, num_embeddings):
+    """反向的参数：V 是正整数，编号在 [0, V) 内，dH 的形状对得上，(V, d) 的 dE 不超过大小上限。"""
+    num_embeddings = check_count(num_embeddings, "num_embeddings")
+    ids = as_ids(ids, num_embeddings)
+    g = _check_grad(grad_out, ids)
+    check_size((num_embeddings, g.shape[-1]), "num_embeddings", num_embeddings)
+    return g, ids, num_embeddings
 
 
 def one_hot(ids, vocab_size):
@@ -42,6 +51,7 @@ def one_hot(ids, vocab_size):
     """
     vocab_size = check_count(vocab_size, "vocab_size")
     ids = as_ids(ids, vocab_size)
+    check_size(ids.shape + (vocab_size,), "vocab_size", vocab_size)
     out = np.zeros(ids.shape + (vocab_size,))  # (..., V)
     np.put_along_axis(out, ids[..., None], 1.0, axis=-1)
     return out
@@ -97,9 +107,10 @@ def embedding_backward(grad_out, ids, num_embeddings):
            [ 4.,  1.],
            [-1.,  1.]])
     """
-    num_embeddings = check_count(num_embeddings, "num_embeddings")
-    ids = as_ids(ids, num_embeddings)
-    return _embedding_backward(_check_grad(grad_out, ids), ids, num_embeddings)
+    g, ids, num_embeddings = _backward_args(grad_out, ids, num_embeddings)
+    with np.errstate(over="ignore", invalid="ignore"):
+        dE = _embedding_backward(g, ids, num_embeddings)
+    return check_overflow(dE, "dE（重复编号的梯度之和）", "grad_out")
 
 
 def embedding_backward_overwrite(grad_out, ids, num_embeddings):
@@ -112,9 +123,7 @@ def embedding_backward_overwrite(grad_out, ids, num_embeddings):
     >>> bool(row[0] in (1., 3.) and row[1] in (2., -1.))   # 编号 1 读了两次：[1, 2] 与 [3, -1] 只剩一份
     True
     """
-    num_embeddings = check_count(num_embeddings, "num_embeddings")
-    ids = as_ids(ids, num_embeddings)
-    g = _check_grad(grad_out, ids)
+    g, ids, num_embeddings = _backward_args(grad_out, ids, num_embeddings)
     dE = np.zeros((num_embeddings, g.shape[-1]))
     dE[ids] += g  # 同一个元素被写了几次，只留下其中一次写入
     return dE
@@ -154,7 +163,9 @@ def embed_with_positions(E, P, ids):
     """
     E, P, ids = _check_positions(E, P, ids)
     T = ids.shape[-1]
-    return E[ids] + P[:T]  # (..., T, d) + (T, d)
+    with np.errstate(over="ignore"):
+        H = E[ids] + P[:T]  # (..., T, d) + (T, d)
+    return check_overflow(H, "E[ids] + P", "E 与 P")
 
 
 def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
@@ -182,22 +193,23 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
            [0., 0.]])
     """
     num_positions = check_count(num_positions, "num_positions")
-    dE = embedding_backward(grad_out, ids, num_embeddings)
-    ids = np.asarray(ids)
+    g, ids, num_embeddings = _backward_args(grad_out, ids, num_embeddings)
     _check_length(ids, num_positions)
-    g = np.asarray(grad_out, dtype=np.float64)
+    check_size((num_positions, g.shape[-1]), "num_positions", num_positions)
     T = ids.shape[-1]
     dP = np.zeros((num_positions, g.shape[-1]))  # (T_max, d)
-    dP[:T] = g.sum(axis=tuple(range(g.ndim - 2)))  # (..., T, d) -> (T, d)：每个位置汇总所有序列
-    return dE, dP
+    with np.errstate(over="ignore", invalid="ignore"):
+        dE = _embedding_backward(g, ids, num_embeddings)
+        dP[:T] = g.sum(axis=tuple(range(g.ndim - 2)))  # (..., T, d) -> (T, d)：每个位置汇总所有序列
+    return check_overflow(dE, "dE", "grad_out"), check_overflow(dP, "dP（各序列同一位置的梯度之和）", "grad_out")
 
 
-def _check_length(ids, num_positions, name="ids"):
+def _check_length(ids, num_positions):
     """ids 至少一维（最后一轴是位置），且长度 T 不超过位置表行数。"""
     if ids.ndim == 0:
-        raise ValueError(f"{name} 至少要有一维（最后一轴是位置），收到标量 {_short(ids)}")
+        raise ValueError(f"ids 至少要有一维（最后一轴是位置），收到标量 {short_repr(ids)}")
     if ids.shape[-1] > num_positions:
-        raise ValueError(f"{name} 的序列长度 T 不能超过位置表的行数 {num_positions}，收到 T = {ids.shape[-1]}"
+        raise ValueError(f"ids 的序列长度 T 不能超过位置表的行数 {num_positions}，收到 T = {ids.shape[-1]}"
                          f"（形状 {ids.shape}）")
 
 

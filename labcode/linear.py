@@ -1,11 +1,13 @@
 """线性层 Z = X W + b 及其反向传播（链式法则的矩阵形式）。"""
 from __future__ import annotations
 
-from ._validate import as_float_array
+import numpy as np
+
+from ._validate import as_finite_array, check_overflow
 
 
 def _check_xw(X, W):
-    X, W = as_float_array(X, "X"), as_float_array(W, "W")
+    X, W = as_finite_array(X, "X"), as_finite_array(W, "W")
     if W.ndim != 2:
         raise ValueError(f"W 必须是二维矩阵，形状 (d, V)，收到形状 {W.shape}")
     if X.ndim == 0 or X.shape[-1] != W.shape[0]:
@@ -30,13 +32,13 @@ def linear(X, W, b=None):
     [1.0, 2.0, -1.0]
     """
     X, W = _check_xw(X, W)
-    Z = X @ W                                                  # (..., V)
-    if b is None:
-        return Z
-    b = as_float_array(b, "b")
-    if b.shape != (W.shape[1],):
-        raise ValueError(f"b 的形状必须是 ({W.shape[1]},)，收到形状 {b.shape}")
-    return Z + b
+    if b is not None:
+        b = as_finite_array(b, "b")
+        if b.shape != (W.shape[1],):
+            raise ValueError(f"b 的形状必须是 ({W.shape[1]},)，收到形状 {b.shape}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        Z = X @ W if b is None else X @ W + b                  # (..., V)
+    return check_overflow(Z, "Z = X @ W + b", "X、W 与 b")
 
 
 def _linear_backward(dZ, X, W):
@@ -67,8 +69,10 @@ def linear_backward(grad_out, X, W):
     ([[1.0, -1.0]], [[2.0, -2.0], [3.0, -3.0]], [1.0, -1.0])
     """
     X, W = _check_xw(X, W)
-    dZ = as_float_array(grad_out, "grad_out")
+    dZ = as_finite_array(grad_out, "grad_out")
     if dZ.shape != X.shape[:-1] + (W.shape[1],):
         raise ValueError(f"grad_out 的形状必须是 X.shape[:-1] + (V,) = {X.shape[:-1] + (W.shape[1],)}，"
                          f"收到形状 {dZ.shape}")
-    return _linear_backward(dZ, X, W)
+    with np.errstate(over="ignore", invalid="ignore"):
+        grads = _linear_backward(dZ, X, W)
+    return tuple(check_overflow(g, what, "grad_out、X 与 W") for g, what in zip(grads, ("dX", "dW", "db"), strict=True))

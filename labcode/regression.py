@@ -1,12 +1,14 @@
 """均方误差（MSE）及其对预测值的梯度：附录里线性回归例子用的损失。"""
 from __future__ import annotations
 
-from ._validate import as_float_array
+import numpy as np
+
+from ._validate import as_finite_array, check_overflow
 
 
 def _check_pair(preds, targets):
-    """preds 与 targets 必须同形状且非空：不让 (n, 1) 与 (n,) 悄悄广播成 (n, n)。"""
-    preds, targets = as_float_array(preds, "preds"), as_float_array(targets, "targets")
+    """preds 与 targets 必须是同形状、非空的有限数组：不让 (n, 1) 与 (n,) 悄悄广播成 (n, n)。"""
+    preds, targets = as_finite_array(preds, "preds"), as_finite_array(targets, "targets")
     if preds.shape != targets.shape:
         raise ValueError(f"preds 与 targets 的形状必须相同（不做广播），收到 {preds.shape} 与 {targets.shape}")
     if preds.size == 0:
@@ -31,7 +33,9 @@ def mse(preds, targets):
     """
     preds, targets = _check_pair(preds, targets)
     residuals = preds - targets
-    return float((residuals ** 2).mean())
+    with np.errstate(over="ignore"):
+        loss = float((residuals ** 2).mean())
+    return float(check_overflow(loss, "均方误差", "preds 与 targets"))
 
 
 def mse_grad(preds, targets):
@@ -41,4 +45,6 @@ def mse_grad(preds, targets):
     array([-4.,  4., -2.])
     """
     preds, targets = _check_pair(preds, targets)
-    return 2.0 * (preds - targets) / preds.size
+    with np.errstate(over="ignore"):
+        grad = 2.0 * (preds - targets) / preds.size
+    return check_overflow(grad, "梯度 2 (preds - targets) / n", "preds 与 targets")

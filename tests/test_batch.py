@@ -108,7 +108,7 @@ def test_valid_mean_rejects_bad_arguments():
         valid_mean([1.0], [0.5])
     with pytest.raises(ValueError, match=r"losses 与 targets 的形状必须相同，收到 \(2,\) 与 \(1,\)"):
         valid_mean([1.0, 2.0], [1])
-    with pytest.raises(ValueError, match=r"losses 必须全是有限数，收到 \[nan\]"):
+    with pytest.raises(ValueError, match=r"losses 的每个元素都必须是有限数，收到 nan（位置 0）"):
         valid_mean([np.nan], [1])
-    with pytest.raises(ValueError, match=r"至少要有一个有效目标，但全部 2 个都等于 ignore_index=-100"):
+    with pytest.raises(ValueError, match=r"至少要有一个有效目标，收到全部 2 个都等于 ignore_index=-100"):
         valid_mean([1.0, 2.0], [IGNORE, IGNORE])

@@ -214,7 +214,7 @@ def test_lazy_reexport_from_labcode():
     ({"grad_out": [1, 2, 3]}, ValueError, r"grad_out 的形状必须是 \(n, d\).*收到形状 \(3,\)"),
     ({"grad_out": np.zeros((13, 2))}, ValueError, r"grad_out 的形状必须是 \(n, d\).*收到形状 \(13, 2\)"),
     ({"grad_out": [[1, 2, 3]] * 4}, ValueError, r"grad_out 的宽度必须等于 E 的宽度 d = 2，收到形状 \(4, 3\)"),
-    ({"grad_out": [[1, float("nan")]] * 4}, ValueError, r"grad_out 的每个元素都必须是有限实数，收到 nan"),
+    ({"grad_out": [[1, float("nan")]] * 4}, ValueError, r"grad_out 的每个元素都必须是有限数，收到 nan"),
     ({"grad_out": [["a", "b"]] * 4}, TypeError, r"grad_out 必须是实数数组，收到 dtype <U1"),
     ({"grad_out": [[True, False]] * 4}, TypeError, r"grad_out 必须是实数数组，收到 dtype bool"),
     ({"dim": 0}, ValueError, r"dim 必须是 \[1, 4\] 内的整数（嵌入宽度 d.*收到 0"),

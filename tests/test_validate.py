@@ -162,5 +162,5 @@ def test_probs_ids_and_tables():
         as_ids([[0, 1], [3, 0]], 3)
     with pytest.raises(IndexError, match=r"^ids 含忽略值 -100（位置 1）"):
         as_ids([0, -100], 3)
-    with pytest.raises(ValueError, match=r"^E 必须是二维数组（行数, d），收到形状 \(3,\)$"):
+    with pytest.raises(ValueError, match=r"^E 必须是至少一行的二维数组（行数, d），收到形状 \(3,\)$"):
         as_table([1.0, 2.0, 3.0], "E")

@@ -6,10 +6,9 @@ Python 端是基类 :class:`CandidateExplorer` 和工厂共用的 :func:`candida
 """
 from __future__ import annotations
 
-import numpy as np
 import traitlets
 
-from .._validate import as_float_array, check_each, check_int, check_positive, check_range
+from .._validate import as_finite_array, check_int, check_slider
 from ..plots import colours_for
 from ._family import FamilyWidget
 
@@ -20,7 +19,7 @@ DEFAULT_LOGITS, DEFAULT_LABELS = (0.0, 1.0, 2.0), ("红", "黄", "绿")
 # ---------------------------------------------------------------- checks about candidates
 def check_logits(logits, n=None):
     """2 到 8 个有限实数（一个位置的分数），给了 n 时个数必须等于 n；返回 list[float]。"""
-    z = as_float_array(logits, "logits")
+    z = as_finite_array(logits, "logits")
     if z.ndim != 1:
         raise ValueError(f"logits 必须是一维的（一个位置的分数），收到形状 {z.shape}")
     if not MIN_CANDIDATES <= len(z) <= MAX_CANDIDATES:
@@ -28,7 +27,6 @@ def check_logits(logits, n=None):
                          f"收到 {len(z)} 个：{z.tolist()}")
     if n is not None and len(z) != n:
         raise ValueError(f"logits 的长度必须等于候选个数 {n}（与 labels 一致），收到 {len(z)} 个：{z.tolist()}")
-    check_each(z, np.isfinite(z), "logits", "有限实数")
     return z.tolist()
 
 
@@ -52,15 +50,6 @@ def check_target(target, labels):
                              f"收到 {target!r}（可选 {labels}）")
         return labels.index(target)
     return check_int(target, "target", 0, len(labels) - 1, note="真实目标的编号")
-
-
-def check_slider(value_range, step, name, *, positive=False):
-    """滑块 ``name`` 的范围 (最小, 最大) 与刻度间隔 step：step 是正数且不超过范围的宽度。返回 (最小, 最大, step)。"""
-    lo, hi = check_range(value_range, f"{name}_range", positive=positive)
-    step = check_positive(step, f"{name}_step")
-    if step > hi - lo:
-        raise ValueError(f"{name}_step 必须不超过滑块范围的宽度 {hi - lo:g}，收到 {step!r}")
-    return lo, hi, step
 
 
 def candidate_settings(logits, labels, target, logit_range, logit_step):

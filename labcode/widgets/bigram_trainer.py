@@ -10,9 +10,18 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import check_each, check_int, check_nonneg, check_positive, check_temperature
-from ..bigram import check_counts, count_optimum, loss_and_grad_from_counts, sample_names, smoothed_counts, train
+from .._validate import as_counts, check_alpha, check_each, check_int, check_lr, check_reg, check_temperature
+from ..bigram import (
+    NAMES_LR,
+    count_optimum,
+    loss_and_grad_from_counts,
+    names_data,
+    sample_names,
+    smoothed_counts,
+    train,
+)
 from ..plots import PALETTE
+from ..vocab import BOUNDARY, Vocab, check_vocab
 from ._family import FamilyWidget, figure_png, fmt, front_end, short, styles
 
 MAX_NAME = 20            # a sampled name stops after this many symbols, on the page and here
@@ -21,22 +30,10 @@ MAX_STEPS = 10**6
 
 
 # ---------------------------------------------------------------- checks about the trainer's inputs
-def check_lr(lr):
-    return check_positive(lr, "lr", note="学习率 η")
-
-
-def check_alpha(alpha):
-    return check_nonneg(alpha, "alpha", note="平滑的伪计数 α")
-
-
-def check_reg(reg):
-    return check_nonneg(reg, "reg", note="正则化系数 λ")
-
-
 def check_trainer_counts(counts):
-    """训练器的计数矩阵：``bigram.check_counts`` 的规则，再加上整数（次数）、至少两个符号、
+    """训练器的计数矩阵：``as_counts`` 的规则，再加上整数（次数）、至少两个符号、
     每一行至少一个正计数（这样 α = 0 时计数模型的每一行也有定义）。返回 int64 数组。"""
-    C = check_counts(counts)
+    C = as_counts(counts)
     check_each(C, C == np.round(C), "counts", "整数（次数）")
     if C.shape[0] < 2:
         raise ValueError(f"counts 至少要有两个符号（'.' 和一个字），收到形状 {C.shape}")
@@ -46,18 +43,17 @@ def check_trainer_counts(counts):
     return C.astype(np.int64)
 
 
-def check_vocab(vocab, V):
-    """符号表：``build_vocab`` 的字典（符号 → 编号）或按编号排列的符号序列。"""
-    if isinstance(vocab, (str, bytes)) or not hasattr(vocab, "__len__"):
-        raise TypeError(f"vocab 必须是 build_vocab 给出的字典或符号序列，收到 {vocab!r}")
-    if isinstance(vocab, dict) and list(vocab.values()) != list(range(len(vocab))):
-        raise ValueError(f"vocab 字典的编号必须依次是 0, 1, 2, …，收到 {list(vocab.values())[:8]}")
-    symbols = [str(s) for s in vocab]
-    if len(symbols) != V:
-        raise ValueError(f"vocab 的长度必须等于 counts 的边长 {V}，收到 {len(symbols)} 个")
-    if len(set(symbols)) != V or not all(symbols):
-        raise ValueError(f"vocab 必须是互不相同的非空符号，收到 {symbols}")
-    return symbols
+def trainer_vocab(vocab, V):
+    """符号表：``build_vocab`` 给出的 Vocab，或按编号排列的符号序列（编号 0 是 '.'，其余每个是一个字）。
+
+    返回大小为 V、编号 0 是 '.' 的 :class:`~labcode.vocab.Vocab`。
+    """
+    if not isinstance(vocab, Vocab):
+        if isinstance(vocab, str | bytes | dict) or not hasattr(vocab, "__len__"):
+            raise TypeError(f"vocab 必须是 build_vocab 给出的 Vocab 或按编号排列的符号序列，收到 {vocab!r}")
+        symbols = [str(s) for s in vocab]
+        vocab = Vocab(symbols[:1], symbols[1:])
+    return check_vocab(vocab, first=BOUNDARY, size=V, of="counts")
 
 
 # ---------------------------------------------------------------- widget
@@ -83,7 +79,7 @@ class BigramTrainer(FamilyWidget):
     vocab = traitlets.List(traitlets.Unicode()).tag(sync=True)               # (V,)
     alpha = traitlets.Float(0.0).tag(sync=True)
     reg = traitlets.Float(0.0).tag(sync=True)
-    lr = traitlets.Float(70.0).tag(sync=True)
+    lr = traitlets.Float(NAMES_LR).tag(sync=True)
     temperature = traitlets.Float(1.0).tag(sync=True)
     seed = traitlets.Int(0).tag(sync=True)
     steps = traitlets.Int(1000).tag(sync=True)        # steps per press of the train button
@@ -172,7 +168,7 @@ class BigramTrainer(FamilyWidget):
         return W, losses[:-1].tolist()
 
     def _sample(self, W, n, temperature):
-        vocab = {symbol: i for i, symbol in enumerate(self.vocab)}
+        vocab = Vocab(self.vocab[:1], self.vocab[1:])
         return sample_names(W, vocab, np.random.default_rng(self.seed), n, temperature, max_len=self.max_name_len)
 
     # ---- text and paper views
@@ -230,24 +226,14 @@ def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     return fig
 
 
-_DEFAULT = {}
-
-
 def default_counts():
-    """names.txt 的计数矩阵与符号表（读一次后缓存）：(counts (V, V) int64, vocab)。"""
-    if not _DEFAULT:
-        from ..bigram import build_vocab, count_matrix, encode_pairs, load_words
-
-        words = load_words()                                       # names.txt, shipped with labcode
-        vocab = build_vocab(words)                                 # {'.': 0, 'a': 1, ...}
-        xs, ys = encode_pairs(words, vocab)
-        _DEFAULT["counts"] = np.asarray(count_matrix(xs, ys, len(vocab)), dtype=np.int64)  # (27, 27)
-        _DEFAULT["vocab"] = list(vocab)
-    return _DEFAULT["counts"].copy(), list(_DEFAULT["vocab"])
+    """names.txt 的计数矩阵与符号表：(counts (V, V) int64 的副本, 符号列表)。"""
+    data = names_data()
+    return data.counts.astype(np.int64), list(data.vocab)
 
 
 # ---------------------------------------------------------------- factory
-def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=70.0, temperature=1.0, seed=0,
+def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=NAMES_LR, temperature=1.0, seed=0,
                    steps=1000, n_names=8):
     """创建 Bigram 训练器（返回插件，不自动显示；放在单元格最后一行即可显示）。
 
@@ -276,12 +262,12 @@ def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=70.0, temp
     if counts is None:
         C, symbols = default_counts()
         if vocab is not None:
-            symbols = check_vocab(vocab, C.shape[0])
+            symbols = list(trainer_vocab(vocab, C.shape[0]))
     else:
         C = check_trainer_counts(counts)
         if vocab is None:
             raise TypeError("给了 counts 就必须同时给 vocab（长度等于 counts 边长的符号表）")
-        symbols = check_vocab(vocab, C.shape[0])
+        symbols = list(trainer_vocab(vocab, C.shape[0]))
     return BigramTrainer(counts=C.tolist(), vocab=symbols, alpha=check_alpha(alpha), reg=check_reg(reg),
                          lr=check_lr(lr), temperature=check_temperature(temperature),
                          seed=check_int(seed, "seed", 0, SEED_MAX), steps=check_int(steps, "steps", 1, MAX_STEPS),

@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import as_float_array, as_table, check_bool, check_each, check_int, check_rng
+from .._validate import as_finite_array, as_table, check_bool, check_int, check_rng
 from ..corpus import UNK, encode, vocab
 from ..embedding import embedding, embedding_backward, embedding_backward_overwrite, rows_read
-from ._family import FamilyWidget, figure_png, front_end, short, styles
+from ..plots import PALETTE, vector_text
+from ._family import FamilyWidget, figure_png, front_end, styles
 
 MAX_LEN, DIM, MAX_DIM = 12, 2, 4
 EXAMPLES = ("我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢侬")
@@ -24,11 +25,11 @@ DEFAULT_SEED = 3
 
 
 # ---------------------------------------------------------------- checks about this widget's inputs
-def _check_text(text, max_len, name="text"):
+def _check_text(text, max_len):
     if not isinstance(text, str):
-        raise TypeError(f"{name} 必须是字符串（一个中文短语），收到 {text!r}")
+        raise TypeError(f"text 必须是字符串（一个中文短语），收到 {text!r}")
     if len(text) > max_len:
-        raise ValueError(f"{name} 最多 {max_len} 个字（grad_out 只有 {max_len} 行），收到 {len(text)} 个：{text!r}")
+        raise ValueError(f"text 最多 {max_len} 个字（grad_out 只有 {max_len} 行），收到 {len(text)} 个：{text!r}")
     return text
 
 
@@ -45,19 +46,19 @@ def _check_examples(examples, max_len):
 
 def _check_grad_out(grad_out, dim=None):
     """上游梯度 dH：形状 (n, d)，1 <= n <= MAX_LEN，全是有限实数。"""
-    g = as_float_array(grad_out, "grad_out")
+    g = as_finite_array(grad_out, "grad_out")
     if g.ndim != 2 or not 1 <= g.shape[0] <= MAX_LEN or not 1 <= g.shape[1] <= MAX_DIM:
         raise ValueError(f"grad_out 的形状必须是 (n, d)，1 <= n <= {MAX_LEN}、1 <= d <= {MAX_DIM}，收到形状 {g.shape}")
     if dim is not None and g.shape[1] != dim:
         raise ValueError(f"grad_out 的宽度必须等于 E 的宽度 d = {dim}，收到形状 {g.shape}")
-    return check_each(g, np.isfinite(g), "grad_out", "有限实数")
+    return g
 
 
 def _check_table(E, n_rows):
     E = as_table(E, "E")
     if E.shape[0] != n_rows or not 1 <= E.shape[1] <= MAX_DIM:
         raise ValueError(f"E 的形状必须是 (V, d)，V = 词表大小 {n_rows}、1 <= d <= {MAX_DIM}，收到形状 {E.shape}")
-    return check_each(E, np.isfinite(E), "E", "有限实数")
+    return E
 
 
 def default_tables(rng, dim=DIM, max_len=MAX_LEN):
@@ -71,10 +72,6 @@ def default_tables(rng, dim=DIM, max_len=MAX_LEN):
     if dim == len(PROBE_ROWS[0]):
         grad_out[:len(PROBE_ROWS)] = PROBE_ROWS
     return E, grad_out
-
-
-def _vec(row):
-    return "[" + ", ".join(short(v) for v in row) + "]"
 
 
 # ---------------------------------------------------------------- widget
@@ -163,9 +160,9 @@ class EmbeddingExplorer(FamilyWidget):
             return "、".join(f"{self.token(i)}{show(v)}" for i, v in zip(self.rows, values, strict=True))
 
         line = (f"嵌入探索器：“{self.text}” → ids={self.ids}；读取 {per_row(self.counts, lambda n: f'×{n}')}；"
-                f"梯度行 {per_row(self.grad_rows, lambda r: '=' + _vec(r))}")
+                f"梯度行 {per_row(self.grad_rows, lambda r: '=' + vector_text(r))}")
         if self.show_bug:
-            line += f"；错误写法 dE[ids] += dH 得到 {per_row(self.grad_rows_overwrite, lambda r: '=' + _vec(r))}"
+            line += f"；错误写法 dE[ids] += dH 得到 {per_row(self.grad_rows_overwrite, lambda r: '=' + vector_text(r))}"
         return line
 
     def snapshot_png(self, dpi=100):
@@ -178,7 +175,6 @@ def _snapshot_figure(w, dpi):
     from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
 
     from ..fonts import use_cjk_font
-    from ..plots import PALETTE
 
     use_cjk_font()
     T, R = len(w.ids), len(w.rows)
@@ -197,15 +193,15 @@ def _snapshot_figure(w, dpi):
     where = {i: r for r, i in enumerate(w.rows)}
     for t, (ch, i) in enumerate(zip(w.text, w.ids, strict=True)):
         code = "UNK" if i == w.unk else str(i)
-        ax.text(0, -t, f"t={t}  {ch} → {code}   dH={_vec(w.grad_out[t])}", fontsize=9, va="center")
+        ax.text(0, -t, f"t={t}  {ch} → {code}   dH={vector_text(w.grad_out[t])}", fontsize=9, va="center")
         ax.plot([2.75, 3.35], [-t, -where[i]], color=PALETTE[where[i] % len(PALETTE)], lw=1.2)
     read = zip(w.rows, w.counts, w.grad_rows, w.grad_rows_overwrite, strict=True)
     for r, (i, k, good, bad) in enumerate(read):
-        uses = [_vec(w.grad_out[t]) for t, j in enumerate(w.ids) if j == i]
+        uses = [vector_text(w.grad_out[t]) for t, j in enumerate(w.ids) if j == i]
         ax.text(3.45, -r, f"{w.token(i)}（{i}）读 ×{k}", fontsize=9, va="center")
-        ax.text(5.3, -r, " + ".join(uses) + (f" = {_vec(good)}" if k > 1 else ""), fontsize=9, va="center")
+        ax.text(5.3, -r, " + ".join(uses) + (f" = {vector_text(good)}" if k > 1 else ""), fontsize=9, va="center")
         lost = "" if good == bad else f"（丢了 {k - 1} 份）"
-        ax.text(8.0, -r, _vec(bad) + lost, fontsize=9, va="center")
+        ax.text(8.0, -r, vector_text(bad) + lost, fontsize=9, va="center")
     ax.set_title(f"“{w.text}”读了 E 的哪些行，梯度行怎样相加", fontsize=10)
     return fig
 

@@ -15,21 +15,17 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import check_count, check_positive
+from .._validate import check_count, check_lr, check_slider
 from ..gradients import gradient_step
 from ..plots import PALETTE
 from ..probability import cross_entropy, cross_entropy_grad, softmax
-from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings, check_slider
+from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
 from ._family import figure_png, fmt, front_end, short, styles
 
 DEFAULT_TARGET, DEFAULT_LR, DEFAULT_MAX_STEPS = 0, 1.0, 100
 PREVIEW_STEPS = 20  # the PNG snapshot draws the loss curve at least this far
 # What the explorer's claims hold for, said wherever it speaks (page, summary, snapshot).
 SCOPE = "把一个位置的分数 z 直接当作变量更新"
-
-
-def _check_lr(lr):
-    return check_positive(lr, "lr", note="学习率 η")
 
 
 class GradientExplorer(CandidateExplorer):
@@ -64,7 +60,7 @@ class GradientExplorer(CandidateExplorer):
 
     @traitlets.validate("lr")
     def _valid_lr(self, proposal):
-        return _check_lr(proposal["value"])
+        return check_lr(proposal["value"])
 
     def __init__(self, **kwargs):
         self._from_page = False
@@ -228,5 +224,5 @@ def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAU
     """
     settings = candidate_settings(logits, labels, target, logit_range, logit_step)
     lr_lo, lr_hi, lr_step = check_slider(lr_range, lr_step, "lr", positive=True)
-    return GradientExplorer(**settings, lr=_check_lr(lr), lr_min=lr_lo, lr_max=lr_hi, lr_step=lr_step,
+    return GradientExplorer(**settings, lr=check_lr(lr), lr_min=lr_lo, lr_max=lr_hi, lr_step=lr_step,
                             max_steps=check_count(max_steps, "max_steps"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import check_range, check_temperature
+from .._validate import check_overflow, check_range, check_temperature
 from ..plots import bar_probs
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
@@ -47,10 +47,9 @@ class SoftmaxExplorer(CandidateExplorer):
     def _recompute(self, change=None):
         if not self._ready():
             return  # still being constructed
-        scaled = np.asarray(self.logits) / self.temperature          # (V,)
-        if not np.isfinite(scaled).all():
-            raise ValueError(f"logits / temperature 必须是有限数，"
-                             f"收到 logits={self.logits}，temperature={self.temperature}")
+        with np.errstate(over="ignore"):
+            scaled = np.asarray(self.logits) / self.temperature      # (V,)
+        check_overflow(scaled, "logits / temperature", "logits 与 temperature")
         self.set_trait("probs", softmax(self.logits, temperature=self.temperature).tolist())
         self.set_trait("loss", cross_entropy(scaled, self.target))
         self.set_trait("grad", (cross_entropy_grad(scaled, self.target) / self.temperature).tolist())
