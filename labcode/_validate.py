@@ -168,8 +168,8 @@ def check_choice(value, name, choices):
     return value
 
 
-def check_text(value, name, *, note="非空字符串"):
-    """非空字符串，返回它。
+def check_text(value, name, *, note="非空字符串", empty=False):
+    """非空字符串（empty 时也可以是空串），返回它。
 
     >>> check_text("", "name")
     Traceback (most recent call last):
@@ -177,9 +177,25 @@ def check_text(value, name, *, note="非空字符串"):
     """
     if not isinstance(value, str):
         raise TypeError(f"{name} 必须是{note}，收到 {short_repr(value)}（{type(value).__name__}）")
-    if not value:
+    if not value and not empty:
         raise ValueError(f"{name} 必须是{note}，收到 ''")
     return value
+
+
+def as_list(value, name, what):
+    """由若干项组成的序列（列表、元组……），不能是单个字符串；返回 list。
+
+    >>> as_list("谢谢", "texts", "句子")
+    Traceback (most recent call last):
+    TypeError: texts 必须是由句子组成的列表，收到单个字符串 '谢谢'；只有一项也要写成 ['谢谢']
+    """
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} 必须是由{what}组成的列表，收到单个字符串 {value!r}；只有一项也要写成 [{value!r}]")
+    try:
+        return list(value)
+    except TypeError:
+        got = f"{short_repr(value)}（{type(value).__name__}）"
+        raise TypeError(f"{name} 必须是由{what}组成的列表，收到 {got}") from None
 
 
 def check_callable(f, name, *, optional=False):
@@ -408,7 +424,8 @@ def as_counts(counts, vocab_size=None, *, nonzero=True):
     if vocab_size is not None and C.shape[0] != vocab_size:
         raise ValueError(f"counts 的形状必须是 ({vocab_size}, {vocab_size})（与 W 相同），收到 {C.shape}")
     check_each(C, np.isfinite(C) & (C >= 0), "counts", "有限的非负数（次数不能为负）")
-    total = float(C.sum(dtype=np.float64))
+    with np.errstate(over="ignore"):
+        total = float(C.sum(dtype=np.float64))
     if nonzero and total == 0:
         raise ValueError("counts 至少要有一个正的计数，收到全 0 矩阵")
     if not total < (2.0**62 if C.dtype.kind in "iu" else np.finfo(np.float64).max):

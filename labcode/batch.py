@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_finite_array, check_int, check_overflow, short_repr
+from ._validate import as_array, as_finite_array, as_list, check_int, check_overflow, short_repr
 from .vocab import BOS, EOS, UNK
 
 IGNORE = -100
@@ -56,8 +56,9 @@ def collate(docs, vocab_size=None):
     >>> inputs.tolist(), targets.tolist()
     ([[1, 3, 5], [1, 4, 2]], [[3, 5, 2], [4, 2, -100]])
     """
-    if isinstance(docs, (str, bytes)) or not hasattr(docs, "__len__") or len(docs) == 0:
-        raise ValueError(f"docs 必须是至少含一篇文档的序列，收到 {docs!r}")
+    docs = as_list(docs, "docs", "文档（编号序列）")
+    if not docs:
+        raise ValueError("docs 必须至少含一篇文档，收到空序列")
     if vocab_size is not None:
         check_int(vocab_size, "vocab_size", EOS + 1, note="要容纳特殊编号 UNK、BOS、EOS")
     arrays = [_check_doc(doc, i, vocab_size) for i, doc in enumerate(docs)]

@@ -41,8 +41,8 @@ from .words import build_vocab, check_words, encode_pairs, load_words, split_wor
 
 __all__ = ["load_words", "split_words", "build_vocab", "encode_pairs", "BigramData", "bigram_data", "names_data",
            "NAMES_LR", "count_matrix", "count_probs", "count_nll", "count_weights", "smoothed_counts",
-           "count_optimum", "init_weights", "loss_and_grad", "loss_and_grad_from_counts", "train", "lr_limits",
-           "sample_names", "sample_words"]
+           "count_optimum", "check_row_totals", "init_weights", "loss_and_grad", "loss_and_grad_from_counts",
+           "train", "lr_limits", "sample_names", "sample_words"]
 
 NAMES_LR = 70.0   # 第 4 章在 names.txt 上的学习率：计数写法从 W = 0 出发，在 lr_limits 给出的边界（约 74.4）以内
 
@@ -72,9 +72,11 @@ def smoothed_counts(counts, alpha):
     >>> smoothed_counts([[1, 0], [2, 2]], 0.5).tolist()
     [[1.5, 0.5], [2.5, 2.5]]
     """
-    C = as_counts(counts) + check_alpha(alpha)
-    check_overflow(C.sum(), "C + α 的总和", "counts 与 alpha")
-    return C
+    C, alpha = as_counts(counts), check_alpha(alpha)
+    with np.errstate(over="ignore"):
+        S = C + alpha
+        check_overflow(S.sum(), "C + α 的总和", "counts 与 alpha")
+    return S
 
 
 def count_probs(counts, alpha=0.0):
@@ -83,12 +85,8 @@ def count_probs(counts, alpha=0.0):
     >>> count_probs([[1, 3], [0, 2]], alpha=1.0).tolist()
     [[0.3333333333333333, 0.6666666666666666], [0.25, 0.75]]
     """
-    C = smoothed_counts(counts, alpha)
-    rows = C.sum(axis=1, keepdims=True)  # (V, 1)
-    if (rows == 0).any():
-        raise ValueError(f"counts 有的行全是 0（编号为 {np.flatnonzero(rows[:, 0] == 0).tolist()} 的行），"
-                         f"alpha = 0 时这些行的概率没有定义；请给 alpha > 0")
-    return C / rows
+    S = smoothed_counts(counts, alpha)
+    return S / check_row_totals(S.sum(axis=1))[:, None]
 
 
 def count_nll(counts, alpha=0.0):
@@ -98,11 +96,24 @@ def count_nll(counts, alpha=0.0):
     0.37489
     """
     C = as_counts(counts)
-    P = count_probs(C, alpha)
-    picked = np.log(np.where(C > 0, P, 1.0))  # 只在 C > 0 的格子上取对数
+    S = smoothed_counts(C, alpha)
+    # ln P_ij = ln(C_ij + α) − ln(行和)，只在 C > 0 的格子上取：P 小到下溢成 0 时也不会变成 −inf
+    log_p = np.log(np.where(C > 0, S, 1.0)) - np.log(check_row_totals(S.sum(axis=1)))[:, None]
     with np.errstate(over="ignore"):
-        nll = float(-np.sum(C * picked) / C.sum())
+        nll = float(-np.sum(C * log_p) / C.sum())
     return float(check_overflow(nll, "平均负对数似然", "counts"))
+
+
+def check_row_totals(totals, ids=None):
+    """平滑后各行的总数（totals[k] 属于编号为 ids[k] 的行，默认 ids = 0, 1, …）都必须大于 0：
+    全是 0 的行在 α = 0 时概率没有定义。返回 totals。"""
+    totals = np.asarray(totals)
+    ids = np.arange(len(totals)) if ids is None else np.asarray(ids)
+    empty = np.unique(ids[totals == 0])
+    if empty.size:
+        raise ValueError(f"counts 有的行全是 0（编号为 {empty[:8].tolist()} 的行），"
+                         f"alpha = 0 时这些行的概率没有定义；请给 alpha > 0")
+    return totals
 
 
 def count_optimum(counts, alpha=0.0):
@@ -221,7 +232,7 @@ def _finite_step(step, W):
     """
     loss, dW = step
     if np.isfinite(W).all():
-        check_overflow(np.append(dW, loss), "损失与梯度", "W（或 reg）")
+        check_overflow(np.append(dW, loss), "损失与梯度", "W 或 reg")
     return loss, dW
 
 
@@ -250,6 +261,7 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
     check_each(W, np.isfinite(W), "W", "有限数（初值里不能有 -inf）")
     C = np.asarray(as_counts(counts, len(W)), dtype=np.float64)
     lr, reg, steps = check_lr(lr), check_reg(reg), check_int(steps, "steps", 0)
+    check_size((steps + 1,), "steps", steps)            # 每一步记一个损失
     stop_below = check_optional_real(stop_below, "stop_below")
     print_every = check_int(print_every, "print_every", 0, note="每几步打印一次，0 表示不打印")
     callback = check_callable(callback, "callback", optional=True)
@@ -257,7 +269,7 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
     for step in range(steps + 1):
         with np.errstate(over="ignore", invalid="ignore"):
             loss, dW = _counts_step(W, C, reg)
-        check_overflow(np.append(dW, loss), f"更新 {step} 次后的损失与梯度", "lr（或 W、reg）")
+        check_overflow(np.append(dW, loss), f"更新 {step} 次后的损失与梯度", "lr、W 或 reg")
         losses.append(loss)
         if print_every and step % print_every == 0:
             print(f"更新 {step:>5} 次后  损失 {loss:.6f}")
@@ -265,7 +277,8 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
             callback(step, loss)
         if step == steps or (stop_below is not None and loss <= stop_below):
             break
-        W -= lr * dW
+        with np.errstate(over="ignore", invalid="ignore"):
+            W -= lr * dW                                  # 溢出由下一步的损失检查报出
     return W, np.array(losses)
 
 
@@ -329,6 +342,7 @@ def sample_words(next_probs, vocab, rng, n=1, max_len=50):
     check_callable(next_probs, "next_probs")
     check_rng(rng)
     n, max_len = check_int(n, "n", 0), check_int(max_len, "max_len", 1)
+    check_size((n, max_len), "n 与 max_len", (n, max_len))   # 最多抽出 n·max_len 个字
     words = []
     for _ in range(n):
         ids, ix = [], 0

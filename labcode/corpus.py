@@ -18,6 +18,7 @@ from importlib.resources import files
 
 import numpy as np
 
+from ._validate import as_list, check_text
 from .batch import collate
 from .vocab import BOS, EOS, SPECIALS, UNK, Vocab
 
@@ -109,6 +110,9 @@ def make_batch(texts):
     >>> inputs.shape, targets.shape
     ((2, 4), (2, 4))
     """
-    if isinstance(texts, str):
-        raise TypeError(f"texts 必须是若干句话组成的列表，收到单个字符串 {texts!r}；一句话请写成 [{texts!r}]")
+    texts = as_list(texts, "texts", "句子")
+    if not texts:
+        raise ValueError("texts 至少要有一句话，收到空序列")
+    for i, text in enumerate(texts):
+        check_text(text, f"texts[{i}]", note="字符串（一句话）", empty=True)
     return collate([document(t) for t in texts], vocab_size=len(vocab()))

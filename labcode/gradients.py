@@ -71,7 +71,7 @@ def numerical_grad(f, x, delta=1e-5):
     # f 每次拿到一份副本（它可以留着或改动自己的参数）；返回值先检查，再按 dtype 存下。
     with np.errstate(over="ignore", invalid="ignore"):
         grad = _central_difference(lambda v: _scalar(f(v.copy())).astype(dtype), x, dtype(delta))
-    return check_overflow(grad, "差商 (f(x + δ) - f(x - δ)) / (2δ)", "f 的值（或 δ 太小）")
+    return check_overflow(grad, "差商 (f(x + δ) - f(x - δ)) / (2δ)", "f")
 
 
 class GradCheck(NamedTuple):
@@ -132,7 +132,8 @@ def step_size_errors(f, x, grad, deltas):
     steps = np.atleast_1d(np.asarray(deltas, dtype=object))
     if steps.ndim != 1 or steps.size == 0:
         raise ValueError(f"deltas 必须是非空的一维差分步长序列，收到 {deltas!r}")
-    return np.array([gradcheck(f, grad, x, delta).max_abs_error for delta in steps.tolist()])
+    deltas = [check_positive(d, f"deltas[{i}]", note="差分步长 δ") for i, d in enumerate(steps.tolist())]
+    return np.array([gradcheck(f, grad, x, delta).max_abs_error for delta in deltas])
 
 
 def gradient_step(logits, target, lr):

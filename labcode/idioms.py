@@ -16,8 +16,8 @@ from importlib.resources import files
 
 import numpy as np
 
-from ._validate import as_counts, as_pairs, check_alpha, check_int, check_temperature
-from .bigram import sample_words
+from ._validate import as_counts, as_pairs, check_alpha, check_int, check_overflow, check_temperature
+from .bigram import check_row_totals, sample_words
 from .probability import _softmax
 from .vocab import BOUNDARY, UNKNOWN, Vocab, check_vocab
 from .words import check_words, load_words
@@ -98,10 +98,9 @@ def pair_nll(counts, xs, ys, alpha=0.0):
     V = C.shape[0]
     xs, ys = as_pairs(xs, ys, V)
     alpha = check_alpha(alpha)
-    rows = C.sum(axis=1) + V * alpha                 # (V,) 每行平滑后的总数
-    if (rows[xs] == 0).any():
-        bad = int(xs[rows[xs] == 0][0])
-        raise ValueError(f"counts 编号为 {bad} 的行全是 0，alpha = 0 时这一行的概率没有定义；请给 alpha > 0")
+    with np.errstate(over="ignore"):
+        rows = check_overflow(C.sum(axis=1) + V * alpha, "每行平滑后的总数", "counts 与 alpha")   # (V,)
+    check_row_totals(rows[xs], xs)
     picked = C[xs, ys] + alpha                       # (N,) 每个字符对的（平滑后）计数
     with np.errstate(divide="ignore"):
         return float(np.mean(np.log(rows[xs]) - np.log(picked)))
@@ -124,9 +123,10 @@ def next_probs(counts, prev, alpha=0.0, temperature=1.0):
 
 def _row_probs(row, alpha, temperature, prev):
     """一行平滑计数的 softmax(ln(C[prev] + α) / τ)；零计数处是 −inf，概率恰为 0。"""
-    weights = row + alpha
-    if weights.sum() == 0:
-        raise ValueError(f"counts 编号为 {prev} 的行全是 0，alpha = 0 时这一行的概率没有定义；请给 alpha > 0")
+    with np.errstate(over="ignore"):
+        weights = row + alpha
+        check_overflow(weights.sum(), "这一行平滑后的总数", "counts 与 alpha")
+    check_row_totals([weights.sum()], [prev])
     with np.errstate(divide="ignore"):
         return _softmax(np.log(weights), -1, temperature)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_logits, as_probs, check_choice, check_int, check_temperature
+from ._validate import as_array, as_logits, as_probs, check_choice, check_int, check_temperature
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -130,7 +130,7 @@ def entropy(probs, axis=-1):
 def _parse_targets(z, targets, ignore_index):
     """检查 targets，返回 (ids, valid, q)：整数目标给 ids（忽略值原样保留）与有效掩码；概率目标给 q。"""
     check_int(ignore_index, "ignore_index")
-    t = np.asarray(targets)
+    t = as_array(targets, "targets")
     if t.shape == z.shape and t.dtype != object:
         q, _ = as_probs(t, -1, name="targets")
         return None, np.ones(z.shape[:-1], dtype=bool), q
@@ -250,5 +250,6 @@ def perplexity(logits, targets, *, ignore_index=-100):
     """
     loss = cross_entropy(logits, targets, ignore_index=ignore_index)
     if np.isfinite(loss) and loss > np.log(np.finfo(np.float64).max):
-        raise ValueError(f"平均损失 {loss:.6g} 超过 ln(float64 上限) ≈ 709.78，困惑度 e^损失 无法表示")
+        raise ValueError(f"logits 与 targets 给出的平均损失 {loss:.6g} 超过 ln(float64 上限) ≈ 709.78，"
+                         f"困惑度 e^损失 无法表示")
     return float(np.exp(loss))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._validate import check_path, check_rng, short_repr
+from ._validate import as_list, check_path, check_rng, short_repr
 from .vocab import BOUNDARY, Vocab, check_vocab
 
 NAMES_FILE = "names.txt"
@@ -51,7 +51,9 @@ def load_words(path=None):
                          f"{err.object[err.start:err.start + 1]!r} 无法按 UTF-8 解码：{str(source)!r}") from None
     words = [unicodedata.normalize("NFC", line.strip()) for line in text.removeprefix("\ufeff").splitlines()]
     for lineno, word in enumerate(words, start=1):
-        _check_word(word, f"文件 {str(source)!r} 第 {lineno} 行", allow_empty=True)
+        problem = _word_problem(word) if word else None   # 空行跳过
+        if problem:
+            raise ValueError(f"path 指向的文件 {str(source)!r} 第 {lineno} 行{problem}")
     words = [w for w in words if w]
     if not words:
         raise ValueError(f"path 指向的文件里至少要有一个词（空行不算），收到空文件：{str(source)!r}")
@@ -95,26 +97,28 @@ def split_words(words, rng, fractions=(0.8, 0.1, 0.1)):
     return parts
 
 
-def _check_word(word, where, allow_empty=False):
+def _word_problem(word):
+    """一个词违反了哪条规则（接在“words[i] ”或“第 k 行”后面的半句话）；没有问题时返回 None。"""
     if not isinstance(word, str):
-        raise TypeError(f"{where} 必须是字符串（一个词），收到 {word!r}")
-    if not word and not allow_empty:
-        raise ValueError(f"{where} 必须至少有一个字符，收到空字符串")
+        return f"必须是字符串（一个词），收到 {word!r}"
+    if not word:
+        return "必须至少有一个字符，收到空字符串"
     if any(ch.isspace() for ch in word):
-        raise ValueError(f"{where} 的词中间不能有空白（一行只放一个词），收到 {word!r}")
+        return f"的词中间不能有空白（一行只放一个词），收到 {word!r}"
     if BOUNDARY in word:
-        raise ValueError(f"{where} 的词里不能含 {BOUNDARY!r}（它是表示开始/结束的保留符号），收到 {word!r}")
+        return f"的词里不能含 {BOUNDARY!r}（它是表示开始/结束的保留符号），收到 {word!r}"
+    return None
 
 
 def check_words(words):
     """词的列表：非空，每个词是非空字符串，不含空白和 ``'.'``；返回 list[str]。"""
-    if isinstance(words, str):
-        raise TypeError(f"words 必须是词的列表，不能是单个字符串，收到 {words!r}")
-    words = list(words)
+    words = as_list(words, "words", "词")
     if not words:
         raise ValueError("words 至少要有一个词，收到空列表")
     for i, word in enumerate(words):
-        _check_word(word, f"words[{i}]")
+        problem = _word_problem(word)
+        if problem:
+            raise (TypeError if not isinstance(word, str) else ValueError)(f"words[{i}] {problem}")
     return words
 
 

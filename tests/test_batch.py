@@ -49,7 +49,7 @@ def test_numpy_documents_and_vocab_size_are_accepted():
 def test_empty_documents_are_rejected():
     with pytest.raises(ValueError, match=r"docs\[1\] 至少要有 BOS 和 EOS 两个编号"):
         collate([[1, 3, 2], []])
-    with pytest.raises(ValueError, match=r"docs 必须是至少含一篇文档的序列，收到 \[\]"):
+    with pytest.raises(ValueError, match=r"docs 必须至少含一篇文档，收到空序列"):
         collate([])
 
 
@@ -86,7 +86,7 @@ def test_ids_must_fit_the_vocabulary():
 
 
 def test_a_string_is_not_a_list_of_documents():
-    with pytest.raises(ValueError, match="docs 必须是至少含一篇文档的序列"):
+    with pytest.raises(TypeError, match="docs 必须是由文档（编号序列）组成的列表，收到单个字符串 '132'"):
         collate("132")
 
 

@@ -263,7 +263,7 @@ def test_loader_errors(tmp_path):
 def test_vocabulary_and_encoding_errors():
     with pytest.raises(ValueError, match="words 至少要有一个词"):
         bigram.build_vocab([])
-    with pytest.raises(TypeError, match="words 必须是词的列表.*'anna'"):
+    with pytest.raises(TypeError, match="words 必须是由词组成的列表.*'anna'"):
         bigram.build_vocab("anna")
     with pytest.raises(ValueError, match="空字符串"):
         bigram.build_vocab(["ab", ""])

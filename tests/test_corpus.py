@@ -68,5 +68,5 @@ def test_bad_inputs():
         corpus.decode([len(corpus.vocab())])
     with pytest.raises(ValueError, match=r"ids 必须是一维编号序列（一次解码一篇），收到形状 \(1, 2\)"):
         corpus.decode([[3, 4]])
-    with pytest.raises(TypeError, match=r"texts 必须是若干句话组成的列表，收到单个字符串 '谢谢'"):
+    with pytest.raises(TypeError, match=r"texts 必须是由句子组成的列表，收到单个字符串 '谢谢'"):
         corpus.make_batch("谢谢")
