@@ -47,7 +47,7 @@ __all__ += ["idioms", "load_idioms", "course_map", "course_map_alt"]
 
 
 def __getattr__(name):
-    # The widget pulls in ipywidgets and matplotlib; import it only when asked for.
+    # 插件会导入 ipywidgets 和 matplotlib：用到时才导入。
     if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
                 "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"):
         from . import widgets

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ._validate import check_bool, check_text
 
-# myst-nb reads a glued value from a display output whose MIME types carry this prefix (display=False).
+# myst-nb 从 MIME 类型带这个前缀的显示输出里读粘贴的值（display=False 时）。
 GLUE_PREFIX = "application/papermill.record/"
 
 

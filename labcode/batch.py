@@ -52,6 +52,8 @@ def collate(docs, vocab_size=None):
     inputs : 形状 (B, T) 的 int64 数组，T = 最长文档长度 - 1，右侧补 EOS
     targets : 形状 (B, T) 的 int64 数组，inputs 向左错一格，右侧补 IGNORE
 
+    讲解：:ref:`ch3-batch`
+
     >>> inputs, targets = collate([[1, 3, 5, 2], [1, 4, 2]])
     >>> inputs.tolist(), targets.tolist()
     ([[1, 3, 5], [1, 4, 2]], [[3, 5, 2], [4, 2, -100]])
@@ -83,6 +85,8 @@ def valid_mean(losses, targets, ignore_index=IGNORE):
     返回
     ----
     float
+
+    讲解：:ref:`ch2-denominator`
 
     >>> valid_mean([[1.0, 1.5, 2.5], [3.5, 1.5, 0.0]], [[3, 5, 2], [4, 2, IGNORE]])  # 10 / 5，不是 10 / 6
     2.0

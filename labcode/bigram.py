@@ -47,7 +47,7 @@ __all__ = ["load_words", "split_words", "build_vocab", "encode_pairs", "BigramDa
 NAMES_LR = 70.0   # 第 4 章在 names.txt 上的学习率：计数写法从 W = 0 出发，在 lr_limits 给出的边界（约 74.4）以内
 
 
-# ---- the counting model ----
+# ---- 计数模型 ----
 
 def count_matrix(xs, ys, vocab_size):
     """数一数每个 (前一个字 i, 后一个字 j) 出现了几次：C[i, j]，形状 (V, V) 的 int64 数组。
@@ -69,6 +69,8 @@ def count_matrix(xs, ys, vocab_size):
 def smoothed_counts(counts, alpha):
     """平滑后的计数 C + α：每一格都加上 α 个“假计数”。
 
+    讲解：:ref:`ch4-counts`
+
     >>> smoothed_counts([[1, 0], [2, 2]], 0.5).tolist()
     [[1.5, 0.5], [2.5, 2.5]]
     """
@@ -82,6 +84,8 @@ def smoothed_counts(counts, alpha):
 def count_probs(counts, alpha=0.0):
     """计数模型的概率：每个计数加 alpha（平滑）后按行归一化，P[i, j] = (C_ij + α) / Σ_k (C_ik + α)。
 
+    讲解：:ref:`ch4-counts`
+
     >>> count_probs([[1, 3], [0, 2]], alpha=1.0).tolist()
     [[0.3333333333333333, 0.6666666666666666], [0.25, 0.75]]
     """
@@ -91,6 +95,8 @@ def count_probs(counts, alpha=0.0):
 
 def count_nll(counts, alpha=0.0):
     """计数模型在它自己数过的字符对上的平均负对数似然：−Σ C_ij ln P_ij / ΣC（约定 0·ln 0 = 0）。
+
+    讲解：:ref:`ch4-counts`
 
     >>> round(count_nll([[1, 3], [0, 2]]), 6)   # P = [[1/4, 3/4], [0, 1]]：(ln 4 + 3 ln(4/3) + 0) / 6
     0.37489
@@ -106,7 +112,10 @@ def count_nll(counts, alpha=0.0):
 
 def check_row_totals(totals, ids=None):
     """平滑后各行的总数（totals[k] 属于编号为 ids[k] 的行，默认 ids = 0, 1, …）都必须大于 0：
-    全是 0 的行在 α = 0 时概率没有定义。返回 totals。"""
+    全是 0 的行在 α = 0 时概率没有定义。返回 totals。
+
+    讲解：:ref:`ch4-counts`
+    """
     totals = np.asarray(totals)
     ids = np.arange(len(totals)) if ids is None else np.asarray(ids)
     empty = np.unique(ids[totals == 0])
@@ -122,6 +131,8 @@ def count_optimum(counts, alpha=0.0):
     即计数模型 (C + α) 按行归一化后，在同一份计数 C + α 上的平均负对数似然；
     W = ln(C + α) 时取到（α = 0 且有零计数时只能逼近，那一格需要 −inf）。α = 0 时就是 ``count_nll(C)``。
 
+    讲解：:ref:`ch4-trainer`
+
     >>> round(count_optimum([[1, 1], [0, 2]]), 4), round(count_optimum([[1, 1], [0, 2]], alpha=1), 4)
     (0.3466, 0.6277)
     """
@@ -133,6 +144,8 @@ def count_weights(counts, alpha=0.0):
 
     alpha = 0 时，没出现过的组合得到 −inf（概率恰为 0）：有限的 W 做不到这一点。
 
+    讲解：:ref:`ch4-identity`
+
     >>> count_weights([[1, 0], [2, 2]]).tolist()
     [[0.0, -inf], [0.6931471805599453, 0.6931471805599453]]
     """
@@ -141,10 +154,12 @@ def count_weights(counts, alpha=0.0):
         return np.log(C)  # (V, V)
 
 
-# ---- the neural model ----
+# ---- 网络模型 ----
 
 def init_weights(vocab_size, rng, scale=1.0):
     """随机初始权重 W，形状 (V, V)，每项取自 N(0, scale²)。
+
+    讲解：:ref:`ch4-network`
 
     >>> init_weights(3, np.random.default_rng(0)).shape
     (3, 3)
@@ -177,6 +192,8 @@ def loss_and_grad(W, xs, ys, reg=0.0):
     ----
     loss : float
     dW : 形状 (V, V)；同一个前一个字出现多次，它那一行的梯度累加
+
+    讲解：:ref:`ch4-gradient`
 
     >>> loss, dW = loss_and_grad(np.zeros((2, 2)), [0, 1], [1, 1])
     >>> round(loss, 6), dW.tolist()       # ln 2；每行 (p − e_y)/N
@@ -214,6 +231,8 @@ def loss_and_grad_from_counts(W, counts, reg=0.0):
 
     loss = −Σ_ij C_ij ln softmax(W)_ij / N + reg·mean(W²)，
     dW = (rowsum(C)[:, None] · softmax(W) − C) / N + 2·reg·W / W.size，其中 N = ΣC。
+
+    讲解：:ref:`ch4-gradient`、:ref:`ch4-training`
 
     >>> loss, dW = loss_and_grad_from_counts(np.zeros((2, 2)), [[0, 1], [0, 1]])
     >>> round(loss, 6), dW.tolist()
@@ -253,6 +272,8 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
     ----
     W : 训练后的权重；losses : 形状 (步数 + 1,)，losses[k] 是更新 k 次后的损失
 
+    讲解：:ref:`ch4-training`
+
     >>> W, losses = train(np.zeros((2, 2)), [[1, 3], [2, 2]], lr=1.0, steps=3)
     >>> losses.round(4).tolist()
     [0.6931, 0.6658, 0.6503, 0.6414]
@@ -290,6 +311,8 @@ def lr_limits(counts):
     diag(p_i) − outer(p_i, p_i) 的最大特征值；整张表的边界是各行边界的最小值。这是最优点附近的局部条件。
     没出现过的行（n_i = 0）和全部计数落在同一格的行（μ_max = 0）不受限制，记作 inf。带平滑训练时传入 C + α。
 
+    讲解：:ref:`ch4-lr-edge`
+
     >>> lr_limits([[1, 1], [0, 2]])    # 编号为 0 的行 p = (1/2, 1/2)，μ_max = 1/2：2·4 / (2·0.5)
     array([ 8., inf])
     """
@@ -312,6 +335,8 @@ def sample_names(W, vocab, rng, n=1, temperature=1.0, max_len=50):
     W : 形状 (V, V) 的分数（计数模型用 :func:`count_weights`）
     vocab : :func:`build_vocab` 给出的词表；rng : numpy.random.Generator
     n : 抽几个词；temperature : 温度 τ > 0；max_len : 一个词最多几个字，到了就截断
+
+    讲解：:ref:`ch4-sampling`
 
     >>> W = count_weights([[0, 1], [1, 0]])          # '.' 后必是 a，a 后必是 '.'
     >>> sample_names(W, build_vocab(["a"]), np.random.default_rng(0), n=2)
@@ -355,10 +380,13 @@ def sample_words(next_probs, vocab, rng, n=1, max_len=50):
     return words
 
 
-# ---- the whole pipeline, once ----
+# ---- 整条流水线，只写一次 ----
 
 class BigramData(NamedTuple):
-    """一份词表上的 bigram 数据：词、词表、训练对 (xs, ys) 与计数矩阵 C。"""
+    """一份词表上的 bigram 数据：词、词表、训练对 (xs, ys) 与计数矩阵 C。
+
+    讲解：:ref:`ch4-counts`
+    """
     words: list
     vocab: Vocab
     xs: np.ndarray
@@ -394,6 +422,8 @@ def bigram_data(words, vocab=None):
 def names_data():
     """names.txt 的 :class:`BigramData`（只读一次；数组是只读的，要改请先复制）。
 
+    讲解：:ref:`ch4-data`
+
     >>> names_data().counts.shape
     (27, 27)
     """
@@ -403,7 +433,7 @@ def names_data():
     return data
 
 
-# ---- input checks about this module's concepts ----
+# ---- 关于本模块概念的参数检查 ----
 
 def _check_W(W):
     W = as_logits(W, "W")

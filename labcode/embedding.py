@@ -45,6 +45,8 @@ def one_hot(ids, vocab_size):
     ----
     形状 ``ids.shape + (V,)`` 的 float64 数组
 
+    讲解：:ref:`ch3-one-hot`
+
     >>> one_hot([3, 1], 4)
     array([[0., 0., 0., 1.],
            [0., 1., 0., 0.]])
@@ -68,6 +70,8 @@ def embedding(E, ids):
     返回
     ----
     H : 形状 ``ids.shape + (d,)`` 的数组（副本，改它不会改 E）
+
+    讲解：:ref:`ch3-lookup`
 
     >>> E = np.array([[0., 0.], [1., 0.], [0., 2.]])
     >>> embedding(E, [1, 2, 1])
@@ -102,6 +106,8 @@ def embedding_backward(grad_out, ids, num_embeddings):
     ----
     dE : 形状 (V, d)；没被读到的行恰好是 0
 
+    讲解：:ref:`ch3-gradient`
+
     >>> embedding_backward([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)
     array([[ 0.,  0.],
            [ 4.,  1.],
@@ -119,6 +125,8 @@ def embedding_backward_overwrite(grad_out, ids, num_embeddings):
     NumPy 先把各行读出来、各自加上、再写回；同一个元素被写了几次，只有其中一次写入留下，其余几份丢了。
     留下的是哪一次，NumPy 不作规定。参数与返回同 :func:`embedding_backward`。
 
+    讲解：:ref:`ch3-overwrite-bug`
+
     >>> row = embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
     >>> bool(row[0] in (1., 3.) and row[1] in (2., -1.))   # 编号 1 读了两次：[1, 2] 与 [3, -1] 只剩一份
     True
@@ -131,6 +139,8 @@ def embedding_backward_overwrite(grad_out, ids, num_embeddings):
 
 def rows_read(ids):
     """查表读到了哪些行、各读了几次：(rows, counts)，rows 按第一次读到的先后排列。
+
+    讲解：:ref:`ch3-gradient`
 
     >>> rows, counts = rows_read([4, 1, 4, 2])
     >>> rows.tolist(), counts.tolist()
@@ -154,6 +164,8 @@ def embed_with_positions(E, P, ids):
     返回
     ----
     H : 形状 ``ids.shape + (d,)`` 的数组
+
+    讲解：:ref:`ch3-positions`
 
     >>> E = np.array([[1., 0.], [0., 2.]])
     >>> P = np.array([[0., 0.], [10., 10.], [20., 20.]])
@@ -182,6 +194,8 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
     ----
     dE : 形状 (V, d)，每次读到某个字，就把那个位置的梯度加到它那一行
     dP : 形状 (T_max, d)，dP[t] 是所有序列在位置 t 的梯度之和；没用到的位置为 0
+
+    讲解：:ref:`ch3-position-gradient`
 
     >>> dE, dP = embed_with_positions_backward([[[1., 0.], [0., 1.]], [[2., 0.], [0., 3.]]], [[0, 0], [1, 0]], 2, 3)
     >>> dE

@@ -61,6 +61,8 @@ def numerical_grad(f, x, delta=1e-5):
     ----
     与 x 同形状（同为 float32 或 float64）的数组；x 本身不被修改
 
+    讲解：:ref:`ch2-finite-diff`
+
     >>> numerical_grad(lambda v: (v ** 2).sum(), [1.0, -2.0]).round(6)
     array([ 2., -4.])
     """
@@ -75,7 +77,10 @@ def numerical_grad(f, x, delta=1e-5):
 
 
 class GradCheck(NamedTuple):
-    """梯度检查的结果：最大绝对误差、相对误差（除以两个梯度中最大的绝对值）和数值梯度本身。"""
+    """梯度检查的结果：最大绝对误差、相对误差（除以两个梯度中最大的绝对值）和数值梯度本身。
+
+    讲解：:ref:`ch2-finite-diff`
+    """
     max_abs_error: float
     max_rel_error: float
     numeric: np.ndarray
@@ -96,6 +101,8 @@ def gradcheck(f, grad, x, delta=1e-5):
     GradCheck(max_abs_error, max_rel_error, numeric)：max_rel_error 是最大绝对误差除以
     max(|grad| 的最大值, |numeric| 的最大值)，两者都为 0 时相对误差记为 0。
     grad 含 NaN 或 ±inf 时报错：检查绝不能把不是数的梯度报成“误差为 0”
+
+    讲解：:ref:`ch2-finite-diff`
 
     >>> res = gradcheck(lambda v: (v ** 2).sum(), [2.0, -4.0], [1.0, -2.0])
     >>> res.max_abs_error < 1e-8, res.max_rel_error < 1e-9
@@ -125,6 +132,8 @@ def step_size_errors(f, x, grad, deltas):
     ----
     形状 (len(deltas),) 的 float64 数组
 
+    讲解：:ref:`ch2-step-size`
+
     >>> errs = step_size_errors(lambda v: (v ** 3).sum(), [1.0], [3.0], [1e-1, 1e-3])
     >>> [f"{e:.0e}" for e in errs]                      # 截断误差恰为 δ²
     ['1e-02', '1e-06']
@@ -151,6 +160,8 @@ def gradient_step(logits, target, lr):
     返回
     ----
     形状 (V,) 的新分数
+
+    讲解：:ref:`ch2-step`
 
     >>> gradient_step(np.log([2.0, 1.0, 0.5]), 1, 0.7).round(4)   # p = [4/7, 2/7, 1/7]
     array([ 0.2931,  0.5   , -0.7931])

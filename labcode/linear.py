@@ -28,6 +28,8 @@ def linear(X, W, b=None):
     ----
     形状 (..., V) 的输出
 
+    讲解：:ref:`ch2-linear`
+
     >>> linear([1.0, 2.0], [[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]]).tolist()
     [1.0, 2.0, -1.0]
     """
@@ -63,6 +65,8 @@ def linear_backward(grad_out, X, W):
     ----
     (dX, dW, db)：形状 (..., d)、(d, V)、(V,)。dX = dZ @ W.T；dW = X.T @ dZ，
     先把所有前导轴压成一轴 (n, d)；db 是 dZ 沿所有前导轴之和
+
+    讲解：:ref:`ch2-linear`
 
     >>> dX, dW, db = linear_backward([[1.0, -1.0]], [[2.0, 3.0]], [[1.0, 0.0], [0.0, 1.0]])
     >>> dX.tolist(), dW.tolist(), db.tolist()

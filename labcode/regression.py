@@ -28,6 +28,8 @@ def mse(preds, targets):
     ----
     float；单位是 targets 单位的平方
 
+    讲解：:ref:`app-mse`
+
     >>> mse([60.0, 62.0, 44.0], [62.0, 60.0, 45.0])
     3.0
     """
@@ -40,6 +42,8 @@ def mse(preds, targets):
 
 def mse_grad(preds, targets):
     """均方误差对预测值的梯度 ∂ℓ/∂preds = 2 (preds - targets) / n，形状同 preds。
+
+    讲解：:ref:`app-mse`
 
     >>> mse_grad([60.0, 62.0, 44.0], [62.0, 60.0, 45.0]) * 3
     array([-4.,  4., -2.])

@@ -120,7 +120,10 @@ class Vocab(Mapping):
 
 def check_vocab(vocab, *, first=None, size=None, of=None):
     """vocab 必须是 :class:`Vocab`；给了 first 时编号 0 必须是这个特殊记号（如词的边界 ``'.'``），
-    给了 size 时词表大小必须等于它（of 是决定大小的那个参数，如 ``"W"``、``"counts"``）。"""
+    给了 size 时词表大小必须等于它（of 是决定大小的那个参数，如 ``"W"``、``"counts"``）。
+
+    讲解：:ref:`ch4-pairs`
+    """
     if not isinstance(vocab, Vocab) or (first is not None and vocab.specials[0] != first):
         need = "Vocab" if first is None else f"编号 0 是 {first!r} 的 Vocab（用 build_vocab 建）"
         raise TypeError(f"vocab 必须是{need}，收到 {short_repr(str(vocab))}（{type(vocab).__name__}）")

@@ -37,6 +37,8 @@ def load_words(path=None):
     ----
     words : list[str]，每个词非空、不含空白和 ``'.'``
 
+    讲解：:ref:`ch4-data`
+
     >>> words = load_words()
     >>> len(words), words[:3]
     (32033, ['emma', 'olivia', 'ava'])
@@ -76,6 +78,8 @@ def split_words(words, rng, fractions=(0.8, 0.1, 0.1)):
     ----
     parts : tuple[list[str], ...]，每份至少一个词，合起来恰好是 words 的一个重排
 
+    讲解：:ref:`ch4-idioms-dev`
+
     >>> train, dev, test = split_words(list("abcdefghij"), np.random.default_rng(0))
     >>> len(train), len(dev), len(test), sorted(train + dev + test) == list("abcdefghij")
     (8, 1, 1, True)
@@ -111,7 +115,10 @@ def _word_problem(word):
 
 
 def check_words(words):
-    """词的列表：非空，每个词是非空字符串，不含空白和 ``'.'``；返回 list[str]。"""
+    """词的列表：非空，每个词是非空字符串，不含空白和 ``'.'``；返回 list[str]。
+
+    讲解：:ref:`ch4-data`
+    """
     words = as_list(words, "words", "词")
     if not words:
         raise ValueError("words 至少要有一个词，收到空列表")

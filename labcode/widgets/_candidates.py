@@ -16,7 +16,7 @@ MIN_CANDIDATES, MAX_CANDIDATES = 2, 8
 DEFAULT_LOGITS, DEFAULT_LABELS = (0.0, 1.0, 2.0), ("红", "黄", "绿")
 
 
-# ---------------------------------------------------------------- checks about candidates
+# ---------------------------------------------------------------- 关于候选的检查
 def check_logits(logits, n=None):
     """2 到 8 个有限实数（一个位置的分数），给了 n 时个数必须等于 n；返回 list[float]。"""
     z = as_finite_array(logits, "logits")
@@ -65,14 +65,14 @@ def candidate_settings(logits, labels, target, logit_range, logit_step):
             "palette": colours_for(names)}
 
 
-# ---------------------------------------------------------------- the base widget
+# ---------------------------------------------------------------- 基类
 class CandidateExplorer(FamilyWidget):
     """候选探索器的基类：V 个候选（2 到 8 个）的分数 ``logits``、名字 ``labels``、真实目标 ``target``，
     以及分数滑块的范围与刻度间隔。赋值时检查；要改候选个数，在 ``with w.hold_trait_notifications():``
     里同时给 ``labels`` 和 ``logits`` 赋值。子类加上自己的特性，重写 ``target`` 的默认值。
     """
 
-    # The defaults are a valid state (the chapter's red/yellow/green example), so a subclass() displays.
+    # 默认值就是一个合法的状态（本章红、黄、绿的例子），所以不带参数的 subclass() 也能显示。
     logits = traitlets.List(traitlets.Float(), default_value=list(DEFAULT_LOGITS)).tag(sync=True)    # (V,)
     labels = traitlets.List(traitlets.Unicode(), default_value=list(DEFAULT_LABELS)).tag(sync=True)  # (V,)
     target = traitlets.Int(0).tag(sync=True)

@@ -20,11 +20,11 @@ from ._family import FamilyWidget, figure_png, front_end, styles
 
 MAX_LEN, DIM, MAX_DIM = 12, 2, 4
 EXAMPLES = ("我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢侬")
-PROBE_ROWS = ((1.0, 2.0), (-1.0, 1.0), (3.0, -1.0))  # chapter 3's probe coefficients A (dH = A), t = 0, 1, 2
+PROBE_ROWS = ((1.0, 2.0), (-1.0, 1.0), (3.0, -1.0))  # 第 3 章探针的系数 A（dH = A），t = 0, 1, 2
 DEFAULT_SEED = 3
 
 
-# ---------------------------------------------------------------- checks about this widget's inputs
+# ---------------------------------------------------------------- 关于本插件参数的检查
 def _check_text(text, max_len):
     if not isinstance(text, str):
         raise TypeError(f"text 必须是字符串（一个中文短语），收到 {text!r}")
@@ -67,14 +67,14 @@ def default_tables(rng, dim=DIM, max_len=MAX_LEN):
     E 的元素保留一位小数；grad_out 是 -3 到 3 的整数，前三个位置用第 3 章探针的系数 A 的三行
     [1, 2]、[-1, 1]、[3, -1]（d = 2 时），所以累加一眼就能核对。
     """
-    E = rng.normal(size=(len(vocab()), dim)).round(1) + 0.0  # (V, d); + 0.0 turns -0.0 into 0.0
+    E = rng.normal(size=(len(vocab()), dim)).round(1) + 0.0  # (V, d)；加 0.0 把 -0.0 变成 0.0
     grad_out = rng.integers(-3, 4, size=(max_len, dim)).astype(np.float64)  # (T_max, d)
     if dim == len(PROBE_ROWS[0]):
         grad_out[:len(PROBE_ROWS)] = PROBE_ROWS
     return E, grad_out
 
 
-# ---------------------------------------------------------------- widget
+# ---------------------------------------------------------------- 插件
 class EmbeddingExplorer(FamilyWidget):
     """嵌入探索器插件。``text``（短语）和 ``show_bug``（错误写法开关）是读者改动的特性，
     ``vocab``、``E``、``grad_out`` 随状态进入网页；在浏览器里打字会改 ``text``，
@@ -93,14 +93,14 @@ class EmbeddingExplorer(FamilyWidget):
     vocab = traitlets.List(traitlets.Unicode(), default_value=list(vocab()), read_only=True).tag(sync=True)  # (V,)
     unk = traitlets.Int(UNK, read_only=True).tag(sync=True)
     E = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)         # (V, d)
-    grad_out = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)  # (T_max, d) upstream dH
+    grad_out = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)  # (T_max, d) 上游梯度 dH
 
     ids = traitlets.List(traitlets.Int(), read_only=True)                   # (T,) encode(text)
-    rows = traitlets.List(traitlets.Int(), read_only=True)                  # (R,) rows read, by first use
-    counts = traitlets.List(traitlets.Int(), read_only=True)                # (R,) times each row is read
+    rows = traitlets.List(traitlets.Int(), read_only=True)                  # (R,) 读到的行，按第一次读到的先后
+    counts = traitlets.List(traitlets.Int(), read_only=True)                # (R,) 每行读了几次
     H = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)   # (T, d) = E[ids]
     grad_rows = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)            # (R, d) dE[rows]
-    grad_rows_overwrite = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)  # (R, d) the bug
+    grad_rows_overwrite = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)  # (R, d) 错误写法的结果
 
     @traitlets.default("E")
     def _default_E(self):
@@ -131,16 +131,16 @@ class EmbeddingExplorer(FamilyWidget):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._recompute()  # the defaults send no change event
+        self._recompute()  # 默认值不会触发变化事件
 
     @traitlets.observe("text", "E", "grad_out")
     def _recompute(self, change=None):
         ids = np.asarray(encode(self.text), dtype=np.int64)  # (T,)
         V = len(self.vocab)
         g = np.asarray(self.grad_out, dtype=np.float64)[:len(ids)]  # (T, d)
-        dE = embedding_backward(g, ids, V)                     # (V, d), repeated ids accumulate
-        dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, d), the bug: one write per element survives
-        rows, counts = rows_read(ids)                          # (R,), (R,) by first use
+        dE = embedding_backward(g, ids, V)                     # (V, d)，重复的编号累加
+        dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, d)，错误写法：每个元素只留下一次写入
+        rows, counts = rows_read(ids)                          # (R,), (R,) 按第一次读到的先后
         self.set_trait("ids", ids.tolist())
         self.set_trait("rows", rows.tolist())
         self.set_trait("counts", counts.tolist())
@@ -172,7 +172,7 @@ class EmbeddingExplorer(FamilyWidget):
 
 def _snapshot_figure(w, dpi):
     """纸面版：左列是各位置（字 → 编号、上游梯度），连线指向被读的行，右边两列是正确与错误的梯度行。"""
-    from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
+    from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
 
     from ..fonts import use_cjk_font
 
@@ -206,7 +206,7 @@ def _snapshot_figure(w, dpi):
     return fig
 
 
-# ---------------------------------------------------------------- factory
+# ---------------------------------------------------------------- 工厂函数
 def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DIM, show_bug=False, rng=None):
     """创建嵌入探索器（返回插件，不自动显示；放在单元格最后一行即可显示）。
 
@@ -222,6 +222,8 @@ def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DI
     返回
     ----
     EmbeddingExplorer
+
+    讲解：:ref:`ch3-explorer`
 
     >>> w = embedding_explorer("我爱我家")
     >>> w.counts, w.grad_rows[0]      # “我”读了两次：[1, 2] + [3, -1]

@@ -41,12 +41,12 @@ class SoftmaxExplorer(CandidateExplorer):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._recompute()  # the defaults send no change event
+        self._recompute()  # 默认值不会触发变化事件
 
     @traitlets.observe("logits", "temperature", "target")
     def _recompute(self, change=None):
         if not self._ready():
-            return  # still being constructed
+            return  # 还在构造中
         with np.errstate(over="ignore"):
             scaled = np.asarray(self.logits) / self.temperature      # (V,)
         check_overflow(scaled, "logits / temperature", "logits 与 temperature")
@@ -65,7 +65,7 @@ class SoftmaxExplorer(CandidateExplorer):
 
     def snapshot_png(self, dpi=100):
         """当前状态的柱状图（PNG 字节），供 PDF 与不能运行插件的页面使用。"""
-        from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
+        from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
 
         fig = Figure(figsize=(max(3.4, 0.6 * len(self.labels) + 1.6), 2.4), dpi=dpi, layout="constrained")
         title = f"{self._state_line()}，损失={fmt(self.loss, 4)}"
@@ -90,6 +90,8 @@ def softmax_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=None, 
     返回
     ----
     SoftmaxExplorer
+
+    讲解：:ref:`softmax-explorer`
 
     >>> w = softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")
     >>> [round(p, 3) for p in w.probs]
