@@ -92,12 +92,7 @@ def check_temperature(temperature):
 
 
 def check_lr(lr):
-    """学习率 η：正的有限实数。
-
-    >>> check_lr(-1)
-    Traceback (most recent call last):
-    ValueError: lr 必须是正的有限实数（学习率 η），收到 -1
-    """
+    """学习率 η：正的有限实数。"""
     return check_positive(lr, "lr", note="学习率 η")
 
 
@@ -109,11 +104,6 @@ def check_alpha(alpha):
 def check_reg(reg):
     """正则化系数 λ：非负的有限实数。"""
     return check_nonneg(reg, "reg", note="正则化系数 λ")
-
-
-def check_optional_real(x, name, *, note=None):
-    """None（不用这个选项），或有限实数（返回 float）。"""
-    return None if x is None else check_real(x, name, note=note)
 
 
 def check_int(n, name, low=None, high=None, *, note=None):
@@ -169,12 +159,7 @@ def check_choice(value, name, choices):
 
 
 def check_text(value, name, *, note="非空字符串", empty=False):
-    """非空字符串（empty 时也可以是空串），返回它。
-
-    >>> check_text("", "name")
-    Traceback (most recent call last):
-    ValueError: name 必须是非空字符串，收到 ''
-    """
+    """非空字符串（empty 时也可以是空串），返回它。"""
     if not isinstance(value, str):
         raise TypeError(f"{name} 必须是{note}，收到 {short_repr(value)}（{type(value).__name__}）")
     if not value and not empty:
@@ -183,28 +168,21 @@ def check_text(value, name, *, note="非空字符串", empty=False):
 
 
 def as_list(value, name, what):
-    """由若干项组成的序列（列表、元组……），不能是单个字符串；返回 list。
-
-    >>> as_list("谢谢", "texts", "句子")
-    Traceback (most recent call last):
-    TypeError: texts 必须是由句子组成的列表，收到单个字符串 '谢谢'；只有一项也要写成 ['谢谢']
-    """
+    """由若干项（至少一项）组成的序列（列表、元组……），不能是单个字符串；返回 list。"""
     if isinstance(value, str | bytes):
         raise TypeError(f"{name} 必须是由{what}组成的列表，收到单个字符串 {value!r}；只有一项也要写成 [{value!r}]")
     try:
-        return list(value)
+        items = list(value)
     except TypeError:
         got = f"{short_repr(value)}（{type(value).__name__}）"
         raise TypeError(f"{name} 必须是由{what}组成的列表，收到 {got}") from None
+    if not items:
+        raise ValueError(f"{name} 至少要有一个{what}，收到空序列")
+    return items
 
 
 def check_callable(f, name, *, optional=False):
-    """函数（可调用对象）；optional 时也可以是 None。
-
-    >>> check_callable(3, "f")
-    Traceback (most recent call last):
-    TypeError: f 必须是函数（可调用对象），收到 3（int）
-    """
+    """函数（可调用对象）；optional 时也可以是 None。"""
     if optional and f is None:
         return None
     if not callable(f):
@@ -291,10 +269,17 @@ def check_overflow(result, what, culprits):
     Traceback (most recent call last):
     ValueError: X 与 W 的取值太大：X @ W 必须在 float64 的范围内（绝对值不超过约 1.8e308），算出 [inf]
     """
-    if not np.isfinite(result).all():
+    if not all(np.isfinite(part).all() for part in (result if isinstance(result, tuple) else (result,))):
         raise ValueError(f"{culprits} 的取值太大：{what} 必须在 float64 的范围内（绝对值不超过约 1.8e308），"
                          f"算出 {short_repr(result)}")
     return result
+
+
+def finite(compute, what, culprits):
+    """算出 compute()（溢出时 NumPy 不另发警告），再用 :func:`check_overflow` 检查结果（可以是几个数组的元组）。"""
+    with np.errstate(over="ignore", invalid="ignore"):
+        result = compute()
+    return check_overflow(result, what, culprits)
 
 
 def check_each(arr, ok, name, rule):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_finite_array, as_list, check_int, check_overflow, short_repr
+from ._validate import as_array, as_finite_array, as_list, check_int, finite, short_repr
 from .vocab import BOS, EOS, UNK
 
 IGNORE = -100
@@ -53,14 +53,11 @@ def collate(docs, vocab_size=None):
     targets : 形状 (B, T) 的 int64 数组，inputs 向左错一格，右侧补 IGNORE
 
     讲解：:ref:`ch3-batch`
-
     >>> inputs, targets = collate([[1, 3, 5, 2], [1, 4, 2]])
     >>> inputs.tolist(), targets.tolist()
     ([[1, 3, 5], [1, 4, 2]], [[3, 5, 2], [4, 2, -100]])
     """
     docs = as_list(docs, "docs", "文档（编号序列）")
-    if not docs:
-        raise ValueError("docs 必须至少含一篇文档，收到空序列")
     if vocab_size is not None:
         check_int(vocab_size, "vocab_size", EOS + 1, note="要容纳特殊编号 UNK、BOS、EOS")
     arrays = [_check_doc(doc, i, vocab_size) for i, doc in enumerate(docs)]
@@ -87,7 +84,6 @@ def valid_mean(losses, targets, ignore_index=IGNORE):
     float
 
     讲解：:ref:`ch2-denominator`
-
     >>> valid_mean([[1.0, 1.5, 2.5], [3.5, 1.5, 0.0]], [[3, 5, 2], [4, 2, IGNORE]])  # 10 / 5，不是 10 / 6
     2.0
     """
@@ -105,6 +101,4 @@ def valid_mean(losses, targets, ignore_index=IGNORE):
     if n == 0:  # 平均值没有定义：绝不悄悄除以 1 或得到 nan
         got = "空数组" if t.size == 0 else f"全部 {t.size} 个都等于 ignore_index={ignore_index}"
         raise ValueError(f"targets 至少要有一个有效目标，收到{got}")
-    with np.errstate(over="ignore"):
-        total = values[valid].sum()
-    return float(check_overflow(total, "有效位置的损失之和", "losses") / n)
+    return float(finite(lambda: values[valid].sum(), "有效位置的损失之和", "losses") / n)

@@ -27,12 +27,13 @@ from ._validate import (
     check_int,
     check_lr,
     check_nonneg,
-    check_optional_real,
     check_overflow,
+    check_real,
     check_reg,
     check_rng,
     check_size,
     check_temperature,
+    finite,
 )
 from .embedding import embedding_backward
 from .probability import _softmax, cross_entropy, cross_entropy_grad
@@ -53,7 +54,6 @@ def count_matrix(xs, ys, vocab_size):
     """数一数每个 (前一个字 i, 后一个字 j) 出现了几次：C[i, j]，形状 (V, V) 的 int64 数组。
 
     讲解：:ref:`ch4-counts`
-
     >>> count_matrix([0, 1, 2, 1], [1, 2, 1, 0], 3)
     array([[0, 1, 0],
            [1, 0, 1],
@@ -70,14 +70,12 @@ def smoothed_counts(counts, alpha):
     """平滑后的计数 C + α：每一格都加上 α 个“假计数”。
 
     讲解：:ref:`ch4-counts`
-
     >>> smoothed_counts([[1, 0], [2, 2]], 0.5).tolist()
     [[1.5, 0.5], [2.5, 2.5]]
     """
     C, alpha = as_counts(counts), check_alpha(alpha)
-    with np.errstate(over="ignore"):
-        S = C + alpha
-        check_overflow(S.sum(), "C + α 的总和", "counts 与 alpha")
+    S = finite(lambda: C + alpha, "C + α", "counts 与 alpha")
+    finite(S.sum, "C + α 的总和", "counts 与 alpha")
     return S
 
 
@@ -85,7 +83,6 @@ def count_probs(counts, alpha=0.0):
     """计数模型的概率：每个计数加 alpha（平滑）后按行归一化，P[i, j] = (C_ij + α) / Σ_k (C_ik + α)。
 
     讲解：:ref:`ch4-counts`
-
     >>> count_probs([[1, 3], [0, 2]], alpha=1.0).tolist()
     [[0.3333333333333333, 0.6666666666666666], [0.25, 0.75]]
     """
@@ -97,7 +94,6 @@ def count_nll(counts, alpha=0.0):
     """计数模型在它自己数过的字符对上的平均负对数似然：−Σ C_ij ln P_ij / ΣC（约定 0·ln 0 = 0）。
 
     讲解：:ref:`ch4-counts`
-
     >>> round(count_nll([[1, 3], [0, 2]]), 6)   # P = [[1/4, 3/4], [0, 1]]：(ln 4 + 3 ln(4/3) + 0) / 6
     0.37489
     """
@@ -105,9 +101,7 @@ def count_nll(counts, alpha=0.0):
     S = smoothed_counts(C, alpha)
     # ln P_ij = ln(C_ij + α) − ln(行和)，只在 C > 0 的格子上取：P 小到下溢成 0 时也不会变成 −inf
     log_p = np.log(np.where(C > 0, S, 1.0)) - np.log(check_row_totals(S.sum(axis=1)))[:, None]
-    with np.errstate(over="ignore"):
-        nll = float(-np.sum(C * log_p) / C.sum())
-    return float(check_overflow(nll, "平均负对数似然", "counts"))
+    return float(finite(lambda: -np.sum(C * log_p) / C.sum(), "平均负对数似然", "counts"))
 
 
 def check_row_totals(totals, ids=None):
@@ -132,7 +126,6 @@ def count_optimum(counts, alpha=0.0):
     W = ln(C + α) 时取到（α = 0 且有零计数时只能逼近，那一格需要 −inf）。α = 0 时就是 ``count_nll(C)``。
 
     讲解：:ref:`ch4-trainer`
-
     >>> round(count_optimum([[1, 1], [0, 2]]), 4), round(count_optimum([[1, 1], [0, 2]], alpha=1), 4)
     (0.3466, 0.6277)
     """
@@ -145,7 +138,6 @@ def count_weights(counts, alpha=0.0):
     alpha = 0 时，没出现过的组合得到 −inf（概率恰为 0）：有限的 W 做不到这一点。
 
     讲解：:ref:`ch4-identity`
-
     >>> count_weights([[1, 0], [2, 2]]).tolist()
     [[0.0, -inf], [0.6931471805599453, 0.6931471805599453]]
     """
@@ -160,7 +152,6 @@ def init_weights(vocab_size, rng, scale=1.0):
     """随机初始权重 W，形状 (V, V)，每项取自 N(0, scale²)。
 
     讲解：:ref:`ch4-network`
-
     >>> init_weights(3, np.random.default_rng(0)).shape
     (3, 3)
     """
@@ -194,7 +185,6 @@ def loss_and_grad(W, xs, ys, reg=0.0):
     dW : 形状 (V, V)；同一个前一个字出现多次，它那一行的梯度累加
 
     讲解：:ref:`ch4-gradient`
-
     >>> loss, dW = loss_and_grad(np.zeros((2, 2)), [0, 1], [1, 1])
     >>> round(loss, 6), dW.tolist()       # ln 2；每行 (p − e_y)/N
     (0.693147, [[0.25, -0.25], [0.25, -0.25]])
@@ -233,7 +223,6 @@ def loss_and_grad_from_counts(W, counts, reg=0.0):
     dW = (rowsum(C)[:, None] · softmax(W) − C) / N + 2·reg·W / W.size，其中 N = ΣC。
 
     讲解：:ref:`ch4-gradient`、:ref:`ch4-training`
-
     >>> loss, dW = loss_and_grad_from_counts(np.zeros((2, 2)), [[0, 1], [0, 1]])
     >>> round(loss, 6), dW.tolist()
     (0.693147, [[0.25, -0.25], [0.25, -0.25]])
@@ -273,7 +262,6 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
     W : 训练后的权重；losses : 形状 (步数 + 1,)，losses[k] 是更新 k 次后的损失
 
     讲解：:ref:`ch4-training`
-
     >>> W, losses = train(np.zeros((2, 2)), [[1, 3], [2, 2]], lr=1.0, steps=3)
     >>> losses.round(4).tolist()
     [0.6931, 0.6658, 0.6503, 0.6414]
@@ -283,7 +271,7 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
     C = np.asarray(as_counts(counts, len(W)), dtype=np.float64)
     lr, reg, steps = check_lr(lr), check_reg(reg), check_int(steps, "steps", 0)
     check_size((steps + 1,), "steps", steps)            # 每一步记一个损失
-    stop_below = check_optional_real(stop_below, "stop_below")
+    stop_below = None if stop_below is None else check_real(stop_below, "stop_below")
     print_every = check_int(print_every, "print_every", 0, note="每几步打印一次，0 表示不打印")
     callback = check_callable(callback, "callback", optional=True)
     losses = []
@@ -312,7 +300,6 @@ def lr_limits(counts):
     没出现过的行（n_i = 0）和全部计数落在同一格的行（μ_max = 0）不受限制，记作 inf。带平滑训练时传入 C + α。
 
     讲解：:ref:`ch4-lr-edge`
-
     >>> lr_limits([[1, 1], [0, 2]])    # 编号为 0 的行 p = (1/2, 1/2)，μ_max = 1/2：2·4 / (2·0.5)
     array([ 8., inf])
     """
@@ -337,7 +324,6 @@ def sample_names(W, vocab, rng, n=1, temperature=1.0, max_len=50):
     n : 抽几个词；temperature : 温度 τ > 0；max_len : 一个词最多几个字，到了就截断
 
     讲解：:ref:`ch4-sampling`
-
     >>> W = count_weights([[0, 1], [1, 0]])          # '.' 后必是 a，a 后必是 '.'
     >>> sample_names(W, build_vocab(["a"]), np.random.default_rng(0), n=2)
     ['a', 'a']
@@ -359,7 +345,6 @@ def sample_words(next_probs, vocab, rng, n=1, max_len=50):
     n : 抽几个词；max_len : 一个词最多几个字，到了就截断
 
     讲解：:ref:`ch4-sampling`
-
     >>> sample_words(lambda i: [0.0, 1.0] if i == 0 else [1.0, 0.0], build_vocab(["a"]), np.random.default_rng(0))
     ['a']
     """
@@ -407,7 +392,6 @@ def bigram_data(words, vocab=None):
     BigramData(words, vocab, xs, ys, counts)
 
     讲解：:ref:`ch4-counts`
-
     >>> data = bigram_data(["aba"])
     >>> data.xs.tolist(), data.counts.sum()
     ([0, 1, 2, 1], np.int64(4))
@@ -423,7 +407,6 @@ def names_data():
     """names.txt 的 :class:`BigramData`（只读一次；数组是只读的，要改请先复制）。
 
     讲解：:ref:`ch4-data`
-
     >>> names_data().counts.shape
     (27, 27)
     """

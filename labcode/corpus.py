@@ -33,7 +33,6 @@ def sentences():
     """语料里的全部句子（按文件顺序），每句是一个 str。
 
     讲解：:ref:`ch3-corpus`
-
     >>> sentences()[0]
     '谢谢。'
     """
@@ -46,7 +45,6 @@ def vocab():
     前三项是 ``<UNK>``、``<BOS>``、``<EOS>``。
 
     讲解：:ref:`ch3-corpus`
-
     >>> vocab().symbols[:3], vocab()["谢"] > EOS
     (('<UNK>', '<BOS>', '<EOS>'), True)
     """
@@ -66,7 +64,6 @@ def encode(text):
     形状 (len(text),) 的 int64 数组
 
     讲解：:ref:`ch3-corpus`
-
     >>> decode(encode("谢谢"))
     '谢谢'
     >>> int(encode("㐀")[0]) == UNK  # 生僻字不在字表里
@@ -79,7 +76,6 @@ def decode(ids):
     """把一维编号序列换回文字；特殊编号写成 ``<UNK>``、``<BOS>``、``<EOS>``。
 
     讲解：:ref:`ch3-corpus`
-
     >>> decode([1, *encode("你好"), 2])
     '<BOS>你好<EOS>'
     """
@@ -90,7 +86,6 @@ def document(text):
     """一篇文档的编号：``[BOS, *encode(text), EOS]``，正是 :func:`labcode.collate` 要的格式。
 
     讲解：:ref:`ch3-batch`
-
     >>> document("谢谢").tolist() == [BOS, *encode("谢谢").tolist(), EOS]
     True
     """
@@ -105,14 +100,11 @@ def make_batch(texts):
     inputs, targets : 形状 (B, T) 的 int64 数组；targets 在填充处是 -100
 
     讲解：:ref:`ch3-batch`
-
     >>> inputs, targets = make_batch(["谢谢", "你好吗"])
     >>> inputs.shape, targets.shape
     ((2, 4), (2, 4))
     """
     texts = as_list(texts, "texts", "句子")
-    if not texts:
-        raise ValueError("texts 至少要有一句话，收到空序列")
     for i, text in enumerate(texts):
         check_text(text, f"texts[{i}]", note="字符串（一句话）", empty=True)
     return collate([document(t) for t in texts], vocab_size=len(vocab()))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_finite_array, as_ids, as_table, check_count, check_overflow, check_size, short_repr
+from ._validate import as_finite_array, as_ids, as_table, check_count, check_size, finite, short_repr
 
 
 def _check_grad(grad_out, ids):
@@ -46,7 +46,6 @@ def one_hot(ids, vocab_size):
     形状 ``ids.shape + (V,)`` 的 float64 数组
 
     讲解：:ref:`ch3-one-hot`
-
     >>> one_hot([3, 1], 4)
     array([[0., 0., 0., 1.],
            [0., 1., 0., 0.]])
@@ -72,7 +71,6 @@ def embedding(E, ids):
     H : 形状 ``ids.shape + (d,)`` 的数组（副本，改它不会改 E）
 
     讲解：:ref:`ch3-lookup`
-
     >>> E = np.array([[0., 0.], [1., 0.], [0., 2.]])
     >>> embedding(E, [1, 2, 1])
     array([[1., 0.],
@@ -107,16 +105,13 @@ def embedding_backward(grad_out, ids, num_embeddings):
     dE : 形状 (V, d)；没被读到的行恰好是 0
 
     讲解：:ref:`ch3-gradient`
-
     >>> embedding_backward([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)
     array([[ 0.,  0.],
            [ 4.,  1.],
            [-1.,  1.]])
     """
     g, ids, num_embeddings = _backward_args(grad_out, ids, num_embeddings)
-    with np.errstate(over="ignore", invalid="ignore"):
-        dE = _embedding_backward(g, ids, num_embeddings)
-    return check_overflow(dE, "dE（重复编号的梯度之和）", "grad_out")
+    return finite(lambda: _embedding_backward(g, ids, num_embeddings), "dE（重复编号的梯度之和）", "grad_out")
 
 
 def embedding_backward_overwrite(grad_out, ids, num_embeddings):
@@ -126,7 +121,6 @@ def embedding_backward_overwrite(grad_out, ids, num_embeddings):
     留下的是哪一次，NumPy 不作规定。参数与返回同 :func:`embedding_backward`。
 
     讲解：:ref:`ch3-overwrite-bug`
-
     >>> row = embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
     >>> bool(row[0] in (1., 3.) and row[1] in (2., -1.))   # 编号 1 读了两次：[1, 2] 与 [3, -1] 只剩一份
     True
@@ -141,7 +135,6 @@ def rows_read(ids):
     """查表读到了哪些行、各读了几次：(rows, counts)，rows 按第一次读到的先后排列。
 
     讲解：:ref:`ch3-gradient`
-
     >>> rows, counts = rows_read([4, 1, 4, 2])
     >>> rows.tolist(), counts.tolist()
     ([4, 1, 2], [2, 1, 1])
@@ -166,7 +159,6 @@ def embed_with_positions(E, P, ids):
     H : 形状 ``ids.shape + (d,)`` 的数组
 
     讲解：:ref:`ch3-positions`
-
     >>> E = np.array([[1., 0.], [0., 2.]])
     >>> P = np.array([[0., 0.], [10., 10.], [20., 20.]])
     >>> embed_with_positions(E, P, [1, 0])
@@ -175,9 +167,7 @@ def embed_with_positions(E, P, ids):
     """
     E, P, ids = _check_positions(E, P, ids)
     T = ids.shape[-1]
-    with np.errstate(over="ignore"):
-        H = E[ids] + P[:T]  # (..., T, d) + (T, d)
-    return check_overflow(H, "E[ids] + P", "E 与 P")
+    return finite(lambda: E[ids] + P[:T], "E[ids] + P", "E 与 P")  # (..., T, d) + (T, d)
 
 
 def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
@@ -196,7 +186,6 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
     dP : 形状 (T_max, d)，dP[t] 是所有序列在位置 t 的梯度之和；没用到的位置为 0
 
     讲解：:ref:`ch3-position-gradient`
-
     >>> dE, dP = embed_with_positions_backward([[[1., 0.], [0., 1.]], [[2., 0.], [0., 3.]]], [[0, 0], [1, 0]], 2, 3)
     >>> dE
     array([[1., 4.],
@@ -212,10 +201,8 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
     check_size((num_positions, g.shape[-1]), "num_positions", num_positions)
     T = ids.shape[-1]
     dP = np.zeros((num_positions, g.shape[-1]))  # (T_max, d)
-    with np.errstate(over="ignore", invalid="ignore"):
-        dE = _embedding_backward(g, ids, num_embeddings)
-        dP[:T] = g.sum(axis=tuple(range(g.ndim - 2)))  # (..., T, d) -> (T, d)：每个位置汇总所有序列
-    return check_overflow(dE, "dE", "grad_out"), check_overflow(dP, "dP（各序列同一位置的梯度之和）", "grad_out")
+    dP[:T] = finite(lambda: g.sum(axis=tuple(range(g.ndim - 2))), "dP（各序列同一位置的梯度之和）", "grad_out")
+    return finite(lambda: _embedding_backward(g, ids, num_embeddings), "dE", "grad_out"), dP
 
 
 def _check_length(ids, num_positions):

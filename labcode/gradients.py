@@ -17,6 +17,7 @@ from ._validate import (
     check_lr,
     check_overflow,
     check_positive,
+    finite,
     short_repr,
 )
 from .probability import cross_entropy_grad
@@ -62,7 +63,6 @@ def numerical_grad(f, x, delta=1e-5):
     与 x 同形状（同为 float32 或 float64）的数组；x 本身不被修改
 
     讲解：:ref:`ch2-finite-diff`
-
     >>> numerical_grad(lambda v: (v ** 2).sum(), [1.0, -2.0]).round(6)
     array([ 2., -4.])
     """
@@ -71,9 +71,8 @@ def numerical_grad(f, x, delta=1e-5):
     dtype = np.float32 if as_array(x, "x").dtype == np.float32 else np.float64
     x = np.array(as_finite_array(x, "x"), dtype=dtype, copy=True)   # 在自己的副本上扰动：调用者的 x 不变
     # f 每次拿到一份副本（它可以留着或改动自己的参数）；返回值先检查，再按 dtype 存下。
-    with np.errstate(over="ignore", invalid="ignore"):
-        grad = _central_difference(lambda v: _scalar(f(v.copy())).astype(dtype), x, dtype(delta))
-    return check_overflow(grad, "差商 (f(x + δ) - f(x - δ)) / (2δ)", "f")
+    return finite(lambda: _central_difference(lambda v: _scalar(f(v.copy())).astype(dtype), x, dtype(delta)),
+                  "差商 (f(x + δ) - f(x - δ)) / (2δ)", "f")
 
 
 class GradCheck(NamedTuple):
@@ -103,7 +102,6 @@ def gradcheck(f, grad, x, delta=1e-5):
     grad 含 NaN 或 ±inf 时报错：检查绝不能把不是数的梯度报成“误差为 0”
 
     讲解：:ref:`ch2-finite-diff`
-
     >>> res = gradcheck(lambda v: (v ** 2).sum(), [2.0, -4.0], [1.0, -2.0])
     >>> res.max_abs_error < 1e-8, res.max_rel_error < 1e-9
     (True, True)
@@ -112,9 +110,7 @@ def gradcheck(f, grad, x, delta=1e-5):
     numeric = numerical_grad(f, x, delta)
     if analytic.shape != numeric.shape:
         raise ValueError(f"grad 的形状必须与 x 相同 {numeric.shape}，收到形状 {analytic.shape}")
-    with np.errstate(over="ignore"):
-        diff = np.abs(analytic - numeric)
-    max_abs = float(check_overflow(diff.max(initial=0.0), "grad 与数值梯度之差", "grad"))
+    max_abs = float(finite(lambda: np.abs(analytic - numeric).max(initial=0.0), "grad 与数值梯度之差", "grad"))
     scale = max(float(np.abs(analytic).max(initial=0.0)), float(np.abs(numeric).max(initial=0.0)))
     return GradCheck(max_abs, max_abs / scale if scale > 0 else 0.0, numeric)
 
@@ -133,7 +129,6 @@ def step_size_errors(f, x, grad, deltas):
     形状 (len(deltas),) 的 float64 数组
 
     讲解：:ref:`ch2-step-size`
-
     >>> errs = step_size_errors(lambda v: (v ** 3).sum(), [1.0], [3.0], [1e-1, 1e-3])
     >>> [f"{e:.0e}" for e in errs]                      # 截断误差恰为 δ²
     ['1e-02', '1e-06']
@@ -162,7 +157,6 @@ def gradient_step(logits, target, lr):
     形状 (V,) 的新分数
 
     讲解：:ref:`ch2-step`
-
     >>> gradient_step(np.log([2.0, 1.0, 0.5]), 1, 0.7).round(4)   # p = [4/7, 2/7, 1/7]
     array([ 0.2931,  0.5   , -0.7931])
     """

@@ -1,9 +1,7 @@
 """线性层 Z = X W + b 及其反向传播（链式法则的矩阵形式）。"""
 from __future__ import annotations
 
-import numpy as np
-
-from ._validate import as_finite_array, check_overflow
+from ._validate import as_finite_array, finite
 
 
 def _check_xw(X, W):
@@ -29,7 +27,6 @@ def linear(X, W, b=None):
     形状 (..., V) 的输出
 
     讲解：:ref:`ch2-linear`
-
     >>> linear([1.0, 2.0], [[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]]).tolist()
     [1.0, 2.0, -1.0]
     """
@@ -38,9 +35,7 @@ def linear(X, W, b=None):
         b = as_finite_array(b, "b")
         if b.shape != (W.shape[1],):
             raise ValueError(f"b 的形状必须是 ({W.shape[1]},)，收到形状 {b.shape}")
-    with np.errstate(over="ignore", invalid="ignore"):
-        Z = X @ W if b is None else X @ W + b                  # (..., V)
-    return check_overflow(Z, "Z = X @ W + b", "X、W 与 b")
+    return finite(lambda: X @ W if b is None else X @ W + b, "Z = X @ W + b", "X、W 与 b")   # (..., V)
 
 
 def _linear_backward(dZ, X, W):
@@ -67,7 +62,6 @@ def linear_backward(grad_out, X, W):
     先把所有前导轴压成一轴 (n, d)；db 是 dZ 沿所有前导轴之和
 
     讲解：:ref:`ch2-linear`
-
     >>> dX, dW, db = linear_backward([[1.0, -1.0]], [[2.0, 3.0]], [[1.0, 0.0], [0.0, 1.0]])
     >>> dX.tolist(), dW.tolist(), db.tolist()
     ([[1.0, -1.0]], [[2.0, -2.0], [3.0, -3.0]], [1.0, -1.0])
@@ -77,6 +71,4 @@ def linear_backward(grad_out, X, W):
     if dZ.shape != X.shape[:-1] + (W.shape[1],):
         raise ValueError(f"grad_out 的形状必须是 X.shape[:-1] + (V,) = {X.shape[:-1] + (W.shape[1],)}，"
                          f"收到形状 {dZ.shape}")
-    with np.errstate(over="ignore", invalid="ignore"):
-        grads = _linear_backward(dZ, X, W)
-    return tuple(check_overflow(g, what, "grad_out、X 与 W") for g, what in zip(grads, ("dX", "dW", "db"), strict=True))
+    return finite(lambda: _linear_backward(dZ, X, W), "dX、dW 与 db", "grad_out、X 与 W")

@@ -72,7 +72,6 @@ def logsumexp(logits, axis=-1):
     去掉 ``axis`` 后形状的数组（一维输入时是 float）
 
     讲解：:ref:`ch1-logsumexp`
-
     >>> float(logsumexp([1000.0, 1000.0]))  # 直接 exp(1000) 会溢出
     1000.6931471805599
     """
@@ -93,7 +92,6 @@ def softmax(logits, axis=-1, temperature=1.0):
     与 ``logits`` 同形状的概率，沿 ``axis`` 之和为 1
 
     讲解：:ref:`ch1-softmax`、:ref:`ch1-temperature`
-
     >>> softmax([0.0, 1.0, 2.0]).round(8)
     array([0.09003057, 0.24472847, 0.66524096])
     >>> softmax([1000.0, -1000.0]).tolist()
@@ -107,7 +105,6 @@ def log_softmax(logits, axis=-1):
     """稳定地计算 ln softmax(z) = z - logsumexp(z)，不会出现 ln 0 = -inf（除非分数本身是 -inf）。
 
     讲解：:ref:`ch1-extreme`
-
     >>> log_softmax([1000.0, -1000.0]).tolist()
     [0.0, -2000.0]
     """
@@ -126,7 +123,6 @@ def entropy(probs, axis=-1):
     去掉 ``axis`` 后形状的数组（一维输入时是 float）
 
     讲解：:ref:`ch1-entropy`
-
     >>> round(float(entropy([0.25, 0.25, 0.25, 0.25])), 6)  # 均匀分布：ln 4
     1.386294
     """
@@ -191,7 +187,6 @@ def cross_entropy(logits, targets, *, ignore_index=-100, reduction="mean"):
     "mean"/"sum" 返回 float；"none" 返回形状 (...) 的数组
 
     讲解：:ref:`ch1-loss`、:ref:`ch2-batch`
-
     >>> z = np.log([2.0, 1.0, 0.5])        # 分数 [ln 2, 0, -ln 2]
     >>> round(cross_entropy(z, 1), 6)       # -ln(2/7) = ln(7/2)
     1.252763
@@ -228,7 +223,6 @@ def cross_entropy_grad(logits, targets, *, ignore_index=-100, reduction="mean"):
     与 ``logits`` 同形状 (..., V) 的数组
 
     讲解：:ref:`ch2-derivation`
-
     >>> g = cross_entropy_grad(np.log([2.0, 1.0, 0.5]), 1)
     >>> (g * 7).round(12).tolist()          # [4/7, -5/7, 1/7]
     [4.0, -5.0, 1.0]
@@ -256,7 +250,6 @@ def perplexity(logits, targets, *, ignore_index=-100):
     ValueError : 平均损失有限但超过约 709.78，e^ℓ 超出 float64 范围
 
     讲解：:ref:`ch1-perplexity`
-
     >>> round(perplexity(np.zeros(27), 0), 9)   # 均匀分数：恰好是 V
     27.0
     >>> round(perplexity(np.log([2.0, 1.0, 0.5]), 1), 9)   # p_y = 2/7

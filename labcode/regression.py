@@ -1,9 +1,7 @@
 """均方误差（MSE）及其对预测值的梯度：附录里线性回归例子用的损失。"""
 from __future__ import annotations
 
-import numpy as np
-
-from ._validate import as_finite_array, check_overflow
+from ._validate import as_finite_array, finite
 
 
 def _check_pair(preds, targets):
@@ -29,26 +27,19 @@ def mse(preds, targets):
     float；单位是 targets 单位的平方
 
     讲解：:ref:`app-mse`
-
     >>> mse([60.0, 62.0, 44.0], [62.0, 60.0, 45.0])
     3.0
     """
     preds, targets = _check_pair(preds, targets)
-    residuals = preds - targets
-    with np.errstate(over="ignore"):
-        loss = float((residuals ** 2).mean())
-    return float(check_overflow(loss, "均方误差", "preds 与 targets"))
+    return float(finite(lambda: ((preds - targets) ** 2).mean(), "均方误差", "preds 与 targets"))
 
 
 def mse_grad(preds, targets):
     """均方误差对预测值的梯度 ∂ℓ/∂preds = 2 (preds - targets) / n，形状同 preds。
 
     讲解：:ref:`app-mse`
-
     >>> mse_grad([60.0, 62.0, 44.0], [62.0, 60.0, 45.0]) * 3
     array([-4.,  4., -2.])
     """
     preds, targets = _check_pair(preds, targets)
-    with np.errstate(over="ignore"):
-        grad = 2.0 * (preds - targets) / preds.size
-    return check_overflow(grad, "梯度 2 (preds - targets) / n", "preds 与 targets")
+    return finite(lambda: 2.0 * (preds - targets) / preds.size, "梯度 2 (preds - targets) / n", "preds 与 targets")

@@ -36,7 +36,6 @@ class Vocab(Mapping):
     unknown : 可选，表示“词表外的字”的那个特殊记号
 
     讲解：:ref:`ch3-corpus`、:ref:`ch4-pairs`
-
     >>> v = Vocab((".",), "ab")
     >>> v
     Vocab({'.': 0, 'a': 1, 'b': 2})

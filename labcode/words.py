@@ -38,7 +38,6 @@ def load_words(path=None):
     words : list[str]，每个词非空、不含空白和 ``'.'``
 
     讲解：:ref:`ch4-data`
-
     >>> words = load_words()
     >>> len(words), words[:3]
     (32033, ['emma', 'olivia', 'ava'])
@@ -79,7 +78,6 @@ def split_words(words, rng, fractions=(0.8, 0.1, 0.1)):
     parts : tuple[list[str], ...]，每份至少一个词，合起来恰好是 words 的一个重排
 
     讲解：:ref:`ch4-idioms-dev`
-
     >>> train, dev, test = split_words(list("abcdefghij"), np.random.default_rng(0))
     >>> len(train), len(dev), len(test), sorted(train + dev + test) == list("abcdefghij")
     (8, 1, 1, True)
@@ -120,8 +118,6 @@ def check_words(words):
     讲解：:ref:`ch4-data`
     """
     words = as_list(words, "words", "词")
-    if not words:
-        raise ValueError("words 至少要有一个词，收到空列表")
     for i, word in enumerate(words):
         problem = _word_problem(word)
         if problem:
@@ -141,7 +137,6 @@ def build_vocab(words):
     vocab : :class:`~labcode.vocab.Vocab`，``vocab[字符]`` 是编号，``list(vocab)`` 按编号列出字符
 
     讲解：:ref:`ch4-pairs`
-
     >>> build_vocab(["aba", "ca"])
     Vocab({'.': 0, 'a': 1, 'b': 2, 'c': 3})
     """
@@ -163,7 +158,6 @@ def encode_pairs(words, vocab):
     xs, ys : 形状 (B,) 的 int64 数组，B = Σ (len(词) + 1)
 
     讲解：:ref:`ch4-pairs`
-
     >>> xs, ys = encode_pairs(["aba"], build_vocab(["ab"]))
     >>> xs.tolist(), ys.tolist()
     ([0, 1, 2, 1], [1, 2, 1, 0])

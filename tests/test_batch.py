@@ -49,7 +49,7 @@ def test_numpy_documents_and_vocab_size_are_accepted():
 def test_empty_documents_are_rejected():
     with pytest.raises(ValueError, match=r"docs\[1\] 至少要有 BOS 和 EOS 两个编号"):
         collate([[1, 3, 2], []])
-    with pytest.raises(ValueError, match=r"docs 必须至少含一篇文档，收到空序列"):
+    with pytest.raises(ValueError, match=r"docs 至少要有一个文档（编号序列），收到空序列"):
         collate([])
 
 

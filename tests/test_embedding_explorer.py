@@ -208,7 +208,7 @@ def test_lazy_reexport_from_labcode():
     ({"text": 3}, TypeError, r"text 必须是字符串（一个中文短语），收到 3"),
     ({"text": "谢" * 13}, ValueError, r"text 最多 12 个字（grad_out 只有 12 行），收到 13 个"),
     ({"text": "谢谢你", "grad_out": [[1, 2], [3, 4]]}, ValueError, r"text 最多 2 个字.*收到 3 个"),
-    ({"examples": "谢谢"}, TypeError, r"examples 必须是字符串的序列，收到 '谢谢'"),
+    ({"examples": "谢谢"}, TypeError, r"examples 必须是由短语组成的列表，收到单个字符串 '谢谢'"),
     ({"examples": ["谢谢", ""]}, ValueError, r"examples 的每一项必须是 1 到 12 个字的字符串"),
     ({"examples": ["谢谢", "谢谢"]}, ValueError, r"examples 不能有重复的短语"),
     ({"grad_out": [1, 2, 3]}, ValueError, r"grad_out 的形状必须是 \(n, d\).*收到形状 \(3,\)"),

@@ -34,7 +34,6 @@ from labcode._validate import (
     check_int,
     check_lr,
     check_nonneg,
-    check_optional_real,
     check_overflow,
     check_path,
     check_positive,
@@ -226,6 +225,8 @@ def test_arrays_lists_and_text():
     with pytest.raises(ValueError, match=r"^x 的每个元素都必须是有限数，收到 -inf（位置 1）$"):
         as_finite_array([0, -np.inf], "x")
     assert as_list((1, 2), "xs", "数") == [1, 2]
+    with pytest.raises(ValueError, match=r"^xs 至少要有一个数，收到空序列$"):
+        as_list(iter([]), "xs", "数")
     with pytest.raises(TypeError, match=r"^xs 必须是由数组成的列表，收到 3（int）$"):
         as_list(3, "xs", "数")
     assert check_text("", "s", empty=True) == ""
@@ -242,7 +243,6 @@ def test_functions_paths_and_optional_numbers():
     for bad, shown in [(b"a.txt", "b'a.txt'（bytes）"), ("", "''（str）"), (None, "None（NoneType）")]:
         with pytest.raises(TypeError, match=rf"^path 必须是文件路径（.*），收到 {re.escape(shown)}$"):
             check_path(bad)
-    assert check_optional_real(None, "stop_below") is None and check_optional_real(2, "stop_below") == 2.0
     lo, hi, step = check_slider((0, 1), 0.5, "lr", positive=False)
     assert (lo, hi, step) == (0.0, 1.0, 0.5)
     with pytest.raises(ValueError, match=r"^lr_step 必须不超过滑块范围的宽度 1，收到 2.0$"):

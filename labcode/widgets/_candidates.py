@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import traitlets
 
-from .._validate import as_finite_array, check_int, check_slider
+from .._validate import as_finite_array, as_list, check_int, check_slider
 from ..plots import colours_for
 from ._family import FamilyWidget
 
@@ -32,9 +32,7 @@ def check_logits(logits, n=None):
 
 def check_labels(labels, n):
     """n 个互不相同的非空候选名；返回 list[str]。"""
-    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
-        raise TypeError(f"labels 必须是字符串序列，收到 {labels!r}")
-    names = [str(label) for label in labels]
+    names = [str(label) for label in as_list(labels, "labels", "候选名")]
     if len(names) != n:
         raise ValueError(f"labels 的长度必须等于 logits 的长度 {n}，收到 {len(names)} 个：{names}")
     if len(set(names)) != len(names) or not all(names):

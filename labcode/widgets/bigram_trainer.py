@@ -254,7 +254,6 @@ def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=NAMES_LR, 
     BigramTrainer
 
     讲解：:ref:`ch4-trainer`
-
     >>> w = bigram_trainer([[0, 3], [2, 1]], [".", "a"], alpha=0)
     >>> round(w.loss(), 4), round(w.optimum(), 4)   # W = 0：每行均匀，ln 2
     (0.6931, 0.3183)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import as_finite_array, as_table, check_bool, check_int, check_rng
+from .._validate import as_finite_array, as_list, as_table, check_bool, check_int, check_rng, check_text
 from ..corpus import UNK, encode, vocab
 from ..embedding import embedding, embedding_backward, embedding_backward_overwrite, rows_read
 from ..plots import PALETTE, vector_text
@@ -26,17 +26,14 @@ DEFAULT_SEED = 3
 
 # ---------------------------------------------------------------- 关于本插件参数的检查
 def _check_text(text, max_len):
-    if not isinstance(text, str):
-        raise TypeError(f"text 必须是字符串（一个中文短语），收到 {text!r}")
+    check_text(text, "text", note="字符串（一个中文短语）", empty=True)
     if len(text) > max_len:
         raise ValueError(f"text 最多 {max_len} 个字（grad_out 只有 {max_len} 行），收到 {len(text)} 个：{text!r}")
     return text
 
 
 def _check_examples(examples, max_len):
-    if isinstance(examples, (str, bytes)) or not hasattr(examples, "__len__"):
-        raise TypeError(f"examples 必须是字符串的序列，收到 {examples!r}")
-    names = list(examples)
+    names = as_list(examples, "examples", "短语")
     if not all(isinstance(e, str) and 0 < len(e) <= max_len for e in names):
         raise ValueError(f"examples 的每一项必须是 1 到 {max_len} 个字的字符串，收到 {names!r}")
     if len(set(names)) != len(names):
@@ -224,7 +221,6 @@ def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DI
     EmbeddingExplorer
 
     讲解：:ref:`ch3-explorer`
-
     >>> w = embedding_explorer("我爱我家")
     >>> w.counts, w.grad_rows[0]      # “我”读了两次：[1, 2] + [3, -1]
     ([2, 1, 1], [4.0, 1.0])

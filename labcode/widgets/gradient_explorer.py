@@ -216,7 +216,6 @@ def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAU
     GradientExplorer
 
     讲解：:ref:`ch2-gradient-explorer`
-
     >>> w = gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0)
     >>> [round(g, 3) for g in w.grad]            # p - e_y
     [-0.91, 0.245, 0.665]

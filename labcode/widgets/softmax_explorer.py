@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import check_overflow, check_range, check_temperature
+from .._validate import check_range, check_temperature, finite
 from ..plots import bar_probs
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
@@ -47,9 +47,8 @@ class SoftmaxExplorer(CandidateExplorer):
     def _recompute(self, change=None):
         if not self._ready():
             return  # 还在构造中
-        with np.errstate(over="ignore"):
-            scaled = np.asarray(self.logits) / self.temperature      # (V,)
-        check_overflow(scaled, "logits / temperature", "logits 与 temperature")
+        scaled = finite(lambda: np.asarray(self.logits) / self.temperature, "logits / temperature",
+                        "logits 与 temperature")   # (V,)
         self.set_trait("probs", softmax(self.logits, temperature=self.temperature).tolist())
         self.set_trait("loss", cross_entropy(scaled, self.target))
         self.set_trait("grad", (cross_entropy_grad(scaled, self.target) / self.temperature).tolist())
@@ -92,7 +91,6 @@ def softmax_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=None, 
     SoftmaxExplorer
 
     讲解：:ref:`softmax-explorer`
-
     >>> w = softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")
     >>> [round(p, 3) for p in w.probs]
     [0.09, 0.245, 0.665]
