@@ -75,6 +75,13 @@ def test_scaled_scores_underflow_a_handful_of_targets_and_the_mean_is_infinite(n
     assert np.isfinite(labcode.cross_entropy(100 * W_NET[XS], YS))
 
 
+def test_the_chapter_trains_with_the_learning_rate_labcode_names(notebook):
+    """bigram.NAMES_LR (the trainer's default, the practice check's case) is the rate the chapter's loop uses."""
+    code = [("".join(c["source"])) for c in notebook["cells"] if c["cell_type"] == "code"]
+    assert sum(f"lr = {LR}\n" in cell for cell in code) == 1
+    assert sum(f"lr={LR}, steps=1000)   # 训练器默认的学习率与步数" in cell for cell in code) == 1
+
+
 def test_learning_rate_edges(glued):
     edges = bigram.lr_limits(C)
     safe = 4 * N / C.sum(axis=1).max()
