@@ -52,7 +52,7 @@ class Vocab(Mapping):
         symbols = specials + chars
         if len(set(symbols)) != len(symbols):
             twice = sorted({s for s in symbols if symbols.count(s) > 1})
-            raise ValueError(f"词表的符号必须互不相同，{twice} 出现了不止一次")
+            raise ValueError(f"specials 与 chars 的符号必须互不相同，{twice} 出现了不止一次")
         if unknown is not None and unknown not in specials:
             raise ValueError(f"unknown 必须是特殊记号之一 {specials}，收到 {unknown!r}")
         self.symbols, self.specials, self.unknown = symbols, specials, unknown

@@ -36,13 +36,13 @@ def _quadratic(W):
 
 def _training_cases():
     """(名字, loss_and_grad, W, lr, steps, 报告里的写法)：二次函数、书里的 “aba” 和 names.txt。"""
-    toy_xs, toy_ys = bigram_data(["aba"])[2:4]
+    toy = bigram_data(["aba"])
     C = names_data().counts
     V = C.shape[0]
     return [
         ("二次函数 ℓ(W) = ½ Σ (W - [3, -1])²，lr = 0.1，4 步", _quadratic, np.zeros(2), 0.1, 4,
          "ℓ(W) = ½ Σ (W - [3, -1])²"),
-        ("书里的 “aba”，逐条写法，lr = 1，5 步", lambda W: loss_and_grad(W, toy_xs, toy_ys), np.zeros((3, 3)), 1.0, 5,
+        ("书里的 “aba”，逐条写法，lr = 1，5 步", lambda W: loss_and_grad(W, toy.xs, toy.ys), np.zeros((3, 3)), 1.0, 5,
          "bigram.loss_and_grad(W, xs, ys)，“aba” 的 4 个训练对"),
         (f"names.txt，计数写法，lr = {NAMES_LR:g}，3 步（第 4 章“训练循环”一节的数）",
          lambda W: loss_and_grad_from_counts(W, C), np.zeros((V, V)), NAMES_LR, 3,
