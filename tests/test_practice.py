@@ -978,11 +978,11 @@ def test_a_row_returned_for_one_number_gets_a_fix_that_gives_the_right_value(che
 
 def test_the_training_loop_is_checked_against_the_numbers_chapter_4_prints():
     """The names.txt case is bigram.train from W = 0 at lr 70: the chapter's 3.295837, 2.973528, 2.825444."""
-    from labcode.practice.training import _names_counts, descend
-    C = _names_counts()
+    from labcode.practice.training import descend
+    C = bigram.names_data().counts
     start = np.zeros(C.shape)
-    W_ref, losses = descend(lambda W: bigram.loss_and_grad_from_counts(W, C), start, 70.0, 3)
-    W_book, book = bigram.train(start, C, lr=70.0, steps=3)
+    W_ref, losses = descend(lambda W: bigram.loss_and_grad_from_counts(W, C), start, bigram.NAMES_LR, 3)
+    W_book, book = bigram.train(start, C, lr=bigram.NAMES_LR, steps=3)
     assert np.allclose(losses, book, rtol=1e-12) and np.allclose(W_ref, W_book, rtol=1e-12)
     assert [f"{v:.6f}" for v in losses[:3]] == ["3.295837", "2.973528", "2.825444"]
     assert "names.txt，计数写法，lr = 70，3 步" in str(check_training_loop(train_append_after))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..bigram import count_matrix, loss_and_grad, loss_and_grad_from_counts
-from ..embedding import embedding_backward
+from ..embedding import _embedding_backward, embedding_backward
 from ..probability import cross_entropy, log_softmax, softmax
 from . import hints
 from .battery import ANY, Probe, as_loss_and_grad, close, run, several_numbers
@@ -111,9 +111,10 @@ def _bigram_mistakes(probe):
     C, p = count_matrix(xs, ys, V), softmax(W, axis=1)                       # 计数写法的两种梯度错误
     n = C.sum(axis=1)
     wrong += [(hints.COUNTS_MISSING_N, (ANY, (p - C) / N)), (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N))]
-    e = np.exp(W[xs])                                                        # 没减最大值的 softmax
-    return wrong + [(hints.NO_MAX_SHIFT, (ANY, embedding_backward((e / e.sum(axis=1, keepdims=True) - onehot) / N,
-                                                                   xs, V)))]
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(W[xs])                                                    # 没减最大值的 softmax：可能是 nan
+        unshifted = (e / e.sum(axis=1, keepdims=True) - onehot) / N
+    return wrong + [(hints.NO_MAX_SHIFT, (ANY, _embedding_backward(unshifted, xs, V)))]   # 核心函数：nan 照样累加
 
 
 def _bigram_error(probe, raised):

@@ -5,12 +5,9 @@
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
-from ..bigram import count_matrix, loss_and_grad, loss_and_grad_from_counts
-from ..words import build_vocab, encode_pairs, load_words
+from ..bigram import NAMES_LR, bigram_data, loss_and_grad, loss_and_grad_from_counts, names_data
 from . import hints
 from .battery import Probe, Returned, as_array, run, similar
 from .text import show
@@ -37,26 +34,18 @@ def _quadratic(W):
     return float(np.sum((W - target) ** 2) / 2), W - target
 
 
-@functools.cache
-def _names_counts():
-    """names.txt 的计数矩阵（只数一次）。"""
-    words = load_words()
-    vocab = build_vocab(words)
-    return count_matrix(*encode_pairs(words, vocab), len(vocab))
-
-
 def _training_cases():
     """(名字, loss_and_grad, W, lr, steps, 报告里的写法)：二次函数、书里的 “aba” 和 names.txt。"""
-    toy_xs, toy_ys = encode_pairs(["aba"], build_vocab(["aba"]))
-    C = _names_counts()
+    toy = bigram_data(["aba"])
+    C = names_data().counts
     V = C.shape[0]
     return [
         ("二次函数 ℓ(W) = ½ Σ (W - [3, -1])²，lr = 0.1，4 步", _quadratic, np.zeros(2), 0.1, 4,
          "ℓ(W) = ½ Σ (W - [3, -1])²"),
-        ("书里的 “aba”，逐条写法，lr = 1，5 步", lambda W: loss_and_grad(W, toy_xs, toy_ys), np.zeros((3, 3)), 1.0, 5,
+        ("书里的 “aba”，逐条写法，lr = 1，5 步", lambda W: loss_and_grad(W, toy.xs, toy.ys), np.zeros((3, 3)), 1.0, 5,
          "bigram.loss_and_grad(W, xs, ys)，“aba” 的 4 个训练对"),
-        ("names.txt，计数写法，lr = 70，3 步（第 4 章“训练循环”一节的数）",
-         lambda W: loss_and_grad_from_counts(W, C), np.zeros((V, V)), 70.0, 3,
+        (f"names.txt，计数写法，lr = {NAMES_LR:g}，3 步（第 4 章“训练循环”一节的数）",
+         lambda W: loss_and_grad_from_counts(W, C), np.zeros((V, V)), NAMES_LR, 3,
          "bigram.loss_and_grad_from_counts(W, C)，names.txt 的计数矩阵"),
         ("只更新一次：lr = 0.5，1 步", _quadratic, np.array([1.0, 1.0]), 0.5, 1, "ℓ(W) = ½ Σ (W - [3, -1])²"),
         ("0 步：只有出发点的损失", _quadratic, np.array([1.0, 1.0]), 0.5, 0, "ℓ(W) = ½ Σ (W - [3, -1])²"),
