@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import labcode
@@ -50,6 +50,22 @@ CHECKS = {
     check_counts_loss_and_grad: (bigram.loss_and_grad_from_counts, [0, 1]), check_training_loop: (train, [1]),
 }
 CASES = {check: len(check(right).cases) for check, (right, _) in CHECKS.items()}
+
+
+def cross_entropy_float32(z, y):
+    z = np.asarray(z, dtype=np.float32)
+    return z.max() + np.log(np.exp(z - z.max()).sum()) - z[y]
+
+
+def mean_loss_float32(logits, targets):
+    valid = targets != -100
+    z, y = logits[valid].astype(np.float32), targets[valid]
+    m = z.max(axis=1, keepdims=True)
+    return np.mean(m[:, 0] + np.log(np.exp(z - m).sum(axis=1)) - z[np.arange(len(y)), y])
+
+
+FLOAT32 = {check_cross_entropy: cross_entropy_float32, check_mean_loss: mean_loss_float32,
+           check_softmax: lambda z: labcode.softmax(np.asarray(z, dtype=np.float32)).astype(np.float32)}
 MARK = "@@printed@@"
 
 
@@ -122,11 +138,15 @@ def test_whatever_the_reader_does_on_each_case_the_check_ends_with_one_case_per_
 
 @settings(max_examples=12)
 @given(seed=st.integers(0, 2**63 - 1))
+@example(seed=55)           # float32 rounding beyond rtol on a random case: the tolerance's float32 room is needed
+@example(seed=78)
 def test_on_any_seed_right_functions_pass_and_the_same_slips_get_the_same_names(seed):
     """Grading draws fresh random cases for every student (seed): nothing of the book's own cases is lost."""
     for check, (right, _) in CHECKS.items():
         result = check(right, seed=seed)
         assert result.passed, str(result)
+    for check, right in FLOAT32.items():         # float32 inside: the report promises these pass too
+        assert check(right, seed=seed).passed, str(check(right, seed=seed))
 
     def softmax_no_shift(z):
         return np.exp(z) / np.exp(z).sum()
