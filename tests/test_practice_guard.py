@@ -303,3 +303,8 @@ def test_a_return_value_whose_methods_exit_is_a_failed_case():
     result = check_logsumexp(lambda z: Exits(1.0))
     assert not result.passed and len(result.cases) == CASES[check_logsumexp]
     assert "SystemExit" in str(result)
+
+
+def test_every_checker_is_in_these_tests():
+    import labcode.practice as practice
+    assert {getattr(practice, name) for name in practice.__all__ if name.startswith("check_")} == set(CHECKS)
