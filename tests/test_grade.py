@@ -113,27 +113,42 @@ def test_the_batch_runs_in_bounded_time(graded):
     assert elapsed < min(bound, 120), elapsed
 
 
+def _notebook(tmp_path, *sources):
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": source}
+             for source in sources]
+    path = tmp_path / "handed-in.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+    return Submission(path, path.name, "someone")
+
+
 def test_a_notebook_that_defeats_every_time_limit_is_stopped_at_its_deadline_with_what_it_started(tmp_path):
     """It ignores SIGALRM and spins, after starting a process of its own: both end at the notebook's deadline."""
     pid_file = tmp_path / "child.pid"
-    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-                           "source": "import signal, subprocess\n\n\ndef my_softmax(z):\n"
+    submission = _notebook(tmp_path, "import signal, subprocess\n\n\ndef my_softmax(z):\n"
                                      "    child = subprocess.Popen(['sleep', '60'])\n"
                                      f"    open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
                                      "    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
-                                     "    while True:\n        pass\n"}],
-                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    path = tmp_path / "stuck.ipynb"
-    path.write_text(json.dumps(notebook), encoding="utf-8")
+                                     "    while True:\n        pass\n")
     softmax = next(e for e in EXERCISES if e.function == "my_softmax")
     start = time.perf_counter()
-    run = run_notebook(Submission(path, path.name, "stuck"), [softmax], {"my_softmax": 1}, Limits(notebook_seconds=3))
+    run = run_notebook(submission, [softmax], {"my_softmax": 1}, Limits(notebook_seconds=3))
     assert time.perf_counter() - start < 10
     assert run["ended"].startswith("这本笔记本评了 3 秒还没评完，进程被终止") and run["exercises"] == {}
     if os.name == "posix":
         pid = int(pid_file.read_text())
         time.sleep(0.2)
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+
+
+def test_a_cell_under_time_magic_is_graded_and_labcodes_own_function_is_pointed_out(tmp_path):
+    submission = _notebook(tmp_path, "import numpy as np\nimport labcode",
+                           "%%time\ndef my_softmax(z):\n    e = np.exp(z - z.max())\n    return e / e.sum()",
+                           "my_logsumexp = labcode.logsumexp")
+    chosen = [e for e in EXERCISES if e.function in ("my_softmax", "my_logsumexp")]
+    run = run_notebook(submission, chosen, {e.function: 3 for e in chosen}, Limits())
+    softmax, logsumexp = run["exercises"]["my_softmax"], run["exercises"]["my_logsumexp"]
+    assert softmax["passed"] and "borrowed" not in softmax
+    assert logsumexp["passed"] and "labcode 里现成的 labcode.probability.logsumexp" in logsumexp["borrowed"]
 
 
 # ---- which code runs: only what the graded functions need ----
@@ -146,10 +161,11 @@ def test_only_the_code_the_functions_need_runs_in_notebook_order_whatever_the_ce
              "def shift(v, k=OFFSET):\n    return v - v.max() + k",
              "OFFSET = 0.0\nSCALE = 2",
              "def my_grad(z, y:\n    pass",
-             "%%bash\necho hi"]
+             "%%bash\necho hi",
+             "%%time\nOFFSET = 1.0"]
     program = parse(cells)
     needed = [(s.cell, s.line) for s in program.needed(["my_softmax"])]
-    assert needed == [(1, 1), (3, 1), (5, 1), (6, 1)]        # np, my_softmax, shift, OFFSET: not SCALE, not the loop
+    assert needed == [(1, 1), (3, 1), (5, 1), (6, 1), (9, 2)]   # np, my_softmax, shift, OFFSET (twice): no loop
     assert program.needed(["my_grad"]) == [] and "my_grad" in program.defined()
     assert [(b.cell, b.line) for b in program.broken] == [(7, 1)]
     assert program.heads[4] == "while True:"

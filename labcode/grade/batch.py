@@ -256,6 +256,8 @@ def row_for(student, exercise, submission, own, runs, seed):
         return row
     row.passed, row.cases_passed, row.cases_total = record["passed"], record["cases_passed"], record["cases_total"]
     row.mistake, row.mistake_key = record["mistake"], record["mistake_key"]
+    if record.get("borrowed"):
+        row.note = record["borrowed"]
     if record["not_written"]:
         row.note = "还没写：函数仍然抛出 NotImplementedError（书里的骨架）"
     elif not record["passed"]:

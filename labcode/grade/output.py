@@ -36,7 +36,7 @@ def feedback(student, rows, notebooks):
         lines += [f"## {row.exercise.name}：{verdict(row)}", ""]
         details = row.details
         if row.passed or not details or "note" in details or details.get("not_written"):
-            if row.note and not row.passed:
+            if row.note:
                 lines += [row.note, ""]
             continue
         if details.get("mistake"):

@@ -13,8 +13,10 @@ import symtable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# 魔法命令和 shell 命令不是 Python：%config …、!pip …换成 pass（行号不变）；%%bash 这类整格的魔法跳过。
+# 魔法命令和 shell 命令不是 Python：%config …、!pip …换成 pass（行号不变）；%%bash 这类整格的魔法跳过，
+# 只有照常运行这一格 Python 的几种（%%time 等）去掉第一行。
 MAGIC_LINE = re.compile(r"^(\s*)[%!].*$", re.M)
+PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
 DEFINES = re.compile(r"^(?:async\s+)?def\s+(\w+)|^class\s+(\w+)|^(\w+)\s*(?::[^=]*)?=(?!=)", re.M)
 
 
@@ -88,8 +90,11 @@ def parse(sources):
     statements, broken, heads = [], [], {}
     for cell, source in enumerate(sources, start=1):
         heads[cell] = next((line.strip() for line in source.splitlines() if line.strip()), "")
-        if source.lstrip().startswith("%%"):
-            continue
+        stripped = source.lstrip()
+        if stripped.startswith("%%"):
+            if stripped.split(maxsplit=1)[0] not in PYTHON_CELL_MAGICS:
+                continue
+            source = source.replace(stripped.split("\n", 1)[0], "", 1)      # 行号不变：留下一个空行
         code = MAGIC_LINE.sub(lambda m: f"{m.group(1)}pass", source)
         try:
             tree = ast.parse(code)
