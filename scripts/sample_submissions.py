@@ -1,9 +1,9 @@
 """Write a folder of sample submissions for `python -m labcode.grade`: the book's chapter notebooks with their
 “你来写” cells filled in as students do it, right (the book's own solutions, renamed), wrong (a named mistake for
 each function), edited (cells moved, deleted, added), and broken (a syntax error, an endless loop, sys.exit,
-os._exit, a function that blocks the time limit, a missing function, the skeleton left as it is, a file that is not
-a notebook). Students are named the three ways the grader reads (a sub-folder, the file name, the notebook's
-metadata).
+os._exit, a function that blocks the time limit, an import every function needs that fails, a missing function,
+the skeleton left as it is, a file that is not a notebook). Students are named the three ways the grader reads
+(a sub-folder, the file name, the notebook's metadata).
 
 Usage: `python scripts/sample_submissions.py DIR [--students 30] [--chapters 1,4]`, then
 `python -m labcode.grade DIR --out RESULTS`. tests/test_grade.py and scripts/bench_grading.py use `write()`; its
@@ -62,7 +62,7 @@ WRONG = {
 # The kinds of student, in the order they are handed out; "expect" maps each function to what the grader must say:
 # "pass", "mistake:KEY", or "note:TEXT" (a word of the row's note, the function not passed).
 KINDS = ["right", "wrong", "edited", "syntax", "loop", "exit", "killed", "missing", "skeleton", "stuck", "unreadable",
-         "mixed"]
+         "mixed", "raises"]
 
 
 def solutions():
@@ -122,6 +122,10 @@ def filled(chapter, kind, right):
         expect = dict.fromkeys(functions, "note:还没写")
     elif kind == "unreadable":
         expect = dict.fromkeys(functions, "note:读不出来")
+    elif kind == "raises":                                          # the import every function needs fails
+        imports = next(c for c in cells if "import numpy as np\n" in "".join(c["source"]))
+        imports["source"] = "".join(imports["source"]).replace("import numpy as np\n", "import numpy_typo as np\n")
+        expect = dict.fromkeys(functions, "note:ModuleNotFoundError")
     for cell in cells:
         match = SKELETON.match("".join(cell["source"])) if cell["cell_type"] == "code" else None
         if match and match.group(1) in code:
@@ -131,8 +135,9 @@ def filled(chapter, kind, right):
         expect[second] = "note:没有找到"
     if kind == "edited":
         edit(cells, functions, code)
-    if kind in ("loop", "exit"):                                    # top-level code the grader must not run
-        cells.insert(3, code_cell("while True:\n    pass\n" if kind == "loop" else "import sys\nsys.exit('再见')\n"))
+    if kind in ("loop", "exit", "raises"):                          # top-level code the grader must not run
+        cells.insert(3, code_cell({"loop": "while True:\n    pass\n", "exit": "import sys\nsys.exit('再见')\n",
+                                   "raises": "1 / 0\n"}[kind]))
     return notebook, expect
 
 

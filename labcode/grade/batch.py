@@ -248,7 +248,7 @@ def row_for(student, exercise, submission, own, runs, seed):
     if record is None:
         row.note = run["ended"] or "评分进程没有留下这道题的结果"
         if run["ended"] and run["exercises"]:
-            row.note += "（这本笔记本里先评完的题不受影响）"
+            row.note += "；这本笔记本里在它之前评完的函数照常有结果"
         return row
     row.details = record
     if "note" in record:
@@ -262,4 +262,9 @@ def row_for(student, exercise, submission, own, runs, seed):
         row.note = "还没写：函数仍然抛出 NotImplementedError（书里的骨架）"
     elif not record["passed"]:
         row.note = f"第一项没过：{record['first_failure']}：{record['problem']}"
+        failed = run["notebook"].get("failed", [])
+        if failed:                        # 例如 import 了没装的包：函数调用时才报 NameError，原因在这里
+            first = failed[0]
+            where = f"第 {first['cell']} 个代码格第 {first['line']} 行"
+            row.note += f"（笔记本里评分要运行的语句出错了：{where}：{first['error']}）"
     return row
