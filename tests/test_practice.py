@@ -975,6 +975,10 @@ def test_the_counts_checker_speaks_of_the_counts_form():
     result = check_counts_loss_and_grad(counts_with(n_axis="none"))
     text = str(result)
     assert "n[:, None] * p" in text and "W[xs]" not in text and "valid.sum()" not in text
+    flipped = check_counts_loss_and_grad(lambda W, C: (bigram.loss_and_grad_from_counts(W, C)[0],
+                                                       -bigram.loss_and_grad_from_counts(W, C)[1]))
+    assert flipped.mistakes[0].key == "gradient_sign" and "(n[:, None] * p - C) / N" in str(flipped)
+    assert "g[y]" not in str(flipped)
     summed = check_counts_loss_and_grad(lambda W, C: tuple(v * C.sum() for v in bigram.loss_and_grad_from_counts(W, C)))
     assert summed.mistakes[0].key == "sum_not_mean" and "C.sum()" in str(summed) and "valid" not in str(summed)
 

@@ -191,11 +191,11 @@ def _counts_mistakes(probe):
         (hints.NO_MAX_SHIFT, ((n @ np.log(e.sum(axis=1)) - (C * W).sum()) / N, ANY)),
         (hints.COUNTS_ZERO_TIMES_INF, (-(C * logp).sum() / N, ANY)),         # 0 × (-inf)，ln p 本身是稳定的
         (hints.COUNTS_ZERO_TIMES_INF, ((n @ _row_lse(W) - (C * W).sum()) / N, ANY)),  # C * W：同一个 0 × (-inf)
-        (hints.WRONG_AXIS, (-(C * log_columns).sum() / N, ANY)),
+        (hints.COUNTS_WRONG_AXIS, (-(C * log_columns).sum() / N, ANY)),
         (hints.COUNTS_MISSING_N, (ANY, (p - C) / N)),
         (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N)),
-        (hints.NOT_DIVIDED_BY_N, (ANY, dW_ref * N)), (hints.GRAD_SIGN, (ANY, -dW_ref)),
-        (hints.WRONG_AXIS, (ANY, (n[:, None] * columns - C) / N)),
+        (hints.NOT_DIVIDED_BY_N, (ANY, dW_ref * N)), (hints.COUNTS_GRAD_SIGN, (ANY, -dW_ref)),
+        (hints.COUNTS_WRONG_AXIS, (ANY, (n[:, None] * columns - C) / N)),
         (hints.NO_MAX_SHIFT, (ANY, (n[:, None] * e / e.sum(axis=1, keepdims=True) - C) / N)),
     ]
 

@@ -156,7 +156,7 @@ GRAD_SIGN = Hint(
     "梯度是 p - e_y，你的结果是 e_y - p：目标那一项应为负（p_y - 1 < 0），其余应 ≥ 0。"
     "写反的梯度各分量之和同样是 0，“和为 0”的检查抓不住它，中心差分才能抓住。",
     "g = softmax(z)；g[y] -= 1。",
-    "ch2-sum-zero", "梯度的各分量之和为 0")
+    "ch2-derivation", "逐个坐标求导")
 
 ALL_MINUS_ONE = Hint(
     "every_component_minus_one", "每一项都减了 1",
@@ -176,7 +176,7 @@ LABEL_SUBTRACTED = Hint(
     "label_subtracted", "把整数编号 y 直接从概率向量里减去",
     "p - y 让每一项都减去了 y 这个数；要减的是独热向量 e_y：只有编号为 y 的那一项减 1。",
     "g = p.copy()；g[y] -= 1。",
-    "ch2-soft-targets", "软目标")
+    "ch2-derivation", "逐个坐标求导")
 
 GLOBAL_MAX = Hint(
     "max_of_whole_batch", "减去的是整批的最大值，不是每一行的最大值",
@@ -400,6 +400,20 @@ COUNTS_LOG_OF_UNDERFLOW = Hint(
     "直接从分数算 ln p：s = W - W.max(axis=1, keepdims=True)，logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))，"
     "loss = -(C * logp).sum() / N；logp 处处有限，0 × logp 就是 0。",
     "ch1-extreme", "极端分数")
+
+COUNTS_GRAD_SIGN = Hint(
+    "gradient_sign", "梯度的符号写反了",
+    "计数写法的梯度是 (n_i p_i - C_i)/N：模型给的次数减去数到的次数。你的结果是它的相反数 (C_i - n_i p_i)/N，"
+    "沿着它“下降”，损失反而上升。",
+    "dW = (n[:, None] * p - C) / N，其中 n = C.sum(axis=1)，p 是按行做的 softmax。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
+
+COUNTS_WRONG_AXIS = Hint(
+    "wrong_axis", "沿错误的轴做了 softmax",
+    "W 的每一行是“前一个字是 i”时各个候选的分数，要在这一行里归一化：沿 axis=1。沿 axis=0 时每一列之和为 1，"
+    "不同行互相干扰，代码却照常运行。",
+    "每行先减最大值：s = W - W.max(axis=1, keepdims=True)，logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
 
 COUNTS_ZERO_TIMES_INF = Hint(
     "zero_times_inf", "0 × (-inf) 得到了 nan",
