@@ -142,11 +142,13 @@ def changed(probe, copies, params, modified, out):
             continue
         message = f"{name} 被改动了（调用后与调用前不同）"
         after = np.asarray(after)
-        if after.shape == before.shape:
+        if after.shape != before.shape:
+            message += f"：形状从 {before.shape} 变成了 {after.shape}"
+        elif (~_equal(after, before)).any():
             at = tuple(int(i) for i in np.argwhere(~_equal(after, before))[0])
             message += f"：下标 {index_text(at)} 处从 {number(before[at])} 变成了 {number(after[at])}"
         else:
-            message += f"：形状从 {before.shape} 变成了 {after.shape}"
+            message += f"：dtype 从 {before.dtype} 变成了 {after.dtype}"
         case = Case(probe.name, False, message, probe.shown, expected=f"调用后的 {name} = {show(before)}",
                     actual=f"调用后的 {name} = {show(after)}", args=probe.args)
         named, *also = modified[name] if isinstance(modified[name], tuple) else (modified[name],)
