@@ -14,7 +14,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
 
-.PHONY: help build site kit pdf test lint execute lab bench assets lock clean
+.PHONY: help build site kit pdf test lint execute lab bench grade assets lock clean
 .DEFAULT_GOAL := help
 
 ## help: this list
@@ -92,6 +92,12 @@ execute: $(STAMP) $(WIDGET_STAMP)
 ## lab: JupyterLab on the chapter notebooks, sliders live
 lab: $(STAMP) $(WIDGET_STAMP)
 	$(VENV)/bin/jupyter lab book/
+
+## grade: grade a folder of submitted notebooks without a server: SUBMISSIONS=dir OUT=dir [CHAPTERS=1,2]
+## (grades.csv and feedback/ in OUT; the course salt comes from the variable LM_BY_HAND_SALT; docs/instructors.md)
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" -a -n "$(OUT)" || { echo "usage: make grade SUBMISSIONS=dir OUT=dir [CHAPTERS=1,2]"; exit 2; }
+	$(PY) -m labcode.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(CHAPTERS),--chapters $(CHAPTERS))
 
 ## bench: one table of build, test, widget and bigram timings (scripts/benchmark.py)
 bench: assets
