@@ -15,7 +15,7 @@ NOTEBOOKS = {1: "01_probability_to_loss.ipynb", 2: "02_gradient.ipynb", 3: "03_s
              4: "04_bigram.ipynb", None: "appendix.ipynb"}
 
 # 提示指向的小节：标签 -> 章节笔记本里写着这个标签（和小节标题）的单元格的 id。JupyterLab 4 打开以
-# #cell-id=… 结尾的链接时，会滚到那个单元格；tests/test_practice.py 核对这些 id 与笔记本一致。
+# #cell-id=… 结尾的链接时，会滚到那个单元格；tests/unit/test_practice.py 核对这些 id 与笔记本一致。
 SECTION_CELLS = {
     "ch1-divide-by-sum": "db4c86ee", "ch1-softmax": "87420387", "ch1-overflow": "58b5d69f", "ch1-loss": "1e82170d",
     "ch1-logsumexp": "8afe3658", "ch1-extreme": "d1fbb0d2", "ch1-epsilon": "c2689599",

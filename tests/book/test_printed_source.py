@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-BOOK = Path(__file__).resolve().parents[1] / "book"
+BOOK = Path(__file__).resolve().parents[2] / "book"
 PRINTED = re.compile(r"inspect\.getsource\(([\w.]+)\)")
 IMPORTS = re.compile(r"^(?:import labcode\b.*|from labcode\b.* import .*)$", re.M)
 MAX_LINES = 12

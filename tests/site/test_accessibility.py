@@ -14,7 +14,7 @@ import pytest
 
 from site_tour import AXE, DARK_WIDTH, RUN_AXE, WIDTHS, site_pages
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # The book's own stylesheets: the widgets' (labcode/widgets) and the site's (_ext/static).
 BOOK_CSS = sorted([*ROOT.glob("labcode/widgets/*.css"), *ROOT.glob("_ext/static/*.css")])
 COLOUR_PROPERTY = re.compile(

@@ -1,8 +1,8 @@
 """Answer boxes: the boxes in the book, the answers from labcode (labcode.practice.problems), the widget a running
 notebook shows (labcode.widgets.answer_box), and what the site's build makes of a box's code cell (_ext/answer_box).
 
-The box's script is checked in Chromium by tests/test_answer_box_browser.py (the site) and
-tests/test_answer_box_kernel.py (JupyterLab); here, what Python decides: the options an author writes, the answer
+The box's script is checked in Chromium by tests/site/test_answer_box_browser.py (the site) and
+tests/kernel/test_answer_box_kernel.py (JupyterLab); here, what Python decides: the options an author writes, the answer
 for the book's own numbers, the widget's state and text, and what HTML and LaTeX a box's cell becomes (a small
 Sphinx project with one notebook, built as the site, the student handout and the answer key).
 """
@@ -27,34 +27,8 @@ from labcode.practice import problems
 from labcode.practice.problems import KINDS, box_problem, problem
 from labcode.widgets._family import EXPORTED, page_script
 from labcode.widgets.answer_box import WHERE
-from notebook_outputs import book_boxes
 
-ROOT = Path(__file__).resolve().parents[1]
-
-# The hand computations issue #17 asks the book to check, by chapter.
-REQUIRED = {"01_probability_to_loss": {"softmax", "loss"}, "02_gradient": {"gradient", "step", "mean-loss"},
-            "03_shared_embedding": {"row-gradient"}, "04_bigram": {"smoothed-prob"}, "appendix": {"mse-gradient"}}
-
-
-# --- the boxes in the book ----------------------------------------------------------------------------
-
-def test_every_chapter_has_its_hand_computations_checked():
-    kinds = {}
-    for stem, kind, _ in book_boxes():
-        kinds.setdefault(stem, set()).add(kind)
-    for stem, wanted in REQUIRED.items():
-        assert wanted <= kinds.get(stem, set()), f"{stem} lacks answer boxes for {wanted - kinds.get(stem, set())}"
-
-
-def test_every_box_of_the_book_builds_with_a_chapter_label():
-    labels = [options["label"] for _, _, options in book_boxes()]
-    assert len(labels) == len(set(labels)) >= 8
-    prefixes = {"01": "ch1-", "02": "ch2-", "03": "ch3-", "04": "ch4-", "ap": "app-"}
-    for stem, kind, options in book_boxes():
-        assert options["label"].startswith(prefixes[stem[:2]]), options["label"]
-        found = box_problem(kind, options["label"], {k: v for k, v in options.items() if k != "label"})
-        assert np.all(np.isfinite(found.answer))
-
+ROOT = Path(__file__).resolve().parents[2]
 
 # --- the answers: the book's own numbers, computed with labcode ------------------------------------------
 
@@ -346,7 +320,7 @@ def build_small_book(src, out, builder, mode="student", chapter=None):
 @pytest.fixture(scope="module")
 def small_book(tmp_path_factory):
     """The chapter above in a small book, built as the site, the student handout and the answer key (the real
-    site's boxes are checked in tests/test_answer_box_browser.py)."""
+    site's boxes are checked in tests/site/test_answer_box_browser.py)."""
     src = tmp_path_factory.mktemp("answer-box-book")
     return {name: build_small_book(src, src.parent / f"{src.name}-{name}", builder, mode)
             for name, builder, mode in (("site", "html", "student"), ("student", "latex", "student"),

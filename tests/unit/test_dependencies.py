@@ -9,9 +9,9 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = ["labcode", "tests", "scripts", "_ext", "latex"]
-OPTIONAL = {"scipy"}  # tests/test_practice.py compares with it only where it is installed
+OPTIONAL = {"scipy"}  # tests/unit/test_practice.py compares with it only where it is installed
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)", re.M)
 
 

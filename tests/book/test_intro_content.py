@@ -9,7 +9,7 @@ import pytest
 from labcode import bigram, idioms, overview, words
 from notebook_outputs import glued_values
 
-INTRO = Path(__file__).resolve().parents[1] / "intro.ipynb"
+INTRO = Path(__file__).resolve().parents[2] / "intro.ipynb"
 PROMPT, TOP, SEED, SAMPLES = "不", 6, 1, 1000
 
 

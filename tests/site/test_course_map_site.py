@@ -8,7 +8,7 @@ from bs4 import BeautifulSoup, SoupStrainer
 
 from labcode import overview
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = [e["file"] for e in yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["chapters"]
             if (ROOT / f"{e['file']}.ipynb").exists()]
 

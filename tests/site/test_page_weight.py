@@ -3,7 +3,7 @@
 
 The files are those the `site_tour` visit saw the page fetch at 360 px before any scrolling (tests/site_tour.py);
 each is weighed as a static host serves it: text gzip-compressed, images and fonts as they are. The budgets are
-in tests/page_budgets.toml. Timings on a throttled network are measured by `make bench` (scripts/bench_pages.py),
+in tests/site/page_budgets.toml. Timings on a throttled network are measured by `make bench` (scripts/bench_pages.py),
 not asserted here.
 """
 from __future__ import annotations
@@ -52,5 +52,5 @@ def test_every_page_stays_within_its_budget(site_tour, built_site):
         report.append(f"{path}: {kb:.0f} KB of {budget} KB, {len(visit['first_visit'])} files")
         if kb > budget:
             over.append(report[-1])
-    assert over == [], "pages over their budget (tests/page_budgets.toml):\n" + "\n".join(over) + \
+    assert over == [], "pages over their budget (tests/site/page_budgets.toml):\n" + "\n".join(over) + \
         "\nall pages:\n" + "\n".join(report)

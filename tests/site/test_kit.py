@@ -22,7 +22,7 @@ import pytest
 
 import learner_kit
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
 NOTEBOOKS = [ROOT / "intro.ipynb", *CHAPTERS]  # the home page is a notebook too (in the zip)
 

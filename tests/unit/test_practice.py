@@ -26,7 +26,7 @@ from labcode.practice import (
 )
 from labcode.practice import hints as hint_catalogue
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HAVE_SCIPY = importlib.util.find_spec("scipy") is not None
 CHECKERS = [check_softmax, check_logsumexp, check_cross_entropy, check_cross_entropy_grad, check_numerical_grad,
             check_mean_loss, check_embedding_backward, check_bigram_loss_and_grad, check_counts_loss_and_grad,

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RUFF = Path(sys.executable).with_name("ruff")
 # The notebooks' code cells are linted too: ruff reads .ipynb (extend-include in pyproject.toml).
 TARGETS = ["labcode", "scripts", "tests", "book", "_ext", "latex"]

@@ -21,7 +21,7 @@ import answer_box
 from labcode.practice.problems import KINDS
 from widget_page import DESKTOP, assert_fits_its_column
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = "book/02_gradient.html"  # the `loaded` and `page` fixtures of conftest.py (tests/widget_page.py)
 WIDGET = ".answer-box .ab-controls:not([hidden])"  # a box's controls, shown once its script has run
 MARKER = 'class="answer-box"'

@@ -14,7 +14,7 @@ import yaml
 
 import handout_links as links
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HREF = re.compile(r'<a class="lc-handout" href="([^"]+)"')
 
 

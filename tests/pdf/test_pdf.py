@@ -17,7 +17,7 @@ from handouts import pages as _pages
 from handouts import text as _text
 from notebook_outputs import load, markdown_text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBox(", "HBox(", "Layout(",
                 "SoftmaxExplorer(", "GradientExplorer(", "Widget(", "model_id", "<Figure size",
                 "application/vnd.jupyter")
