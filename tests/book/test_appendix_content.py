@@ -5,6 +5,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import chapter_registry
 import labcode
 import notebook_outputs
 from figures import off_by_one_losses, untransposed_gap
@@ -62,9 +63,7 @@ def test_a_symmetric_matrix_hides_the_missing_transpose():
 # --- the table of this book's symbols ---------------------------------------------------------
 
 APPENDIX = BOOK / NOTEBOOK
-CHAPTERS = {f"第\u00a0{n}\u00a0章": BOOK / name for n, name in
-            enumerate(["01_probability_to_loss.ipynb", "02_gradient.ipynb", "03_shared_embedding.ipynb",
-                       "04_bigram.ipynb"], start=1)}
+CHAPTERS = {f"第\u00a0{c.number}\u00a0章": c.notebook for c in chapter_registry.numbered()}
 
 
 def symbol_table():

@@ -10,10 +10,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import chapter_registry
 import execute_notebooks
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = [ROOT / "intro.ipynb", *sorted((ROOT / "book").glob("*.ipynb"))]
+NOTEBOOKS = [ROOT / "intro.ipynb", *(c.notebook for c in chapter_registry.chapters())]
 
 
 def test_stored_notebooks_ran_top_to_bottom_in_one_go():

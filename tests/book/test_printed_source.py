@@ -8,11 +8,11 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-BOOK = Path(__file__).resolve().parents[2] / "book"
+import chapter_registry
+
 PRINTED = re.compile(r"inspect\.getsource\(([\w.]+)\)")
 IMPORTS = re.compile(r"^(?:import labcode\b.*|from labcode\b.* import .*)$", re.M)
 MAX_LINES = 12
@@ -21,7 +21,7 @@ MAX_LINES = 12
 def printed_functions():
     """(notebook, expression, the notebook's labcode imports) for every getsource call in its code cells."""
     found = []
-    for path in sorted(BOOK.glob("*.ipynb")):
+    for path in (c.notebook for c in chapter_registry.chapters()):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
         imports = "\n".join(IMPORTS.findall(code))

@@ -11,11 +11,10 @@ import json
 import re
 from pathlib import Path
 
-import yaml
 from bs4 import BeautifulSoup
 
 import book_layout
-import build_pdf
+import chapter_registry
 import handouts
 from conftest import ROOT
 from handouts import flat as _flat
@@ -118,9 +117,8 @@ def test_the_site_checks_can_fail():
 
 def section_titles() -> list[str]:
     """Headings of every page in _toc.yml whose printed text is predictable (no maths, no code)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     titles = []
-    for name in [toc["root"]] + build_pdf.toc_files():
+    for name in [chapter_registry.root_doc()] + chapter_registry.toc_files():
         path = next((ROOT / name).with_suffix(s) for s in (".ipynb", ".md") if (ROOT / name).with_suffix(s).exists())
         if path.suffix == ".ipynb":
             cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
@@ -198,14 +196,13 @@ def _numbers(text: str) -> list[str]:
 
 
 def test_site_and_pdf_number_figures_tables_and_exercises_alike(built_site, pdf_dir):
-    chapters = [c for c in build_pdf.toc_files() if (pdf_dir / f"{Path(c).name}.pdf").exists()]
-    assert chapters, f"no chapter handout in {pdf_dir}"
     checked = 0
-    for docname in chapters:
-        html = _soup(built_site / f"{docname}.html")
+    for chapter in chapter_registry.chapters():
+        docname = chapter.docname
+        html = _soup(built_site / chapter.page)
         labels = html.select("article .caption-number, article p.admonition-title")
         site = _numbers(" ".join(label.get_text(" ") for label in labels))
-        pdf = _numbers(handouts.text(pdf_dir / f"{Path(docname).name}.pdf"))
+        pdf = _numbers(handouts.text(pdf_dir / book_layout.student_pdf(docname)))
         assert set(site) <= set(pdf), f"{docname}: numbered on the site {site}, in the PDF {pdf}"
         checked += len(site)
     assert checked, "no figure, table or exercise numbered like 图 1.1 on the site: nothing was compared"
@@ -226,7 +223,7 @@ def test_every_figure_on_the_site_has_a_chinese_alt_text(built_site):
 
 def expected_numbers() -> dict[str, str]:
     """What each page of _toc.yml is numbered: 1, 2, … for chapters, A, B, … for the back matter (book_layout)."""
-    return book_layout.numbers(build_pdf.toc_pages())
+    return book_layout.numbers(chapter_registry.toc_pages())
 
 
 def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
@@ -246,7 +243,7 @@ def test_site_letters_the_back_matter_like_the_pdfs(built_site, pdf_dir):
         numbered = [m.group(1) for m in (re.match(r"(?:[图表]|练习)?\s*([A-Z]|\d+)\.\d+", t) for t in labels) if m]
         assert set(numbered) <= {number}, f"{docname}: numbers {sorted(set(numbered))} on a page numbered {number}"
         if not number.isdigit():
-            printed = _flat(book_layout.printed_title(build_pdf.first_heading(docname)))
+            printed = _flat(book_layout.printed_title(chapter_registry.first_heading(docname)))
             assert f"附录{number}{printed}" in book, f"book.pdf does not list 附录 {number} {printed}"
     # No page is numbered past the chapters on the site (the old “5. 附录”, “练习 5.1”).
     chapters = sum(n.isdigit() for n in numbers.values())

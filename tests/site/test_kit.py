@@ -20,10 +20,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import chapter_registry
 import learner_kit
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = sorted((ROOT / "book").glob("*.ipynb"))
+CHAPTERS = [c.notebook for c in chapter_registry.chapters()]
 NOTEBOOKS = [ROOT / "intro.ipynb", *CHAPTERS]  # the home page is a notebook too (in the zip)
 
 

@@ -4,8 +4,9 @@ The measurements are taken during the `site_tour` visit of every page (tests/sit
 """
 from __future__ import annotations
 
-CHAPTERS = ["book/01_probability_to_loss.html", "book/02_gradient.html", "book/03_shared_embedding.html",
-            "book/04_bigram.html", "book/appendix.html"]
+import chapter_registry
+
+CHAPTERS = [c.page for c in chapter_registry.chapters()]
 
 
 def test_table_first_columns_and_inline_code_fit_a_phone(site_tour):
