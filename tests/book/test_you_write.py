@@ -67,7 +67,8 @@ def _opening(cells):
 def test_each_chapter_asks_the_reader_to_write_its_functions_and_says_so_at_the_top(chapter):
     name = chapter.notebook.name
     found = exercises(name)
-    assert len(found) == chapter.you_write, [label for _, label, _, _ in found]
+    assert len(found) == chapter.you_write, \
+        f"{name} asks for {[label for _, label, _, _ in found]}; book/chapters.toml says {chapter.you_write}"
     opening = _opening(json.loads((BOOK / name).read_text(encoding="utf-8"))["cells"])
     for title, label, _, _ in found:
         assert title.startswith("你来写："), title
