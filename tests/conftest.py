@@ -46,7 +46,8 @@ def start_order(paths: list[str]) -> list[str]:
     def place(path):
         folder = next((i for i, f in enumerate(FOLDERS) if fnmatch.fnmatch(path, f"{f}*")), len(FOLDERS))
         first = BUILDS_FIRST.index(path) if path in BUILDS_FIRST else len(BUILDS_FIRST)
-        return first, folder, -(ROOT / path).stat().st_size
+        size = (ROOT / path).stat().st_size if (ROOT / path).is_file() else 0
+        return first, folder, -size
 
     return sorted(paths, key=place)
 
