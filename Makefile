@@ -14,7 +14,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
 
-.PHONY: help build site kit pdf test lint execute lab bench grade assets lock clean
+.PHONY: help build site kit pdf check test lint execute lab bench grade assets lock clean
 .DEFAULT_GOAL := help
 
 ## help: this list
@@ -74,6 +74,11 @@ site: assets kit
 ## pdf: one PDF handout per chapter, the answer key and the whole book in _build/pdf
 pdf: assets
 	$(PY) scripts/build_pdf.py
+
+## check: the edit-test loop, in well under 30 s: ruff, the unit tests (tests/unit/) and labcode's doctests;
+## no site, browser, kernel, notebook or PDF (`make test` runs everything)
+check: assets lint
+	$(PY) -m pytest tests/unit labcode $(if $(JOBS),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 
 ## test: unit and property tests, doctests, nbval (every notebook once, in the learner's kit), site build, browser and PDF checks
 ## (test files run in JOBS processes with pytest-xdist, 2 by default; the site is still built once; JOBS= runs them in one)

@@ -1,6 +1,6 @@
 """Accessible names in the theme's page chrome (sphinx-book-theme / pydata), in Chinese, matching what is shown.
 
-axe-core (tests/test_accessibility.py) reports "label-content-name-mismatch" (WCAG 2.5.3, label in name) for the
+axe-core (tests/site/test_accessibility.py) reports "label-content-name-mismatch" (WCAG 2.5.3, label in name) for the
 search button (its label "搜索" leaves out the shown "Ctrl+K"), for the colour-mode button (an English label,
 while its icons carry Chinese titles) and for myst-nb's toggle of a folded output (an English label over
 显示输出). The theme and myst-nb write these in their templates, so the finished pages are rewritten once the

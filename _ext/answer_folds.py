@@ -13,7 +13,7 @@ markdown and code with their outputs and figures::
 The title is 看答案 unless given (``:::{answer-start} 看 labcode 的写法``; Markdown, maths and code work).
 The start marker ends its markdown cell and the end marker starts one, so that in a notebook the cells in
 between are the fold: they carry ``jupyter.source_hidden`` (and ``outputs_hidden``) metadata, which JupyterLab
-and Notebook 7 honour (scripts/execute_notebooks.py sets it, tests/test_answer_folds.py checks it).
+and Notebook 7 honour (scripts/execute_notebooks.py sets it, tests/book/test_answer_folds.py checks it).
 Start and end sit in the same section, and folds do not nest (_ext/cell_runs.py, as for “深入” boxes).
 
 Site: a ``<details>`` whose ``<summary>`` is the title, closed until opened (keyboard-operable, no script);

@@ -3,9 +3,10 @@ scripts/bench_*.py (bench_widgets.py: the widgets in the kernel and in Chromium;
 maths; bench_pages.py: each page's weight and time to usable on a slow phone network).
 
 Usage: `make bench` (everything), `python scripts/benchmark.py --skip-tests` (leave out the slow test-suite rows,
-which time `make test` in a fresh clone of HEAD: commit first to measure a change), or name benches to run only
-those (`python scripts/benchmark.py --skip-tests --skip-builds bigram`). The benches share one site build (`site()`,
-built when one first asks). Goals are printed next to measurements; nothing here fails on a slow number.
+which time `make test` and `make check` in a fresh clone of HEAD: commit first to measure a change), or name
+benches to run only those (`python scripts/benchmark.py --skip-tests --skip-builds bigram`). The benches share one
+site build (`site()`, built when one first asks). Goals are printed next to measurements; nothing here fails on
+a slow number.
 """
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ def build_rows(out: Path) -> list[dict]:
 
 
 def test_rows() -> list[dict]:
-    """`make test` as a new contributor runs it: in a fresh clone of HEAD, creating its .venv (uv's cache helps)."""
+    """`make test` as a new contributor runs it: in a fresh clone of HEAD, creating its .venv (uv's cache helps);
+    then `make check`, the edit-test loop, in the same clone."""
     with tempfile.TemporaryDirectory() as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
@@ -75,9 +77,11 @@ def test_rows() -> list[dict]:
         set_up = timed(["make", "assets"], clone)
         tested = timed(["make", "test"], clone)
         total = f"{time.perf_counter() - start:.1f} s" + ("" if "failed" not in set_up + tested else " (failed)")
+        checked = timed(["make", "check"], clone)
     what = "make test from a fresh clone"
     return [row(f"{what}: .venv and assets", set_up), row(f"{what}: the tests (JOBS=2)", tested),
-            row(f"{what}: total", total, "< 300 s on 2 cores")]
+            row(f"{what}: total", total, "< 300 s on 2 cores"),
+            row("make check: ruff, unit tests, doctests (JOBS=2)", checked, "< 30 s on 2 cores")]
 
 
 def print_table(rows: list[dict]) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import json
 import os
 import re
 import shutil
@@ -34,6 +33,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 import book_layout  # noqa: E402
+import chapter_registry  # noqa: E402
 from build_site import write_config_copy  # noqa: E402
 
 LATEX_DIR = ROOT / "latex"
@@ -98,52 +98,20 @@ def install_hint(packages: list[str]) -> str:
 
 # --- the book's chapters ------------------------------------------------------
 
-def toc_files() -> list[str]:
-    """Docnames of every page in _toc.yml after the root, in order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    entries = list(toc.get("chapters", []))
-    for part in toc.get("parts", []):
-        entries += part.get("chapters", [])
-    return [str(Path(e["file"]).with_suffix("")) for e in entries]
-
-
-def toc_pages() -> list[tuple[str, str, bool]]:
-    """(docname, title, notebook) of every page after the root, as book_layout.numbers takes them."""
-    return [(d, first_heading(d), (ROOT / f"{d}.ipynb").exists()) for d in toc_files()]
-
-
 def chapters() -> list[dict]:
-    """Handout notebooks in _toc.yml order: docname, title (first heading), number, label, stem, appendix
-    (book_layout: 第 1 章, …, then 附录 A, …). Reference pages in Markdown (the glossary) are in book.pdf only."""
-    pages = toc_pages()
-    numbers = book_layout.numbers(pages)
-    return [{"docname": d, "title": title, "appendix": not numbers[d].isdigit(), "label": book_layout.label(numbers[d]),
-             "number": int(numbers[d]) if numbers[d].isdigit() else ord(numbers[d]) - ord("A") + 1,
-             "handout_title": book_layout.handout_title(numbers[d], title), "stem": Path(d).name}
-            for d, title, notebook in pages if notebook]
+    """Handout notebooks in _toc.yml order, from the chapter registry (_ext/chapter_registry.py): docname, title
+    (first heading), number, label, stem, appendix (第 1 章, …, then 附录 A, …). Reference pages in Markdown (the
+    glossary) are in book.pdf only."""
+    return [{"docname": c.docname, "title": c.title, "appendix": c.appendix, "label": c.label,
+             "number": int(c.number) if c.number.isdigit() else ord(c.number) - ord("A") + 1,
+             "handout_title": c.handout_title, "stem": c.stem} for c in chapter_registry.chapters()]
 
 
 def back_matter_title() -> str | None:
     """Title of the first page of the back matter, where book.pdf starts LaTeX's \\appendix (附录 A, 附录 B, …)."""
-    pages = toc_pages()
+    pages = chapter_registry.toc_pages()
     numbers = book_layout.numbers(pages)
     return next((title for d, title, _ in pages if not numbers[d].isdigit()), None)
-
-
-def first_heading(docname: str) -> str:
-    for suffix in (".ipynb", ".md"):
-        path = ROOT / (docname + suffix)
-        if not path.exists():
-            continue
-        if suffix == ".ipynb":
-            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-            text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-        else:
-            text = path.read_text(encoding="utf-8")
-        match = re.search(r"^#\s+(.+)$", text, flags=re.M)
-        if match:
-            return match.group(1).strip()
-    return Path(docname).name
 
 
 def tex_escape(text: str) -> str:
@@ -243,7 +211,7 @@ def page_count(pdf: Path) -> str:
 def build(out: Path, work: Path, cache: Path | None) -> list[Path]:
     course_title = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("title", "")
     chs = chapters()
-    root_doc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["root"]
+    root_doc = chapter_registry.root_doc()
     # mode: what latex/handout_filter.py keeps of the page (the book is printed as the students get it).
     docs = [{"docname": root_doc, "target": "book.tex", "title": course_title, "kind": KIND_BOOK, "mode": "student",
              "pdf": book_layout.BOOK_PDF, "number": 1}]

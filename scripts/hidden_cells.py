@@ -5,7 +5,7 @@ A fold is the run of cells between two markdown markers, ``:::{answer-start}`` â
 cell and the end marker starts its cell, so the cells strictly between are the fold's, and the markers' cells hold
 no answer. The site folds them by the directives; JupyterLab and Notebook 7 fold a cell by its metadata
 ``jupyter.source_hidden`` (a markdown cell collapses whole) and, for code, ``jupyter.outputs_hidden``.
-`make execute` sets that metadata (scripts/execute_notebooks.py); tests/test_answer_folds.py checks it.
+`make execute` sets that metadata (scripts/execute_notebooks.py); tests/book/test_answer_folds.py checks it.
 """
 from __future__ import annotations
 

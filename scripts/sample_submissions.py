@@ -6,7 +6,7 @@ the skeleton left as it is, a file that is not a notebook). Students are named t
 (a sub-folder, the file name, the notebook's metadata).
 
 Usage: `python scripts/sample_submissions.py DIR [--students 30] [--chapters 1,4]`, then
-`python -m labcode.grade DIR --out RESULTS`. tests/test_grade.py and scripts/bench_grading.py use `write()`; its
+`python -m labcode.grade DIR --out RESULTS`. tests/book/test_grade.py and scripts/bench_grading.py use `write()`; its
 `expected` says what the grader must find for every student and function.
 """
 from __future__ import annotations
@@ -16,8 +16,7 @@ import json
 import re
 from pathlib import Path
 
-from labcode.practice.exercises import EXERCISES
-from labcode.practice.report import NOTEBOOKS
+from labcode.practice.exercises import EXERCISES, notebook_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SKELETON = re.compile(r'^def (my_\w+)\(.*?\):\n    """.*?"""\n    raise NotImplementedError\(.*?\)\s*$', re.S)
@@ -68,7 +67,7 @@ KINDS = ["right", "wrong", "edited", "syntax", "loop", "exit", "killed", "missin
 def solutions():
     """The book's solution of every “你来写” function, renamed to the reader's name (softmax_solution -> my_softmax)."""
     found = {}
-    for notebook in sorted(set(NOTEBOOKS.values()) - {"appendix.ipynb"}):
+    for notebook in sorted({e.notebook for e in EXERCISES}):
         for cell in json.loads((ROOT / "book" / notebook).read_text(encoding="utf-8"))["cells"]:
             source = "".join(cell["source"])
             for match in re.finditer(r"^def (\w+)_solution\(.*?(?=^\S|\Z)", source, re.M | re.S):
@@ -78,7 +77,7 @@ def solutions():
 
 
 def chapter_notebook(chapter):
-    return json.loads((ROOT / "book" / NOTEBOOKS[chapter]).read_text(encoding="utf-8"))
+    return json.loads((ROOT / "book" / notebook_of(chapter)).read_text(encoding="utf-8"))
 
 
 def code_cell(source):
@@ -164,7 +163,7 @@ def write(folder, students=12, chapters=(1, 4), kinds=KINDS):
         student = f"{kind}-{k:02d}"
         for chapter in chapters:
             notebook, expect = filled(chapter, kind, right)
-            name = NOTEBOOKS[chapter]
+            name = notebook_of(chapter)
             style = 1 if kind == "unreadable" else k % 3            # (a broken file has no metadata to read)
             if style == 0:                                         # sub-folder per student
                 path = folder / student / name

@@ -1,6 +1,7 @@
 """Shared fixtures: optional tools, one site build, one PDF build and one learner's kit per test session."""
 from __future__ import annotations
 
+import fnmatch
 import os
 import shutil
 import subprocess
@@ -27,30 +28,34 @@ settings.register_profile("book", deadline=None)
 settings.load_profile("book")
 
 
-# `make test` spreads whole files over pytest-xdist workers in this order (`--no-loadscope-reorder`): the
-# slowest first, so that no worker is left with a long file at the end while the other has finished. (By
-# default xdist starts the files with the most tests first, and these files have few.) The PDFs and the
-# site are built by the first file that needs each, so the two builds start side by side.
+# `make test` spreads whole files over pytest-xdist workers in the order of `start_order` (`--no-loadscope-reorder`):
+# the slowest kinds first, so that no worker is left with a long file at the end while the other has finished.
+# The two files of BUILDS_FIRST start side by side the PDF build and the site build (with its tour), which other
+# files then share; the kernel files (one work unit, see below), the PDF and site files follow, then the notebooks
+# that nbval runs cell by cell (chapter 4 takes about 25 s), then the book's content, then the unit tests and the
+# doctests. Within a folder the largest file starts first (size is a rough measure of time). A new test file needs
+# no entry here: its folder places it.
+BUILDS_FIRST = ("tests/pdf/test_pdf.py", "tests/site/test_accessibility.py")
+FOLDERS = ("tests/kernel/", "tests/pdf/", "tests/site/", "*.ipynb", "tests/book/", "tests/unit/")
+KERNEL_FOLDER = "tests/kernel/"
 KERNEL_SCOPE = "the kernel test files"
-SLOW_FILES_FIRST = [
-    "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_kit.py",
-    "tests/test_softmax_explorer_kernel.py", "tests/test_gradient_explorer_kernel.py",  # one work unit: see below
-    "tests/test_practice_kernel.py", "tests/test_bigram_trainer_kernel.py", "tests/test_embedding_explorer_kernel.py",
-    "tests/test_answer_box_kernel.py",
-    "tests/test_cross_references.py", "tests/test_softmax_explorer_browser.py",
-    "tests/test_gradient_explorer_browser.py", "tests/test_bigram_trainer_browser.py",
-    "tests/test_embedding_explorer_browser.py",
-    "tests/test_answer_box_browser.py", "tests/test_handout_links.py", "tests/test_site_offline.py",
-    "tests/test_deep_boxes.py", "tests/test_answer_folds.py",
-    # nbval runs a notebook cell by cell in one kernel (chapter 4 takes about 25 s): before the short files.
-    "book/04_bigram.ipynb", "book/02_gradient.ipynb", "book/03_shared_embedding.ipynb", "book/appendix.ipynb",
-    "book/01_probability_to_loss.ipynb", "intro.ipynb",
-]
+
+
+def start_order(paths: list[str]) -> list[str]:
+    """The test files (paths from the root, as in node ids) in the order the workers start them."""
+    def place(path):
+        folder = next((i for i, f in enumerate(FOLDERS) if fnmatch.fnmatch(path, f"{f}*")), len(FOLDERS))
+        first = BUILDS_FIRST.index(path) if path in BUILDS_FIRST else len(BUILDS_FIRST)
+        size = (ROOT / path).stat().st_size if (ROOT / path).is_file() else 0
+        return first, folder, -size
+
+    return sorted(paths, key=place)
 
 
 def pytest_collection_modifyitems(items):
-    rank = {path: i for i, path in enumerate(SLOW_FILES_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))  # stable: the rest keep their order
+    paths = list(dict.fromkeys(item.nodeid.split("::")[0] for item in items))
+    rank = {path: i for i, path in enumerate(start_order(paths))}
+    items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])  # stable: a file's tests keep their order
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -63,7 +68,7 @@ def pytest_xdist_make_scheduler(config, log):
     class KernelFilesTogether(LoadFileScheduling):
         def _split_scope(self, nodeid):
             path = super()._split_scope(nodeid)
-            return KERNEL_SCOPE if path.startswith("tests/test_") and path.endswith("_kernel.py") else path
+            return KERNEL_SCOPE if path.startswith(KERNEL_FOLDER) else path
 
     return KernelFilesTogether(config, log)
 

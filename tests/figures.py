@@ -1,8 +1,9 @@
 """The book's worked figures: one small list per chapter, each number computed here with labcode.
 
-Every figure must be in the chapter's stored outputs, shown with at least its decimals (tests/test_worked_figures.py).
-A figure with a `handout` text must also be in the chapter's printed handout, written as that text says
-(`handout.format(value)`, for each value; tests/test_pdf.py). A new chapter adds its list to FIGURES.
+Every figure must be in the chapter's stored outputs, shown with at least its decimals
+(tests/book/test_worked_figures.py). A figure with a `handout` text must also be in the chapter's printed handout,
+written as that text says (`handout.format(value)`, for each value; tests/pdf/test_pdf.py). A new chapter adds its
+list to FIGURES.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A small Sphinx project built in the test process (a notebook or two and a glossary), for the extensions that
-change how cells are gathered and written: a few seconds, no site build (tests/test_deep_boxes.py,
-tests/test_answer_folds.py)."""
+change how cells are gathered and written: a few seconds, no site build (tests/unit/test_deep_boxes.py,
+tests/book/test_answer_folds.py)."""
 from __future__ import annotations
 
 import io

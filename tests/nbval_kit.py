@@ -9,7 +9,7 @@ compares each cell's outputs with the stored ones. The hooks of the root conftes
 - after a notebook's last cell, two items ask the kernel that ran it whether labcode was the wheel's, with nothing
   of the repository or of the test tools importable, and whether the widgets the cells show, and every widget's
   state (its bundled JS and CSS, its traits), are the ones stored in the notebook, which nbval does not compare.
-Still not compared: execution counts (tests/test_execute_notebooks.py checks that the stored ones run 1, 2, 3…),
+Still not compared: execution counts (tests/book/test_execute_notebooks.py checks that the stored ones run 1, 2, 3…),
 tracebacks, and the order of outputs of different kinds within one cell.
 """
 from __future__ import annotations

@@ -96,14 +96,15 @@ def uses_symbol(symbol, formulas):
 
 
 def book_boxes() -> list[tuple[str, str, dict]]:
-    """(notebook stem, kind, options with the label) of every answer box in the book: its code cell tagged
-    ``answer-box``, read as the site's build reads it (_ext/answer_box, without running it)."""
+    """(notebook stem, kind, options with the label) of every answer box of the registry's chapters: its code cell
+    tagged ``answer-box``, read as the site's build reads it (_ext/answer_box, without running it)."""
+    import chapter_registry
     from answer_box import TAG, _call
 
     found = []
-    for path in sorted(BOOK.glob("*.ipynb")):
-        for cell in load(path.name)["cells"]:
+    for chapter in chapter_registry.chapters():
+        for cell in load(chapter.notebook.name)["cells"]:
             if TAG in cell["metadata"].get("tags", []):
                 kind, label, options = _call("".join(cell["source"]))
-                found.append((path.stem, kind, {"label": label, **options}))
+                found.append((chapter.stem, kind, {"label": label, **options}))
     return found

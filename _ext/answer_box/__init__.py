@@ -22,7 +22,6 @@ import subprocess
 from pathlib import Path
 
 from docutils import nodes
-from myst_nb.core.render import WIDGET_VIEW_MIMETYPE, sanitize_script_content
 from sphinx.errors import SphinxError
 from sphinx.transforms import SphinxTransform
 
@@ -74,6 +73,8 @@ def _call(source: str):
 
 def _widget_models(cell) -> set[str]:
     """The model ids of the widgets the cell's outputs show."""
+    from myst_nb.core.render import WIDGET_VIEW_MIMETYPE  # here: myst-nb takes seconds to import, a build has it
+
     views = (node for node in cell.findall(nodes.container) if node.get("mime_type") == WIDGET_VIEW_MIMETYPE)
     return {m for view in views for m in re.findall(r'"model_id": "([0-9a-f]{32})"', view.astext())}
 
@@ -91,6 +92,7 @@ def _drop_models(env, docname, dropped: set[str]) -> None:
     dropped |= refs(dropped) - refs(set(models) - dropped)
     state["state"] = {m: model for m, model in models.items() if m not in dropped}
     if state["state"]:
+        from myst_nb.core.render import sanitize_script_content
         js_files["ipywidgets_state"] = (uri, {**attributes, "body": sanitize_script_content(json.dumps(state))})
     else:  # no widget left: no state and no widget scripts
         for key in [k for k in js_files if k.startswith("ipywidgets_")]:

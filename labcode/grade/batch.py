@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..practice.exercises import EXERCISES
-from ..practice.report import NOTEBOOKS
 from .program import load
 
 
@@ -103,8 +102,8 @@ def student_of(relative, notebook, pattern=None):
     if len(relative.parts) > 1:
         return relative.parts[0]
     stem = re.sub(r"\s*\(\d+\)$", "", relative.stem)                 # 浏览器给重复下载加的 “ (1)”
-    for chapter in NOTEBOOKS.values():
-        stem = stem.replace(Path(chapter).stem, " ")
+    for notebook in {e.notebook for e in EXERCISES}:
+        stem = stem.replace(Path(notebook).stem, " ")
     return stem.strip(" _-.") or relative.stem
 
 

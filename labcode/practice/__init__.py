@@ -23,7 +23,7 @@ __all__ = ["check_softmax", "check_logsumexp", "check_cross_entropy", "check_cro
 
 
 def __getattr__(name):
-    # The box is a widget, which pulls in anywidget; import it only when asked for.
+    # 框是一个交互组件，会导入 anywidget：用到时才导入。
     if name == "answer_box":
         from ..widgets.answer_box import answer_box
         return answer_box

@@ -36,7 +36,7 @@ class ProblemError(ValueError):
     """作者写的题型、标签或选项用不了：错误信息写明是哪个参数、规则和收到的值。"""
 
 
-# --- the author's numbers: Python expressions, read with ast, never run ----------------------------------
+# --- 作者写的数：Python 算式，用 ast 读，从不运行 ---------------------------------------------------------------
 
 def number_text(value: float) -> str:
     """1.0 写成 "1"，0.5 写成 "0.5"，-100 写成 "−100"（印刷用的负号）。"""
@@ -189,16 +189,16 @@ def symbol(source):
     return name, f"“{name}”"
 
 
-# --- the kinds -----------------------------------------------------------------------------------------
+# --- 题型 ------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Kind:
     options: dict[str, Callable]
     question: str
     label: str
-    answer: Callable            # labcode, from the options' values
+    answer: Callable            # 由选项的值用 labcode 算出
     tolerance: float
-    derived: Callable | None = None   # more texts for the question, from the options' values ({V} = len(symbols))
+    derived: Callable | None = None   # 题目里用到的其他文字，由选项的值得出（{V} = len(symbols)）
 
 
 def _target(z, y) -> int:
@@ -272,7 +272,7 @@ KINDS = {
 
 
 TITLE = "动手算"
-# `…` marks what a reader types (set in the typewriter face, where l and I differ).
+# `…` 标出读者要输入的内容（用等宽字体排，l 和 I 分得开）。
 HELP = ("可以写小数、分数（`2/3`）或算式（`ln(5/3)`、`e^2`；`log` 也按自然对数 `ln` 算）；"
         "中文输入法打出的全角数字、括号、逗号、负号和句号也可以。“换一组数”出的每组数有一个变体号，"
         "在框里写 `变体 7F3A` 再核对，就回到那一组数。")
@@ -288,7 +288,7 @@ class Problem:
     values: dict
     texts: dict
     answer: float | list[float]
-    exact: str | None = None     # the answer's exact form as the book writes it (answer key), e.g. "ln(7/2)"
+    exact: str | None = None     # 答案的精确写法，与书里（答案册）一致，如 "ln(7/2)"
 
     @property
     def tolerance(self) -> float:

@@ -9,23 +9,25 @@ from dataclasses import dataclass, field
 
 from .text import long_array
 
-# 每章的笔记本。没通过的报告只出现在读者运行笔记本的地方（JupyterLab、Notebook、VS Code），网站上只存着
-# “还没写”和“通过”；学习包把各章笔记本放在同一个文件夹里，所以提示链接到读者身边的笔记本，而不是网页。
-NOTEBOOKS = {1: "01_probability_to_loss.ipynb", 2: "02_gradient.ipynb", 3: "03_shared_embedding.ipynb",
-             4: "04_bigram.ipynb", None: "appendix.ipynb"}
-
-# 提示指向的小节：标签 -> 章节笔记本里写着这个标签（和小节标题）的单元格的 id。JupyterLab 4 打开以
-# #cell-id=… 结尾的链接时，会滚到那个单元格；tests/test_practice.py 核对这些 id 与笔记本一致。
+# 提示指向的小节，按所在的笔记本分组：笔记本 -> {标签: 写着这个标签（和小节标题）的单元格的 id}。
+# 没通过的报告只出现在读者运行笔记本的地方（JupyterLab、Notebook、VS Code），网站上只存着“还没写”和“通过”；
+# 学习包把各章笔记本放在同一个文件夹里，所以提示链接到读者身边的笔记本，而不是网页。JupyterLab 4 打开以
+# #cell-id=… 结尾的链接时，会滚到那个单元格。课程包里没有 _toc.yml，只知道这里列出的笔记本：
+# tests/unit/test_practice.py 核对这些 id 与笔记本一致，tests/book/test_chapters.py 核对笔记本是书里的哪一章、
+# 标签的前缀（ch2-、app-）与那一章相符。
 SECTION_CELLS = {
-    "ch1-divide-by-sum": "db4c86ee", "ch1-softmax": "87420387", "ch1-overflow": "58b5d69f", "ch1-loss": "1e82170d",
-    "ch1-logsumexp": "8afe3658", "ch1-extreme": "d1fbb0d2", "ch1-epsilon": "c2689599",
-    "ch2-derivation": "49f61887", "ch2-sum-zero": "dfaf6b1d", "ch2-finite-diff": "459e3a41",
-    "ch2-step-size": "c543de7f", "ch2-soft-targets": "2b5c3818", "ch2-batch": "5cc1e614",
-    "ch2-denominator": "9e13be81",
-    "ch3-gradient": "5ac7e418", "ch3-overwrite-bug": "96981852",
-    "ch4-network": "network", "ch4-identity": "identity", "ch4-gradient": "gradient", "ch4-training": "training",
-    "ch4-mistakes": "mistakes",
-    "app-indexing": "49150a78",
+    "01_probability_to_loss.ipynb": {
+        "ch1-divide-by-sum": "db4c86ee", "ch1-softmax": "87420387", "ch1-overflow": "58b5d69f",
+        "ch1-loss": "1e82170d", "ch1-logsumexp": "8afe3658", "ch1-extreme": "d1fbb0d2", "ch1-epsilon": "c2689599"},
+    "02_gradient.ipynb": {
+        "ch2-derivation": "49f61887", "ch2-sum-zero": "dfaf6b1d", "ch2-finite-diff": "459e3a41",
+        "ch2-step-size": "c543de7f", "ch2-soft-targets": "2b5c3818", "ch2-batch": "5cc1e614",
+        "ch2-denominator": "9e13be81"},
+    "03_shared_embedding.ipynb": {"ch3-gradient": "5ac7e418", "ch3-overwrite-bug": "96981852"},
+    "04_bigram.ipynb": {
+        "ch4-network": "network", "ch4-identity": "identity", "ch4-gradient": "gradient", "ch4-training": "training",
+        "ch4-mistakes": "mistakes"},
+    "appendix.ipynb": {"app-indexing": "49150a78"},
 }
 
 FULL_INPUTS = ("把结果存下来：r = {check}(你的函数)；r.failures[0].args 就是这一项传给你的函数的参数，"
@@ -62,13 +64,16 @@ class Hint:
     @property
     def notebook(self) -> str:
         """讲这个错误的那一章（或附录）的笔记本，如 ``01_probability_to_loss.ipynb``。"""
-        return NOTEBOOKS[self.chapter]
+        for notebook, cells in SECTION_CELLS.items():
+            if self.label in cells:
+                return notebook
+        raise KeyError(f"SECTION_CELLS 里没有小节 {self.label!r}：把它写进它所在的笔记本之下")
 
     @property
     def href(self) -> str:
         """相对于读者笔记本的链接，如 ``01_probability_to_loss.ipynb#cell-id=58b5d69f``：在 JupyterLab 里点开，
         就打开那一章的笔记本并滚到这一节。"""
-        return f"{self.notebook}#cell-id={SECTION_CELLS[self.label]}"
+        return f"{self.notebook}#cell-id={SECTION_CELLS[self.notebook][self.label]}"
 
     @property
     def where(self) -> str:

@@ -10,7 +10,7 @@
 ('loss', '7F3A')
 
 每种题的 ``_draw_*`` 与 ``answer_box.js`` 里同名题型的 ``draw`` 一一对应，改一边就要改另一边；
-``tests/test_answer_box_variants.py`` 在几千个变体号上比较两边。答案由 labcode 算出（:mod:`.problems`）。
+``tests/unit/test_answer_box_variants.py`` 在几千个变体号上比较两边。答案由 labcode 算出（:mod:`.problems`）。
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from .problems import KINDS, Problem, ProblemError, check_label
 
 MASK = 0xFFFFFFFF
-IDS = 0x10000            # variant IDs 0000 … FFFF
+IDS = 0x10000            # 变体号 0000 … FFFF
 ID_TEXT = re.compile(r"^\s*(?:变体|variant|#)?\s*:?\s*([0-9a-fA-F]{4})\s*$")
 
 
@@ -74,7 +74,7 @@ def variant_text(number: int) -> str:
     return f"{variant_id(number):04X}"
 
 
-# --- the draws, in answer_box.js's order of calls to rand() --------------------------------------------
+# --- 出题：调用 rand() 的先后与 answer_box.js 相同 ---------------------------------------------------------
 
 def _js(x: float) -> str:
     """JavaScript 的 String(x)，对这里出现的数（整数、几位小数）。"""
@@ -123,7 +123,7 @@ def _draw_softmax(rand):
 
 
 def _draw_step(rand):
-    lr = _pick(rand, [0.1, 0.2, 0.5, 1])       # drawn before the scores, as the page's call does
+    lr = _pick(rand, [0.1, 0.2, 0.5, 1])       # 先抽学习率、再抽分数，与网页的调用顺序一致
     return _scores(rand, lr=lr)
 
 
@@ -149,7 +149,7 @@ def _draw_row_gradient(rand):
         t = _int(rand, 0, T - 1)
         if ids[t] != row:
             ids[t], placed = row, placed + 1
-    while True:   # no share equal to the sum in any component (exercise 3.3), and not [0, 0]
+    while True:   # 任何分量上都没有哪一份恰好等于总和（练习 3.3），也不是 [0, 0]
         dH = [[_int(rand, -3, 3), _int(rand, -3, 3)] for _ in ids]
         shares = [g for g, i in zip(dH, ids, strict=True) if i == row]
         total = [sum(g[d] for g in shares) for d in range(2)]
@@ -179,7 +179,7 @@ def _draw_smoothed_prob(rand):
 
 
 def _draw_mse_gradient(rand):
-    while True:   # again while the gradient (2/n) Xᵀr is [0, 0]
+    while True:   # 梯度 (2/n) Xᵀr 是 [0, 0] 时重抽
         X = [[_int(rand, 0, 10), _int(rand, 0, 10)] for _ in range(3)]
         w, b = [_int(rand, 1, 5), _int(rand, 1, 5)], _int(rand, 0, 20)
         y = [x[0] * w[0] + x[1] * w[1] + b + _int(rand, -3, 3) for x in X]

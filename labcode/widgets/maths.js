@@ -2,7 +2,7 @@
 // Each function mirrors a labcode function, and the browser tests compare them:
 // the page computes by itself, so it stays live with no kernel.
 // A widget imports what it uses (`import { softmax } from "./maths.js";`); esbuild bundles it into the widget's
-// module (web/build_widgets.mjs). No imports here: tests/test_family.py loads this file by itself.
+// module (web/build_widgets.mjs). No imports here: tests/unit/test_family.py loads this file by itself.
 
 // labcode.logsumexp for one row: shift by the max so exp never overflows.
 export function logsumexp(z) {
