@@ -98,12 +98,12 @@ def uses_symbol(symbol, formulas):
 def book_boxes() -> list[tuple[str, str, dict]]:
     """(notebook stem, kind, options with the label) of every answer box in the book: its code cell tagged
     ``answer-box``, read as the site's build reads it (_ext/answer_box, without running it)."""
-    from answer_box import TAG, _call
+    from box_cells import TAG, read_call
 
     found = []
     for path in sorted(BOOK.glob("*.ipynb")):
         for cell in load(path.name)["cells"]:
             if TAG in cell["metadata"].get("tags", []):
-                kind, label, options = _call("".join(cell["source"]))
+                kind, label, options = read_call("".join(cell["source"]))
                 found.append((path.stem, kind, {"label": label, **options}))
     return found

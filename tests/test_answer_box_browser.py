@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import answer_box
-from answer_box.formats import answer_text
+from box_formats import answer_text
 from labcode.practice.problems import KINDS, box_problem
 from labcode.practice.variants import nth_variant, variant, variant_text
 from notebook_outputs import book_boxes
