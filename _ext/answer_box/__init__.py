@@ -4,10 +4,10 @@ A chapter writes a box as a code cell tagged ``answer-box`` whose source is one 
 
     labcode.practice.answer_box("gradient", label="ch2-ab-gradient", z="[ln(2), 0, -ln(2)]", y=1)
 
-In a running notebook the call returns the box as a widget (labcode/widgets/answer_box.py). Here the call is
-read with ``ast`` (_ext/box_cells.py), never run, and the cell becomes an ``answer_box`` node whose problem (kind, the book's numbers,
-the answer computed with labcode) comes from labcode.practice.problems. On the site the box's HTML is written by
-the box's own module, ``markup`` of labcode/widgets/answer_box.js, run in Node while the site is built
+In a running notebook the call returns the box as a widget (labcode/widgets/answer_box.py). Here the call is read
+with ``ast`` (_ext/box_cells.py), never run, and the cell becomes an ``answer_box`` node whose problem (kind, the
+book's numbers, the answer computed with labcode) comes from labcode.practice.problems. On the site the box's HTML
+is written by the box's own module, ``markup`` of labcode/widgets/answer_box.js, run in Node while the site is built
 (web/render_boxes.mjs), and the page's script (the same module bundled as a classic script, only on pages with a
 box) sets it up; the widget state of the cell is left out of the page. In a PDF handout the box is a blank to fill
 in; the answer key (``handout_mode = "answers"``, latex/handout_filter.py) prints the answer.
