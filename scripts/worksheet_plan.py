@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import hmac
+import io
 import itertools
 import json
 import math
@@ -58,8 +59,8 @@ def read_table(path: Path, columns: dict[str, tuple[str, ...]], required: set[st
     """(line number, {column: text}) of each non-blank row of a CSV file. The first row is a header when one of
     its cells names a column (any of its names in `columns`, case aside); otherwise the columns come in the
     order of `columns`. Columns not named are ignored."""
-    rows = [(n, [cell.strip() for cell in row]) for n, row in enumerate(csv.reader(_text(path).splitlines()), 1)
-            if any(cell.strip() for cell in row)]
+    reader = csv.reader(io.StringIO(_text(path), newline=""))
+    rows = [(reader.line_num, [cell.strip() for cell in row]) for row in reader if any(cell.strip() for cell in row)]
     if not rows:
         raise WorksheetError(f"{path}：文件是空的")
     names = {alias.lower(): column for column, aliases in columns.items() for alias in aliases}

@@ -104,7 +104,7 @@ def document(preamble: str, sheets: list[Sheet], kind: str, course_title: str, s
     """The LaTeX of every sheet (kind SHEET) or every key (KEY), one student after another."""
     title, label = ("动手算练习纸", "练习纸") if kind == SHEET else ("动手算练习纸的答案", "答案")
     body = [preamble, "\\begin{document}", f"\\def\\coursetitle{{{build_pdf.tex_escape(course_title)}}}",
-            "\\pagestyle{normal}"]
+            "\\pagestyle{normal}", "\\worksheetfrontstrue" if kind == SHEET else ""]
     for sheet in sheets:
         student = sheet.student
         owner = build_pdf.tex_escape(f"学号 {student.id}" + (f"　{student.name}" if student.name else ""))
@@ -135,9 +135,19 @@ def cut(xdv: Path, ranges: list[tuple[int, int]], targets: list[Path]) -> None:
 
 
 def typeset(work: Path, name: str, tex: str) -> Path:
-    """The PDF of one document, with the handouts' checks (every glyph found in the fonts)."""
+    """The document typeset once (no cross-references to resolve) into `name`.xdv and `name`.pdf, with the
+    handouts' check that every character was found in the fonts."""
     (work / f"{name}.tex").write_text(tex, encoding="utf-8")
-    return build_pdf.run_latex(work, {"target": f"{name}.tex"})
+    log = work / f"{name}.log"
+    run = subprocess.run(["xelatex", "-no-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
+                          f"{name}.tex"], cwd=work, capture_output=True, text=True)
+    if run.returncode != 0 or not (work / f"{name}.xdv").exists():
+        raise build_pdf.BuildError(f"xelatex failed on {name}.tex", log)
+    lost = build_pdf.lost_glyphs(log)
+    if lost:
+        raise build_pdf.BuildError(f"{name}.tex: no glyph in the fonts for {' '.join(lost)}", log)
+    subprocess.run(["xdvipdfmx", "-q", "-o", f"{name}.pdf", f"{name}.xdv"], cwd=work, check=True, capture_output=True)
+    return work / f"{name}.pdf"
 
 
 def build(sheets: list[Sheet], targets: dict[str, tuple[Path, list[Path]]], work: Path, course_title: str,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -76,8 +77,15 @@ def make(roster: Path, chapters: list[str], out: Path, salt: str, per_box: int =
         raise plan.WorksheetError(build_pdf.install_hint(missing))
     course_title = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8")).get("title", "")
     with tempfile.TemporaryDirectory(prefix="worksheets-") as tmp:
-        worksheet_tex.build(chosen, targets(out, chosen, whole=only is None), work or Path(tmp), course_title,
-                            site, ids)
+        try:
+            worksheet_tex.build(chosen, targets(out, chosen, whole=only is None), work or Path(tmp), course_title,
+                                site, ids)
+        except build_pdf.BuildError as err:        # keep the log where the instructor looks
+            kept = out / "logs" / err.log.name
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            if err.log.exists():
+                shutil.copyfile(err.log, kept)
+            raise build_pdf.BuildError(str(err), kept) from None
     if only is None:
         plan.write_table(out / "private" / "key.csv", plan.KEY_COLUMNS, plan.key_rows(sheets))
     return chosen

@@ -15,6 +15,7 @@ from figures import figures
 from handouts import flat as _flat
 from handouts import pages as _pages
 from handouts import text as _text
+from handouts import typeset as _typeset
 from notebook_outputs import load, markdown_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -301,13 +302,6 @@ def test_deep_boxes_print_as_titled_asides(pdf_dir, chapter):
     flat = _flat("".join(_pages(pdf_dir / f"{chapter['stem']}.pdf")))
     missing = [title for title in titles if _flat(f"深入：{title}") not in flat]
     assert not missing, f"{chapter['stem']}.pdf does not print the 深入 boxes {missing}"
-
-
-def _typeset(text: str) -> str:
-    """A formula as pdftotext reads it: Latin variables in math italic (𝑒; ln, exp, sqrt upright), e^2 as e2."""
-    italic = {chr(97 + k): "ℎ" if k == 7 else chr(0x1D44E + k) for k in range(26)}
-    return re.sub(r"\b(?!(?:ln|exp|sqrt)\b)[a-z]+\b", lambda m: "".join(italic[c] for c in m[0]),
-                  text).replace("^", "")
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
