@@ -5,6 +5,7 @@ tests/test_worksheet_grading.py, the variant IDs on the site in tests/test_works
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,32 @@ def test_the_key_gives_each_problem_exactly_and_in_decimals():
                                          "section": "1.6", "box": "ch1-ab-loss", "kind": "loss",
                                          "variant": sheets[0].items[1].variant_id, "exact": "?",
                                          "decimal": rows[1]["decimal"], "tolerance": "0.001"}
+
+
+# --- the command, before any TeX ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["--chapters", "1,2", "--salt", "short"], "至少要 8 个字符"),
+    (["--chapters", "1,9", "--salt", SALT], "书里没有第 9 章"),
+    (["--chapters", "1", "--salt", SALT, "--only", "nobody"], "名单 .* 里没有学号 nobody"),
+    (["--chapters", "1", "--salt", SALT, "--site", "example.org"], "--site 要一个网址"),
+    (["--chapters", "1", "--salt", SALT, "--per-box", "0"], "--per-box 是每个框出几道题，要一个正整数，收到 0"),
+])
+def test_the_command_says_what_is_wrong_before_typesetting_anything(tmp_path, capsys, args, message):
+    import worksheets
+
+    roster = write(tmp_path, "学号,姓名\n1,甲\n")
+    assert worksheets.main([str(roster), "--out", str(tmp_path / "out"), *args]) == 2
+    assert re.search(message, capsys.readouterr().err)
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_salt_may_come_from_the_environment(tmp_path, capsys, monkeypatch):
+    """LM_BY_HAND_SALT, so that the salt stays out of the shell's history (--only nobody stops after the plan)."""
+    import worksheets
+
+    args = [str(write(tmp_path, "1,甲\n")), "--chapters", "1", "--out", str(tmp_path / "out"), "--only", "nobody"]
+    monkeypatch.setenv("LM_BY_HAND_SALT", SALT)
+    assert worksheets.main(args) == 2 and "没有学号 nobody" in capsys.readouterr().err
+    monkeypatch.setenv("LM_BY_HAND_SALT", "short")
+    assert worksheets.main(args) == 2 and "至少要 8 个字符" in capsys.readouterr().err
