@@ -127,6 +127,22 @@ def test_no_two_students_share_a_problem_even_where_a_kind_has_few():
         plan.assign([plan.Student(str(k), "") for k in range(400)], [box], SALT, per_box=2)
 
 
+def test_a_class_of_30_gets_30_different_problems_of_each_box_as_the_page_draws_them(tmp_path):
+    """Chapters 1 and 2 for 30 students: each sheet's variant IDs drawn by the page's own script (Node), and no two
+    students shown the same numbers in any box."""
+    from test_answer_box import run_page_script
+
+    roster = [plan.Student(f"2026{k:03d}", "") for k in range(30)]
+    cases = [[i.box.kind, i.box.label, i.variant_id] for s in plan.assign(roster, plan.chapter_boxes(["1", "2"]), SALT)
+             for i in s.items]
+    drawn = run_page_script(tmp_path, f"console.log(JSON.stringify({json.dumps(cases)}.map(([k, l, v]) =>"
+                                      " JSON.stringify(labAnswerBoxes.variant(k, l, v).texts))));\n")
+    by_box = {}
+    for (_, label, _), texts in zip(cases, drawn, strict=True):
+        by_box.setdefault(label, []).append(texts)
+    assert len(by_box) == 5 and all(len(set(shown)) == len(shown) == 30 for shown in by_box.values())
+
+
 def test_nobody_gets_the_books_own_numbers():
     """The loss box's numbers in the book ([ln 2, 0, −ln 2], y = 1) are also one of its variants: a student whose
     first candidate is that problem gets another (the chapter prints the book's answer right after the box)."""
