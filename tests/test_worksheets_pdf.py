@@ -96,8 +96,9 @@ def test_a_sheet_shows_its_student_and_each_problem_as_the_page_draws_it(built):
         text = sheet_text(built["out"] / "worksheets" / f"{student}.pdf")
         rows = [(row, page) for row, page in zip(built["key"], built["page"], strict=True) if row["student"] == student]
         assert flat(f"学号 {student} {name}") in text and "变体7F3A" in text       # and how to open a variant
-        for page in pages(built["out"] / "worksheets" / f"{student}.pdf"):               # in every page's header
-            assert flat(f"学号 {student}") in flat(page)
+        for kind in ("worksheets", "private/keys"):                                     # in every page's header
+            for page in pages(built["out"] / kind / f"{student}.pdf"):
+                assert flat(f"学号 {student} {name}") in flat(page.strip().splitlines()[0]), page[:200]
         at = 0
         for row, page in rows:
             head = flat(f"第 {row['problem']} 题 {SECTIONS[row['box']]}")
