@@ -4,13 +4,14 @@ student and box a variant of the box's problem, the one the site's box shows for
 Each student's variants come from the course's salt and the student's id (HMAC-SHA256), so the instructor gets the
 same sheets again from the roster and the salt, and nobody gets them from a student id alone. Some kinds have few
 distinct problems (softmax about 300), so two students could draw the same one: the later student in the roster
-then takes their next candidate. No two students of a roster share a problem of a box, nor does a problem repeat
-the book's own numbers (the chapter prints that answer). Students added at the end of the roster leave the earlier
-sheets as they were.
+then takes their next candidate. No two students of a roster share a problem of a box, and no problem takes the
+numbers of a box of the book (the chapters work those out). Students added at the end of the roster leave the
+earlier sheets as they were.
 """
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import hmac
 import io
@@ -155,11 +156,28 @@ def candidates(salt: str, student: str, label: str):
         yield int.from_bytes(digest[:2], "big")
 
 
+def _rounded(x):
+    return [_rounded(v) for v in x] if isinstance(x, list) else round(x, 9) if isinstance(x, float) else x
+
+
 def _identity(problem: Problem) -> str:
     """Two variants are the same problem when they show the same numbers."""
-    def rounded(x):
-        return [rounded(v) for v in x] if isinstance(x, list) else round(x, 9) if isinstance(x, float) else x
-    return json.dumps({k: rounded(v) for k, v in problem.values.items()}, sort_keys=True)
+    return json.dumps({k: _rounded(v) for k, v in problem.values.items()}, sort_keys=True)
+
+
+@functools.cache
+def _book_numbers() -> tuple[dict, ...]:
+    """The numbers of every box of the book (the chapters print their answers)."""
+    return tuple({k: _rounded(v) for k, v in box.book.values.items()}
+                 for box in chapter_boxes([number for number, _ in book_chapters()]))
+
+
+def in_book(problem: Problem) -> bool:
+    """Does the book work out these numbers already: a box of the book has the same values for every option the
+    two share (softmax of the loss box's z, a step from the gradient box's z and y)?"""
+    mine = {k: _rounded(v) for k, v in problem.values.items()}
+    return any(shared and all(mine[k] == values[k] for k in shared)
+               for values in _book_numbers() for shared in [mine.keys() & values.keys()])
 
 
 def _weights(z) -> list[Fraction]:
@@ -218,7 +236,7 @@ def assign(roster: list[Student], boxes: list[Box], salt: str, per_box: int = 1)
     check_salt(salt)
     if not isinstance(per_box, int) or per_box < 1:
         raise WorksheetError(f"--per-box 是每个框出几道题，要一个正整数，收到 {per_box!r}")
-    taken = {box.label: {_identity(box.book)} for box in boxes}
+    taken = {box.label: set() for box in boxes}
     sheets = []
     for student in roster:
         items = []
@@ -235,9 +253,9 @@ def assign(roster: list[Student], boxes: list[Box], salt: str, per_box: int = 1)
 def _free(box: Box, ids, taken: set[str], wanted: int) -> tuple[int, Problem]:
     for number in itertools.islice(ids, TRIES):
         problem = drawn(box, number)
-        if _identity(problem) not in taken:
+        if _identity(problem) not in taken and not in_book(problem):
             return number, problem
-    raise WorksheetError(f"{box.chapter_label}的框 {box.label} 的不同题目不够 {wanted} 道（已用 {len(taken) - 1} 道）："
+    raise WorksheetError(f"{box.chapter_label}的框 {box.label} 的不同题目不够 {wanted} 道（已用 {len(taken)} 道）："
                          "减少 --per-box，或把名单分成几组、每组用不同的盐")
 
 

@@ -143,14 +143,19 @@ def test_a_class_of_30_gets_30_different_problems_of_each_box_as_the_page_draws_
     assert len(by_box) == 5 and all(len(set(shown)) == len(shown) == 30 for shown in by_box.values())
 
 
-def test_nobody_gets_the_books_own_numbers():
-    """The loss box's numbers in the book ([ln 2, 0, −ln 2], y = 1) are also one of its variants: a student whose
-    first candidate is that problem gets another (the chapter prints the book's answer right after the box)."""
-    box = plan.chapter_boxes(["1"])[1]
-    assert box.kind == "loss"
+@pytest.mark.parametrize("box, book", [(1, 1), (0, 1), (3, 2)], ids=["loss", "softmax-of-the-loss-box", "step"])
+def test_nobody_gets_numbers_the_book_works_out(box, book):
+    """The book's boxes use [ln 2, 0, −ln 2] (y = 1) and work out its softmax, loss, gradient and step: a student
+    whose first candidate has the numbers of a box of the book (the loss box's own, or the softmax of its z, or a
+    step from the gradient box's z and y) gets another."""
+    boxes = plan.chapter_boxes(["1", "2"])
+    box, book = boxes[box], boxes[book].book
+    shared = box.book.values.keys() & book.values.keys()
     lucky = next(plan.Student(f"x{k}", "") for k in range(100_000)
-                 if variant("loss", box.label, next(plan.candidates(SALT, f"x{k}", box.label))).texts == box.book.texts)
-    assert plan.assign([lucky], [box], SALT)[0].items[0].problem.texts != box.book.texts
+                 if all(variant(box.kind, box.label, next(plan.candidates(SALT, f"x{k}", box.label))).values[name]
+                        == pytest.approx(book.values[name]) for name in shared))
+    given = plan.assign([lucky], [box], SALT)[0].items[0].problem
+    assert any(given.values[name] != pytest.approx(book.values[name]) for name in shared)
 
 
 def test_a_student_added_at_the_end_leaves_the_earlier_sheets_as_they_were():
