@@ -14,7 +14,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
 
-.PHONY: help build site kit pdf test lint execute lab bench assets lock clean worksheets grade-worksheets
+.PHONY: help build site kit pdf test lint execute lab bench grade assets lock clean worksheets grade-worksheets
 .DEFAULT_GOAL := help
 
 ## help: this list
@@ -77,15 +77,15 @@ pdf: assets
 
 ## worksheets: each student's own worksheet and key as PDFs, and key.csv (docs/instructors.md): ROSTER=roster.csv
 ## CHAPTERS=1,2 [OUT=_build/worksheets]; the course's salt in the environment variable LM_BY_HAND_SALT
-OUT ?= _build/worksheets
+WORKSHEETS_OUT = $(or $(OUT),_build/worksheets)
 worksheets: $(STAMP)
 	@test -n "$(ROSTER)" -a -n "$(CHAPTERS)" || { echo "make worksheets ROSTER=名单.csv CHAPTERS=1,2 [OUT=文件夹]"; exit 2; }
-	$(PY) scripts/worksheets.py "$(ROSTER)" --chapters "$(CHAPTERS)" --out "$(OUT)"
+	$(PY) scripts/worksheets.py "$(ROSTER)" --chapters "$(CHAPTERS)" --out "$(WORKSHEETS_OUT)"
 
 ## grade-worksheets: grade answers typed from the worksheets: ANSWERS=answers.csv KEY=…/private/key.csv [OUT=…]
 grade-worksheets: $(STAMP) $(WIDGET_STAMP)
 	@test -n "$(ANSWERS)" -a -n "$(KEY)" || { echo "make grade-worksheets ANSWERS=答案.csv KEY=…/private/key.csv [OUT=文件夹]"; exit 2; }
-	$(PY) scripts/grade_worksheets.py "$(ANSWERS)" --key "$(KEY)" --out "$(OUT)"
+	$(PY) scripts/grade_worksheets.py "$(ANSWERS)" --key "$(KEY)" --out "$(WORKSHEETS_OUT)"
 
 ## test: unit and property tests, doctests, nbval (every notebook once, in the learner's kit), site build, browser and PDF checks
 ## (test files run in JOBS processes with pytest-xdist, 2 by default; the site is still built once; JOBS= runs them in one)
@@ -104,6 +104,12 @@ execute: $(STAMP) $(WIDGET_STAMP)
 ## lab: JupyterLab on the chapter notebooks, sliders live
 lab: $(STAMP) $(WIDGET_STAMP)
 	$(VENV)/bin/jupyter lab book/
+
+## grade: grade a folder of submitted notebooks without a server: SUBMISSIONS=dir OUT=dir [CHAPTERS=1,2]
+## (grades.csv and feedback/ in OUT; the course salt comes from the variable LM_BY_HAND_SALT; docs/instructors.md)
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" -a -n "$(OUT)" || { echo "usage: make grade SUBMISSIONS=dir OUT=dir [CHAPTERS=1,2]"; exit 2; }
+	$(PY) -m labcode.grade "$(SUBMISSIONS)" --out "$(OUT)" $(if $(CHAPTERS),--chapters $(CHAPTERS))
 
 ## bench: one table of build, test, widget and bigram timings (scripts/benchmark.py)
 bench: assets

@@ -23,12 +23,10 @@ from __future__ import annotations
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.transforms import SphinxTransform
-from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+import cell_runs
 import site_files
-
-logger = logging.getLogger(__name__)
 
 LABEL = "深入："
 CSS = "deep.css"
@@ -78,35 +76,8 @@ class MergeDeepBoxes(SphinxTransform):
     default_priority = 9
 
     def apply(self):
-        for start in list(self.document.findall(deep_start)):
-            parent = start.parent
-            siblings = parent.children[parent.index(start) + 1:]
-            end = next((n for n in siblings if isinstance(n, (deep_start, deep_end))), None)
-            if not isinstance(end, deep_end):
-                what = "another deep-start before it" if isinstance(end, deep_start) else \
-                    "no deep-end after it in the same section (a heading ends the section)"
-                logger.warning(f"deep-start “{start[0].astext()}” has {what}", location=start,
-                               type="deep", subtype="structure")
-                parent.remove(start)
-                continue
-            box = deep_box(classes=["lc-deep", *start["classes"]])
-            box.source, box.line = start.source, start.line
-            box += start.children
-            content = parent.children[parent.index(start) + 1:parent.index(end)]
-            for node in content:
-                parent.remove(node)
-            box.extend(content)
-            parent.replace(start, box)
-            parent.remove(end)
-        for end in list(self.document.findall(deep_end)):
-            logger.warning("deep-end without a deep-start before it in the same section", location=end,
-                           type="deep", subtype="structure")
-            end.parent.remove(end)
-
-
-def _append(text: str):
-    """A visitor that writes `text`."""
-    return lambda translator, node: translator.body.append(text)
+        cell_runs.gather(self.document, deep_start, deep_end,
+                         lambda start: deep_box(classes=["lc-deep", *start["classes"]]), "deep")
 
 
 def visit_box_html(self, node):
@@ -126,12 +97,12 @@ def depart_box_latex(self, node):
 def setup(app):
     app.add_node(deep_start)
     app.add_node(deep_end)
-    app.add_node(deep_box, html=(visit_box_html, _append("</div>\n</details>\n")),
+    app.add_node(deep_box, html=(visit_box_html, cell_runs.append("</div>\n</details>\n")),
                  latex=(visit_box_latex, depart_box_latex))
     app.add_node(deep_title,
-                 html=(_append(f'<summary class="lc-deep-title"><span class="lc-deep-label">{LABEL}</span>'),
-                       _append('</summary>\n<div class="lc-deep-body">\n')),
-                 latex=(_append("{"), _append("}\n")))
+                 html=(cell_runs.append(f'<summary class="lc-deep-title"><span class="lc-deep-label">{LABEL}</span>'),
+                       cell_runs.append('</summary>\n<div class="lc-deep-body">\n')),
+                 latex=(cell_runs.append("{"), cell_runs.append("}\n")))
     app.add_directive("deep-start", DeepStart)
     app.add_directive("deep-end", DeepEnd)
     app.add_transform(MergeDeepBoxes)

@@ -29,13 +29,14 @@ from .linear import linear, linear_backward
 from .overview import course_map, course_map_alt
 from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, perplexity, softmax
 from .regression import mse, mse_grad
+from .vocab import Vocab
 
 __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "cross_entropy_grad", "perplexity",
            "numerical_grad", "gradcheck", "GradCheck", "step_size_errors", "gradient_step", "linear", "linear_backward",
            "mse", "mse_grad",
            "UNK", "BOS", "EOS", "IGNORE", "collate", "valid_mean",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
-           "embed_with_positions", "embed_with_positions_backward", "corpus", "practice",
+           "embed_with_positions", "embed_with_positions_backward", "corpus", "practice", "Vocab",
            "load_words", "split_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll",
            "count_weights",
            "loss_and_grad", "loss_and_grad_from_counts", "sample_names",
@@ -46,7 +47,7 @@ __all__ += ["idioms", "load_idioms", "course_map", "course_map_alt"]
 
 
 def __getattr__(name):
-    # The widget pulls in ipywidgets and matplotlib; import it only when asked for.
+    # 插件会导入 ipywidgets 和 matplotlib：用到时才导入。
     if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
                 "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"):
         from . import widgets

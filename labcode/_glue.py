@@ -5,7 +5,9 @@
 """
 from __future__ import annotations
 
-# myst-nb reads a glued value from a display output whose MIME types carry this prefix (display=False).
+from ._validate import check_bool, check_text
+
+# myst-nb 从 MIME 类型带这个前缀的显示输出里读粘贴的值（display=False 时）。
 GLUE_PREFIX = "application/papermill.record/"
 
 
@@ -30,12 +32,8 @@ def glue(name, variable, display=True):
     ...
     ValueError: name 必须是非空字符串，收到 ''
     """
-    if not isinstance(name, str):
-        raise TypeError(f"name 必须是非空字符串，收到 {type(name).__name__} 类型的 {name!r}")
-    if not name:
-        raise ValueError(f"name 必须是非空字符串，收到 {name!r}")
-    if not isinstance(display, bool):
-        raise TypeError(f"display 必须是 True 或 False，收到 {display!r}")
+    check_text(name, "name")
+    check_bool(display, "display")
     from IPython.core.formatters import format_display_data
     from IPython.display import display as show
 

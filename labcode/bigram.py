@@ -11,40 +11,57 @@
 """
 from __future__ import annotations
 
+import functools
+from typing import NamedTuple
+
 import numpy as np
 
 from ._validate import (
-    as_float_array,
-    as_ids,
+    as_counts,
     as_logits,
+    as_pairs,
+    check_alpha,
+    check_callable,
+    check_count,
     check_each,
     check_int,
+    check_lr,
     check_nonneg,
-    check_positive,
+    check_overflow,
+    check_real,
+    check_reg,
     check_rng,
+    check_size,
     check_temperature,
+    finite,
 )
 from .embedding import embedding_backward
 from .probability import _softmax, cross_entropy, cross_entropy_grad
-from .words import build_vocab, decode, encode_pairs, encode_word, load_words, split_words
+from .vocab import BOUNDARY, Vocab, check_vocab
+from .words import build_vocab, check_words, encode_pairs, load_words, split_words
 
-__all__ = ["load_words", "split_words", "build_vocab", "encode_word", "encode_pairs", "decode",
-           "count_matrix", "count_probs", "count_nll", "count_weights", "smoothed_counts", "count_optimum",
-           "check_counts", "init_weights", "loss_and_grad", "loss_and_grad_from_counts", "train", "lr_limits",
-           "sample_names"]
+__all__ = ["load_words", "split_words", "build_vocab", "encode_pairs", "BigramData", "bigram_data", "names_data",
+           "NAMES_LR", "count_matrix", "count_probs", "count_nll", "count_weights", "smoothed_counts",
+           "count_optimum", "check_row_totals", "init_weights", "loss_and_grad", "loss_and_grad_from_counts",
+           "train", "lr_limits", "sample_names", "sample_words"]
+
+NAMES_LR = 70.0   # 第 4 章在 names.txt 上的学习率：计数写法从 W = 0 出发，在 lr_limits 给出的边界（约 74.4）以内
 
 
-# ---- the counting model ----
+# ---- 计数模型 ----
 
 def count_matrix(xs, ys, vocab_size):
-    """数一数每个 (前一个字 i, 后一个字 j) 出现了几次：C[i, j]。
+    """数一数每个 (前一个字 i, 后一个字 j) 出现了几次：C[i, j]，形状 (V, V) 的 int64 数组。
 
+    讲解：:ref:`ch4-counts`
     >>> count_matrix([0, 1, 2, 1], [1, 2, 1, 0], 3)
     array([[0, 1, 0],
            [1, 0, 1],
            [0, 1, 0]])
     """
-    xs, ys = _check_pairs(xs, ys, vocab_size)
+    vocab_size = check_count(vocab_size, "vocab_size")
+    check_size((vocab_size, vocab_size), "vocab_size", vocab_size)
+    xs, ys = as_pairs(xs, ys, vocab_size)
     flat = np.bincount(xs * vocab_size + ys, minlength=vocab_size * vocab_size)
     return flat.reshape(vocab_size, vocab_size)  # (V, V)
 
@@ -52,36 +69,54 @@ def count_matrix(xs, ys, vocab_size):
 def smoothed_counts(counts, alpha):
     """平滑后的计数 C + α：每一格都加上 α 个“假计数”。
 
+    讲解：:ref:`ch4-counts`
     >>> smoothed_counts([[1, 0], [2, 2]], 0.5).tolist()
     [[1.5, 0.5], [2.5, 2.5]]
     """
-    return check_counts(counts) + _check_alpha(alpha)
+    C, alpha = as_counts(counts), check_alpha(alpha)
+    S = finite(lambda: C + alpha, "C + α", "counts 与 alpha")
+    finite(S.sum, "C + α 的总和", "counts 与 alpha")
+    return S
 
 
 def count_probs(counts, alpha=0.0):
     """计数模型的概率：每个计数加 alpha（平滑）后按行归一化，P[i, j] = (C_ij + α) / Σ_k (C_ik + α)。
 
+    讲解：:ref:`ch4-counts`
     >>> count_probs([[1, 3], [0, 2]], alpha=1.0).tolist()
     [[0.3333333333333333, 0.6666666666666666], [0.25, 0.75]]
     """
-    C = smoothed_counts(counts, alpha)
-    rows = C.sum(axis=1, keepdims=True)  # (V, 1)
-    if (rows == 0).any():
-        raise ValueError(f"counts 有的行全是 0（编号为 {np.flatnonzero(rows[:, 0] == 0).tolist()} 的行），"
-                         f"alpha = 0 时这些行的概率没有定义；请给 alpha > 0")
-    return C / rows
+    S = smoothed_counts(counts, alpha)
+    return S / check_row_totals(S.sum(axis=1))[:, None]
 
 
 def count_nll(counts, alpha=0.0):
     """计数模型在它自己数过的字符对上的平均负对数似然：−Σ C_ij ln P_ij / ΣC（约定 0·ln 0 = 0）。
 
+    讲解：:ref:`ch4-counts`
     >>> round(count_nll([[1, 3], [0, 2]]), 6)   # P = [[1/4, 3/4], [0, 1]]：(ln 4 + 3 ln(4/3) + 0) / 6
     0.37489
     """
-    C = check_counts(counts)
-    P = count_probs(C, alpha)
-    picked = np.log(np.where(C > 0, P, 1.0))  # 只在 C > 0 的格子上取对数
-    return float(-np.sum(C * picked) / C.sum())
+    C = as_counts(counts)
+    S = smoothed_counts(C, alpha)
+    # ln P_ij = ln(C_ij + α) − ln(行和)，只在 C > 0 的格子上取：P 小到下溢成 0 时也不会变成 −inf
+    log_p = np.log(np.where(C > 0, S, 1.0)) - np.log(check_row_totals(S.sum(axis=1)))[:, None]
+    return float(finite(lambda: -np.sum(C * log_p) / C.sum(), "平均负对数似然", "counts"))
+
+
+def check_row_totals(totals, ids=None):
+    """平滑后各行的总数（totals[k] 属于编号为 ids[k] 的行，默认 ids = 0, 1, …）都必须大于 0：
+    全是 0 的行在 α = 0 时概率没有定义。返回 totals。
+
+    讲解：:ref:`ch4-counts`
+    """
+    totals = np.asarray(totals)
+    ids = np.arange(len(totals)) if ids is None else np.asarray(ids)
+    empty = np.unique(ids[totals == 0])
+    if empty.size:
+        raise ValueError(f"counts 有的行全是 0（编号为 {empty[:8].tolist()} 的行），"
+                         f"alpha = 0 时这些行的概率没有定义；请给 alpha > 0")
+    return totals
 
 
 def count_optimum(counts, alpha=0.0):
@@ -90,6 +125,7 @@ def count_optimum(counts, alpha=0.0):
     即计数模型 (C + α) 按行归一化后，在同一份计数 C + α 上的平均负对数似然；
     W = ln(C + α) 时取到（α = 0 且有零计数时只能逼近，那一格需要 −inf）。α = 0 时就是 ``count_nll(C)``。
 
+    讲解：:ref:`ch4-trainer`
     >>> round(count_optimum([[1, 1], [0, 2]]), 4), round(count_optimum([[1, 1], [0, 2]], alpha=1), 4)
     (0.3466, 0.6277)
     """
@@ -101,6 +137,7 @@ def count_weights(counts, alpha=0.0):
 
     alpha = 0 时，没出现过的组合得到 −inf（概率恰为 0）：有限的 W 做不到这一点。
 
+    讲解：:ref:`ch4-identity`
     >>> count_weights([[1, 0], [2, 2]]).tolist()
     [[0.0, -inf], [0.6931471805599453, 0.6931471805599453]]
     """
@@ -109,15 +146,17 @@ def count_weights(counts, alpha=0.0):
         return np.log(C)  # (V, V)
 
 
-# ---- the neural model ----
+# ---- 网络模型 ----
 
 def init_weights(vocab_size, rng, scale=1.0):
     """随机初始权重 W，形状 (V, V)，每项取自 N(0, scale²)。
 
+    讲解：:ref:`ch4-network`
     >>> init_weights(3, np.random.default_rng(0)).shape
     (3, 3)
     """
-    vocab_size = check_int(vocab_size, "vocab_size", 1)
+    vocab_size = check_count(vocab_size, "vocab_size")
+    check_size((vocab_size, vocab_size), "vocab_size", vocab_size)
     check_rng(rng)
     return check_nonneg(scale, "scale") * rng.standard_normal((vocab_size, vocab_size))
 
@@ -145,13 +184,16 @@ def loss_and_grad(W, xs, ys, reg=0.0):
     loss : float
     dW : 形状 (V, V)；同一个前一个字出现多次，它那一行的梯度累加
 
+    讲解：:ref:`ch4-gradient`
     >>> loss, dW = loss_and_grad(np.zeros((2, 2)), [0, 1], [1, 1])
     >>> round(loss, 6), dW.tolist()       # ln 2；每行 (p − e_y)/N
     (0.693147, [[0.25, -0.25], [0.25, -0.25]])
     """
     W = _check_W(W)
-    xs, ys = _check_pairs(xs, ys, len(W))
-    return _pairs_step(W, xs, ys, _check_reg(reg))
+    xs, ys = as_pairs(xs, ys, len(W))
+    reg = check_reg(reg)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _finite_step(_pairs_step(W, xs, ys, reg), W)
 
 
 def _counts_step(W, C, reg):
@@ -180,12 +222,26 @@ def loss_and_grad_from_counts(W, counts, reg=0.0):
     loss = −Σ_ij C_ij ln softmax(W)_ij / N + reg·mean(W²)，
     dW = (rowsum(C)[:, None] · softmax(W) − C) / N + 2·reg·W / W.size，其中 N = ΣC。
 
+    讲解：:ref:`ch4-gradient`、:ref:`ch4-training`
     >>> loss, dW = loss_and_grad_from_counts(np.zeros((2, 2)), [[0, 1], [0, 1]])
     >>> round(loss, 6), dW.tolist()
     (0.693147, [[0.25, -0.25], [0.25, -0.25]])
     """
     W = _check_W(W)
-    return _counts_step(W, check_counts(counts, len(W)), _check_reg(reg))
+    C, reg = np.asarray(as_counts(counts, len(W)), dtype=np.float64), check_reg(reg)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _finite_step(_counts_step(W, C, reg), W)
+
+
+def _finite_step(step, W):
+    """W 全是有限数时，损失和梯度也必须有限：否则是 W 的取值跨度（或 λ·mean(W²)）超出了 float64 的范围。
+
+    W 含 -inf（屏蔽某个组合）时，+inf 的损失是真实值，原样返回。
+    """
+    loss, dW = step
+    if np.isfinite(W).all():
+        check_overflow(np.append(dW, loss), "损失与梯度", "W 或 reg")
+    return loss, dW
 
 
 def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, callback=None):
@@ -205,18 +261,24 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
     ----
     W : 训练后的权重；losses : 形状 (步数 + 1,)，losses[k] 是更新 k 次后的损失
 
+    讲解：:ref:`ch4-training`
     >>> W, losses = train(np.zeros((2, 2)), [[1, 3], [2, 2]], lr=1.0, steps=3)
     >>> losses.round(4).tolist()
     [0.6931, 0.6658, 0.6503, 0.6414]
     """
     W = _check_W(W).copy()
     check_each(W, np.isfinite(W), "W", "有限数（初值里不能有 -inf）")
-    C = check_counts(counts, len(W))
-    lr, reg = check_positive(lr, "lr", note="学习率 η"), _check_reg(reg)
-    steps = check_int(steps, "steps", 0)
+    C = np.asarray(as_counts(counts, len(W)), dtype=np.float64)
+    lr, reg, steps = check_lr(lr), check_reg(reg), check_int(steps, "steps", 0)
+    check_size((steps + 1,), "steps", steps)            # 每一步记一个损失
+    stop_below = None if stop_below is None else check_real(stop_below, "stop_below")
+    print_every = check_int(print_every, "print_every", 0, note="每几步打印一次，0 表示不打印")
+    callback = check_callable(callback, "callback", optional=True)
     losses = []
     for step in range(steps + 1):
-        loss, dW = _counts_step(W, C, reg)
+        with np.errstate(over="ignore", invalid="ignore"):
+            loss, dW = _counts_step(W, C, reg)
+        check_overflow(np.append(dW, loss), f"更新 {step} 次后的损失与梯度", "lr、W 或 reg")
         losses.append(loss)
         if print_every and step % print_every == 0:
             print(f"更新 {step:>5} 次后  损失 {loss:.6f}")
@@ -224,7 +286,8 @@ def train(W, counts, lr, steps, reg=0.0, *, stop_below=None, print_every=0, call
             callback(step, loss)
         if step == steps or (stop_below is not None and loss <= stop_below):
             break
-        W -= lr * dW
+        with np.errstate(over="ignore", invalid="ignore"):
+            W -= lr * dW                                  # 溢出由下一步的损失检查报出
     return W, np.array(losses)
 
 
@@ -236,10 +299,11 @@ def lr_limits(counts):
     diag(p_i) − outer(p_i, p_i) 的最大特征值；整张表的边界是各行边界的最小值。这是最优点附近的局部条件。
     没出现过的行（n_i = 0）和全部计数落在同一格的行（μ_max = 0）不受限制，记作 inf。带平滑训练时传入 C + α。
 
+    讲解：:ref:`ch4-lr-edge`
     >>> lr_limits([[1, 1], [0, 2]])    # 编号为 0 的行 p = (1/2, 1/2)，μ_max = 1/2：2·4 / (2·0.5)
     array([ 8., inf])
     """
-    C = check_counts(counts)
+    C = np.asarray(as_counts(counts), dtype=np.float64)
     n = C.sum(axis=1)                                       # (V,) 各行的 n_i
     limits = np.full(C.shape[0], np.inf)                   # (V,)
     for i in np.flatnonzero(n > 0):
@@ -259,25 +323,36 @@ def sample_names(W, vocab, rng, n=1, temperature=1.0, max_len=50):
     vocab : :func:`build_vocab` 给出的词表；rng : numpy.random.Generator
     n : 抽几个词；temperature : 温度 τ > 0；max_len : 一个词最多几个字，到了就截断
 
+    讲解：:ref:`ch4-sampling`
     >>> W = count_weights([[0, 1], [1, 0]])          # '.' 后必是 a，a 后必是 '.'
-    >>> sample_names(W, {'.': 0, 'a': 1}, np.random.default_rng(0), n=2)
+    >>> sample_names(W, build_vocab(["a"]), np.random.default_rng(0), n=2)
     ['a', 'a']
     """
     W = _check_W(W)
     probs = _softmax(W, -1, check_temperature(temperature))   # (V, V)
-    return _sample_words(probs.__getitem__, vocab, rng, n, max_len, rows=(W.shape[0], "W"))
+    return sample_words(probs.__getitem__, check_vocab(vocab, first=BOUNDARY, size=W.shape[0], of="W"), rng, n, max_len)
 
 
-def _sample_words(next_probs, vocab, rng, n, max_len, rows):
-    """采样的循环：从 '.'（编号 0）出发，按 next_probs(前一个字) 抽下一个字，抽到 '.' 或满 max_len 个字就停。
+def sample_words(next_probs, vocab, rng, n=1, max_len=50):
+    """采样的循环：从 '.'（编号 0）出发，按 next_probs(前一个字的编号) 抽下一个字，抽到 '.' 或满 max_len 个字就停。
 
-    rows = (模型的行数, 参数名)，用来核对词表的大小。
+    :func:`sample_names` 与 :func:`labcode.idioms.sample_from_counts` 都用它，只是 next_probs 不同。
+
+    参数
+    ----
+    next_probs : 函数，前一个字的编号 → 下一个字的概率（形状 (V,)）
+    vocab : ``'.'`` 编号 0 的词表；rng : numpy.random.Generator
+    n : 抽几个词；max_len : 一个词最多几个字，到了就截断
+
+    讲解：:ref:`ch4-sampling`
+    >>> sample_words(lambda i: [0.0, 1.0] if i == 0 else [1.0, 0.0], build_vocab(["a"]), np.random.default_rng(0))
+    ['a']
     """
-    size, table = rows
-    if len(vocab) != size:
-        raise ValueError(f"vocab 的大小必须等于 {table} 的行数 {size}，收到 {len(vocab)} 个符号")
+    check_vocab(vocab, first=BOUNDARY)
+    check_callable(next_probs, "next_probs")
     check_rng(rng)
     n, max_len = check_int(n, "n", 0), check_int(max_len, "max_len", 1)
+    check_size((n, max_len), "n 与 max_len", (n, max_len))   # 最多抽出 n·max_len 个字
     words = []
     for _ in range(n):
         ids, ix = [], 0
@@ -286,42 +361,65 @@ def _sample_words(next_probs, vocab, rng, n, max_len, rows):
             if ix == 0:
                 break
             ids.append(ix)
-        words.append(decode(ids, vocab))
+        words.append(vocab.decode(ids))
     return words
 
 
-# ---- input checks about this module's concepts ----
+# ---- 整条流水线，只写一次 ----
+
+class BigramData(NamedTuple):
+    """一份词表上的 bigram 数据：词、词表、训练对 (xs, ys) 与计数矩阵 C。
+
+    讲解：:ref:`ch4-counts`
+    """
+    words: list
+    vocab: Vocab
+    xs: np.ndarray
+    ys: np.ndarray
+    counts: np.ndarray
+
+
+def bigram_data(words, vocab=None):
+    """第 4 章的流水线：``build_vocab → encode_pairs → count_matrix``，一步给出全部结果。
+
+    参数
+    ----
+    words : 非空的词列表
+    vocab : 可选的词表（如 :func:`labcode.idioms.capped_vocab` 给出的）；默认 ``build_vocab(words)``
+
+    返回
+    ----
+    BigramData(words, vocab, xs, ys, counts)
+
+    讲解：:ref:`ch4-counts`
+    >>> data = bigram_data(["aba"])
+    >>> data.xs.tolist(), data.counts.sum()
+    ([0, 1, 2, 1], np.int64(4))
+    """
+    words = check_words(words)
+    vocab = build_vocab(words) if vocab is None else vocab
+    xs, ys = encode_pairs(words, vocab)
+    return BigramData(words, vocab, xs, ys, count_matrix(xs, ys, len(vocab)))
+
+
+@functools.cache
+def names_data():
+    """names.txt 的 :class:`BigramData`（只读一次；数组是只读的，要改请先复制）。
+
+    讲解：:ref:`ch4-data`
+    >>> names_data().counts.shape
+    (27, 27)
+    """
+    data = bigram_data(load_words())
+    for arr in (data.xs, data.ys, data.counts):
+        arr.setflags(write=False)
+    return data
+
+
+# ---- 关于本模块概念的参数检查 ----
 
 def _check_W(W):
     W = as_logits(W, "W")
     if W.ndim != 2 or W.shape[0] != W.shape[1]:
         raise ValueError(f"W 必须是 (V, V) 的方阵（W[i] 是前一个字 i 的分数），收到形状 {W.shape}")
     return W
-
-
-def check_counts(counts, vocab_size=None):
-    """计数矩阵 C：(V, V) 的方阵（给了 vocab_size 时 V 必须等于它），有限、非负，至少一个正计数。"""
-    C = as_float_array(counts, "counts")
-    if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] < 1:
-        raise ValueError(f"counts 必须是 (V, V) 的方阵，收到形状 {C.shape}")
-    if vocab_size is not None and C.shape[0] != vocab_size:
-        raise ValueError(f"counts 的形状必须与 W 相同 ({vocab_size}, {vocab_size})，收到 {C.shape}")
-    check_each(C, np.isfinite(C) & (C >= 0), "counts", "有限的非负数（次数不能为负）")
-    if C.sum() == 0:
-        raise ValueError("counts 至少要有一个正的计数，收到全 0 矩阵")
-    return C
-
-
-def _check_pairs(xs, ys, vocab_size):
-    xs, ys = as_ids(xs, vocab_size, "xs"), as_ids(ys, vocab_size, "ys")
-    if xs.ndim != 1 or xs.shape != ys.shape or xs.size == 0:
-        raise ValueError(f"xs 与 ys 必须是等长的非空一维编号数组，收到形状 {xs.shape} 与 {ys.shape}")
-    return xs, ys
-
-
-def _check_alpha(alpha):
-    return check_nonneg(alpha, "alpha", note="伪计数 α")
-
-
-def _check_reg(reg):
-    return check_nonneg(reg, "reg", note="正则化系数 λ")

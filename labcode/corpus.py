@@ -4,7 +4,7 @@
 ----
 * 语料在 ``labcode/data/zh_corpus.txt``，一行一句，每句是一篇“文档”。
 * 字表冻结在 ``labcode/data/zh_vocab.txt``，一行一项：前三行是特殊记号
-  ``<UNK>``、``<BOS>``、``<EOS>``（编号 ``UNK, BOS, EOS = 0, 1, 2``），
+  ``<UNK>``、``<BOS>``、``<EOS>``（编号 ``UNK, BOS, EOS = 0, 1, 2``，见 :mod:`labcode.vocab`），
   其后是语料里出现过的每个字（含标点），按 Unicode 码位排序。
   字表存在仓库里、不在运行时重建，所以改了语料也不会悄悄改变编号；
   测试会检查字表与语料是否一致。
@@ -18,10 +18,9 @@ from importlib.resources import files
 
 import numpy as np
 
-from ._validate import as_ids
-from .batch import BOS, EOS, UNK, collate
-
-SPECIALS = ("<UNK>", "<BOS>", "<EOS>")  # 依次对应 UNK, BOS, EOS
+from ._validate import as_list, check_text
+from .batch import collate
+from .vocab import BOS, EOS, SPECIALS, UNK, Vocab
 
 
 def _read_lines(name):
@@ -33,6 +32,7 @@ def _read_lines(name):
 def sentences():
     """语料里的全部句子（按文件顺序），每句是一个 str。
 
+    讲解：:ref:`ch3-corpus`
     >>> sentences()[0]
     '谢谢。'
     """
@@ -41,26 +41,15 @@ def sentences():
 
 @cache
 def vocab():
-    """冻结的字表：编号 i 对应 ``vocab()[i]``；前三项是 ``<UNK>``、``<BOS>``、``<EOS>``。
+    """冻结的字表（:class:`~labcode.vocab.Vocab`）：``vocab()[字]`` 是编号，``vocab().symbols[i]`` 是编号 i 的项；
+    前三项是 ``<UNK>``、``<BOS>``、``<EOS>``。
 
-    >>> vocab()[:3]
-    ('<UNK>', '<BOS>', '<EOS>')
+    讲解：:ref:`ch3-corpus`
+    >>> vocab().symbols[:3], vocab()["谢"] > EOS
+    (('<UNK>', '<BOS>', '<EOS>'), True)
     """
-    return _read_lines("zh_vocab.txt")
-
-
-def build_vocab(texts):
-    """从文本重建字表：三个特殊记号，加上出现过的每个字（按码位排序）。用来生成和核对冻结字表。
-
-    >>> build_vocab(["谢谢", "你"])
-    ('<UNK>', '<BOS>', '<EOS>', '你', '谢')
-    """
-    return SPECIALS + tuple(sorted(set("".join(texts))))
-
-
-@cache
-def _index():
-    return {ch: i for i, ch in enumerate(vocab()) if i > EOS}
+    lines = _read_lines("zh_vocab.txt")
+    return Vocab(lines[:len(SPECIALS)], lines[len(SPECIALS):], unknown=SPECIALS[UNK])
 
 
 def encode(text):
@@ -74,33 +63,29 @@ def encode(text):
     ----
     形状 (len(text),) 的 int64 数组
 
+    讲解：:ref:`ch3-corpus`
     >>> decode(encode("谢谢"))
     '谢谢'
     >>> int(encode("㐀")[0]) == UNK  # 生僻字不在字表里
     True
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text 必须是字符串（str），收到 {type(text).__name__}：{text!r}")
-    index = _index()
-    return np.array([index.get(ch, UNK) for ch in text], dtype=np.int64)
+    return vocab().encode(text)
 
 
 def decode(ids):
     """把一维编号序列换回文字；特殊编号写成 ``<UNK>``、``<BOS>``、``<EOS>``。
 
+    讲解：:ref:`ch3-corpus`
     >>> decode([1, *encode("你好"), 2])
     '<BOS>你好<EOS>'
     """
-    table = vocab()
-    ids = as_ids(ids, len(table))
-    if ids.ndim != 1:
-        raise ValueError(f"ids 必须是一维编号序列（一次解码一篇），收到形状 {ids.shape}")
-    return "".join(table[i] for i in ids)
+    return vocab().decode(ids)
 
 
 def document(text):
     """一篇文档的编号：``[BOS, *encode(text), EOS]``，正是 :func:`labcode.collate` 要的格式。
 
+    讲解：:ref:`ch3-batch`
     >>> document("谢谢").tolist() == [BOS, *encode("谢谢").tolist(), EOS]
     True
     """
@@ -114,10 +99,12 @@ def make_batch(texts):
     ----
     inputs, targets : 形状 (B, T) 的 int64 数组；targets 在填充处是 -100
 
+    讲解：:ref:`ch3-batch`
     >>> inputs, targets = make_batch(["谢谢", "你好吗"])
     >>> inputs.shape, targets.shape
     ((2, 4), (2, 4))
     """
-    if isinstance(texts, str):
-        raise TypeError(f"texts 必须是若干句话组成的列表，收到单个字符串 {texts!r}；一句话请写成 [{texts!r}]")
+    texts = as_list(texts, "texts", "句子")
+    for i, text in enumerate(texts):
+        check_text(text, f"texts[{i}]", note="字符串（一句话）", empty=True)
     return collate([document(t) for t in texts], vocab_size=len(vocab()))

@@ -13,15 +13,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import _short, as_float_array, as_ids, as_table, check_count
+from ._validate import as_finite_array, as_ids, as_table, check_count, check_size, finite, short_repr
 
 
-def _check_grad(grad_out, ids, name="grad_out"):
-    """上游梯度 dH 的形状必须是 ids.shape + (d,)。"""
-    g = as_float_array(grad_out, name)
+def _check_grad(grad_out, ids):
+    """上游梯度 dH：有限数，形状必须是 ids.shape + (d,)。"""
+    g = as_finite_array(grad_out, "grad_out")
     if g.ndim != ids.ndim + 1 or g.shape[:-1] != ids.shape:
-        raise ValueError(f"{name} 的形状必须是 ids.shape + (d,) = {ids.shape} + (d,)，收到形状 {g.shape}")
+        raise ValueError(f"grad_out 的形状必须是 ids.shape + (d,) = {ids.shape} + (d,)，收到形状 {g.shape}")
     return g
+
+
+def _backward_args(grad_out, ids, num_embeddings):
+    """反向的参数：V 是正整数，编号在 [0, V) 内，dH 的形状对得上，(V, d) 的 dE 不超过大小上限。"""
+    num_embeddings = check_count(num_embeddings, "num_embeddings")
+    ids = as_ids(ids, num_embeddings)
+    g = _check_grad(grad_out, ids)
+    check_size((num_embeddings, g.shape[-1]), "num_embeddings", num_embeddings)
+    return g, ids, num_embeddings
 
 
 def one_hot(ids, vocab_size):
@@ -36,12 +45,14 @@ def one_hot(ids, vocab_size):
     ----
     形状 ``ids.shape + (V,)`` 的 float64 数组
 
+    讲解：:ref:`ch3-one-hot`
     >>> one_hot([3, 1], 4)
     array([[0., 0., 0., 1.],
            [0., 1., 0., 0.]])
     """
     vocab_size = check_count(vocab_size, "vocab_size")
     ids = as_ids(ids, vocab_size)
+    check_size(ids.shape + (vocab_size,), "vocab_size", vocab_size)
     out = np.zeros(ids.shape + (vocab_size,))  # (..., V)
     np.put_along_axis(out, ids[..., None], 1.0, axis=-1)
     return out
@@ -59,6 +70,7 @@ def embedding(E, ids):
     ----
     H : 形状 ``ids.shape + (d,)`` 的数组（副本，改它不会改 E）
 
+    讲解：:ref:`ch3-lookup`
     >>> E = np.array([[0., 0.], [1., 0.], [0., 2.]])
     >>> embedding(E, [1, 2, 1])
     array([[1., 0.],
@@ -92,14 +104,14 @@ def embedding_backward(grad_out, ids, num_embeddings):
     ----
     dE : 形状 (V, d)；没被读到的行恰好是 0
 
+    讲解：:ref:`ch3-gradient`
     >>> embedding_backward([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)
     array([[ 0.,  0.],
            [ 4.,  1.],
            [-1.,  1.]])
     """
-    num_embeddings = check_count(num_embeddings, "num_embeddings")
-    ids = as_ids(ids, num_embeddings)
-    return _embedding_backward(_check_grad(grad_out, ids), ids, num_embeddings)
+    g, ids, num_embeddings = _backward_args(grad_out, ids, num_embeddings)
+    return finite(lambda: _embedding_backward(g, ids, num_embeddings), "dE（重复编号的梯度之和）", "grad_out")
 
 
 def embedding_backward_overwrite(grad_out, ids, num_embeddings):
@@ -108,13 +120,12 @@ def embedding_backward_overwrite(grad_out, ids, num_embeddings):
     NumPy 先把各行读出来、各自加上、再写回；同一个元素被写了几次，只有其中一次写入留下，其余几份丢了。
     留下的是哪一次，NumPy 不作规定。参数与返回同 :func:`embedding_backward`。
 
+    讲解：:ref:`ch3-overwrite-bug`
     >>> row = embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
     >>> bool(row[0] in (1., 3.) and row[1] in (2., -1.))   # 编号 1 读了两次：[1, 2] 与 [3, -1] 只剩一份
     True
     """
-    num_embeddings = check_count(num_embeddings, "num_embeddings")
-    ids = as_ids(ids, num_embeddings)
-    g = _check_grad(grad_out, ids)
+    g, ids, num_embeddings = _backward_args(grad_out, ids, num_embeddings)
     dE = np.zeros((num_embeddings, g.shape[-1]))
     dE[ids] += g  # 同一个元素被写了几次，只留下其中一次写入
     return dE
@@ -123,6 +134,7 @@ def embedding_backward_overwrite(grad_out, ids, num_embeddings):
 def rows_read(ids):
     """查表读到了哪些行、各读了几次：(rows, counts)，rows 按第一次读到的先后排列。
 
+    讲解：:ref:`ch3-gradient`
     >>> rows, counts = rows_read([4, 1, 4, 2])
     >>> rows.tolist(), counts.tolist()
     ([4, 1, 2], [2, 1, 1])
@@ -146,6 +158,7 @@ def embed_with_positions(E, P, ids):
     ----
     H : 形状 ``ids.shape + (d,)`` 的数组
 
+    讲解：:ref:`ch3-positions`
     >>> E = np.array([[1., 0.], [0., 2.]])
     >>> P = np.array([[0., 0.], [10., 10.], [20., 20.]])
     >>> embed_with_positions(E, P, [1, 0])
@@ -154,7 +167,7 @@ def embed_with_positions(E, P, ids):
     """
     E, P, ids = _check_positions(E, P, ids)
     T = ids.shape[-1]
-    return E[ids] + P[:T]  # (..., T, d) + (T, d)
+    return finite(lambda: E[ids] + P[:T], "E[ids] + P", "E 与 P")  # (..., T, d) + (T, d)
 
 
 def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
@@ -172,6 +185,7 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
     dE : 形状 (V, d)，每次读到某个字，就把那个位置的梯度加到它那一行
     dP : 形状 (T_max, d)，dP[t] 是所有序列在位置 t 的梯度之和；没用到的位置为 0
 
+    讲解：:ref:`ch3-position-gradient`
     >>> dE, dP = embed_with_positions_backward([[[1., 0.], [0., 1.]], [[2., 0.], [0., 3.]]], [[0, 0], [1, 0]], 2, 3)
     >>> dE
     array([[1., 4.],
@@ -182,22 +196,21 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
            [0., 0.]])
     """
     num_positions = check_count(num_positions, "num_positions")
-    dE = embedding_backward(grad_out, ids, num_embeddings)
-    ids = np.asarray(ids)
+    g, ids, num_embeddings = _backward_args(grad_out, ids, num_embeddings)
     _check_length(ids, num_positions)
-    g = np.asarray(grad_out, dtype=np.float64)
+    check_size((num_positions, g.shape[-1]), "num_positions", num_positions)
     T = ids.shape[-1]
     dP = np.zeros((num_positions, g.shape[-1]))  # (T_max, d)
-    dP[:T] = g.sum(axis=tuple(range(g.ndim - 2)))  # (..., T, d) -> (T, d)：每个位置汇总所有序列
-    return dE, dP
+    dP[:T] = finite(lambda: g.sum(axis=tuple(range(g.ndim - 2))), "dP（各序列同一位置的梯度之和）", "grad_out")
+    return finite(lambda: _embedding_backward(g, ids, num_embeddings), "dE", "grad_out"), dP
 
 
-def _check_length(ids, num_positions, name="ids"):
+def _check_length(ids, num_positions):
     """ids 至少一维（最后一轴是位置），且长度 T 不超过位置表行数。"""
     if ids.ndim == 0:
-        raise ValueError(f"{name} 至少要有一维（最后一轴是位置），收到标量 {_short(ids)}")
+        raise ValueError(f"ids 至少要有一维（最后一轴是位置），收到标量 {short_repr(ids)}")
     if ids.shape[-1] > num_positions:
-        raise ValueError(f"{name} 的序列长度 T 不能超过位置表的行数 {num_positions}，收到 T = {ids.shape[-1]}"
+        raise ValueError(f"ids 的序列长度 T 不能超过位置表的行数 {num_positions}，收到 T = {ids.shape[-1]}"
                          f"（形状 {ids.shape}）")
 
 

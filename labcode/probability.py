@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_logits, as_probs, check_choice, check_int, check_temperature
+from ._validate import as_array, as_logits, as_probs, check_choice, check_int, check_temperature
 
 REDUCTIONS = ("mean", "sum", "none")
 
 
-# ---- kernels: the maths itself, on arguments already checked ----
+# ---- 核心函数：数学本身，参数已经检查过 ----
 
 def _shifted(z, axis):
     """每行减去最大值：结果 <= 0，最大处恰为 0。"""
@@ -57,7 +57,7 @@ def _target_losses(logp, ids, ignore_index):
     return np.where(valid, -picked, 0.0)                          # 忽略处的损失恰为 0
 
 
-# ---- public functions: check the arguments, then call the kernel ----
+# ---- 公共函数：先检查参数，再调用核心函数 ----
 
 def logsumexp(logits, axis=-1):
     """稳定地计算 ln Σ_k exp(z_k)。
@@ -71,6 +71,7 @@ def logsumexp(logits, axis=-1):
     ----
     去掉 ``axis`` 后形状的数组（一维输入时是 float）
 
+    讲解：:ref:`ch1-logsumexp`
     >>> float(logsumexp([1000.0, 1000.0]))  # 直接 exp(1000) 会溢出
     1000.6931471805599
     """
@@ -90,6 +91,7 @@ def softmax(logits, axis=-1, temperature=1.0):
     ----
     与 ``logits`` 同形状的概率，沿 ``axis`` 之和为 1
 
+    讲解：:ref:`ch1-softmax`、:ref:`ch1-temperature`
     >>> softmax([0.0, 1.0, 2.0]).round(8)
     array([0.09003057, 0.24472847, 0.66524096])
     >>> softmax([1000.0, -1000.0]).tolist()
@@ -102,6 +104,7 @@ def softmax(logits, axis=-1, temperature=1.0):
 def log_softmax(logits, axis=-1):
     """稳定地计算 ln softmax(z) = z - logsumexp(z)，不会出现 ln 0 = -inf（除非分数本身是 -inf）。
 
+    讲解：:ref:`ch1-extreme`
     >>> log_softmax([1000.0, -1000.0]).tolist()
     [0.0, -2000.0]
     """
@@ -119,6 +122,7 @@ def entropy(probs, axis=-1):
     ----
     去掉 ``axis`` 后形状的数组（一维输入时是 float）
 
+    讲解：:ref:`ch1-entropy`
     >>> round(float(entropy([0.25, 0.25, 0.25, 0.25])), 6)  # 均匀分布：ln 4
     1.386294
     """
@@ -130,7 +134,7 @@ def entropy(probs, axis=-1):
 def _parse_targets(z, targets, ignore_index):
     """检查 targets，返回 (ids, valid, q)：整数目标给 ids（忽略值原样保留）与有效掩码；概率目标给 q。"""
     check_int(ignore_index, "ignore_index")
-    t = np.asarray(targets)
+    t = as_array(targets, "targets")
     if t.shape == z.shape and t.dtype != object:
         q, _ = as_probs(t, -1, name="targets")
         return None, np.ones(z.shape[:-1], dtype=bool), q
@@ -182,6 +186,7 @@ def cross_entropy(logits, targets, *, ignore_index=-100, reduction="mean"):
     ----
     "mean"/"sum" 返回 float；"none" 返回形状 (...) 的数组
 
+    讲解：:ref:`ch1-loss`、:ref:`ch2-batch`
     >>> z = np.log([2.0, 1.0, 0.5])        # 分数 [ln 2, 0, -ln 2]
     >>> round(cross_entropy(z, 1), 6)       # -ln(2/7) = ln(7/2)
     1.252763
@@ -196,8 +201,8 @@ def cross_entropy(logits, targets, *, ignore_index=-100, reduction="mean"):
         losses = _target_losses(logp, ids, ignore_index)          # (...)
     else:
         losses = -np.sum(np.where(q > 0, q * logp, 0.0), axis=-1)
-    # A finite score whose log-probability is -inf: the span of the row overflowed float64. That is an error
-    # where the candidate counts toward the loss; a score of -inf (a blocked candidate) gives a true +inf.
+    # 有限的分数却得到 -inf 的对数概率：这一行的取值跨度超出了 float64。这个候选计入损失时报错；
+    # 分数本身是 -inf（被屏蔽的候选）时，+inf 的损失是真实值。
     overflow = np.isneginf(logp) & np.isfinite(z)
     if overflow.any() and (overflow & (_target_weights(ids, valid, q, z.shape[-1]) > 0)).any():
         raise ValueError(f"logits 的取值跨度超出 float64 范围，损失无法表示：{np.array2string(z, threshold=8)}")
@@ -217,6 +222,7 @@ def cross_entropy_grad(logits, targets, *, ignore_index=-100, reduction="mean"):
     ----
     与 ``logits`` 同形状 (..., V) 的数组
 
+    讲解：:ref:`ch2-derivation`
     >>> g = cross_entropy_grad(np.log([2.0, 1.0, 0.5]), 1)
     >>> (g * 7).round(12).tolist()          # [4/7, -5/7, 1/7]
     [4.0, -5.0, 1.0]
@@ -243,6 +249,7 @@ def perplexity(logits, targets, *, ignore_index=-100):
     ----
     ValueError : 平均损失有限但超过约 709.78，e^ℓ 超出 float64 范围
 
+    讲解：:ref:`ch1-perplexity`
     >>> round(perplexity(np.zeros(27), 0), 9)   # 均匀分数：恰好是 V
     27.0
     >>> round(perplexity(np.log([2.0, 1.0, 0.5]), 1), 9)   # p_y = 2/7
@@ -250,5 +257,6 @@ def perplexity(logits, targets, *, ignore_index=-100):
     """
     loss = cross_entropy(logits, targets, ignore_index=ignore_index)
     if np.isfinite(loss) and loss > np.log(np.finfo(np.float64).max):
-        raise ValueError(f"平均损失 {loss:.6g} 超过 ln(float64 上限) ≈ 709.78，困惑度 e^损失 无法表示")
+        raise ValueError(f"logits 与 targets 给出的平均损失 {loss:.6g} 超过 ln(float64 上限) ≈ 709.78，"
+                         f"困惑度 e^损失 无法表示")
     return float(np.exp(loss))

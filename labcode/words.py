@@ -2,7 +2,8 @@
 
 约定
 ----
-* 编号 0 是 ``'.'``：它既表示“词的开始”，也表示“词的结束”；其余字符按 Unicode 码位排序，从 1 开始编号。
+* 编号 0 是 ``'.'``（:data:`labcode.vocab.BOUNDARY`）：它既表示“词的开始”，也表示“词的结束”；
+  其余字符按 Unicode 码位排序，从 1 开始编号。词表是 :class:`labcode.vocab.Vocab`。
 * 文件规则（:func:`load_words`）：UTF-8 编码；每行先去掉首尾空白（含 Windows 的 ``\\r``），
   去掉后为空的行跳过；词中间不能有空白，也不能含保留字符 ``'.'``；字符统一做 NFC 规范化
   （“é”不管是一个码位还是“e + 附加符号”都算同一个字）；大小写原样保留。
@@ -15,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ._validate import _short
+from ._validate import as_list, check_path, check_rng, short_repr
+from .vocab import BOUNDARY, Vocab, check_vocab
 
-BOUNDARY = "."
 NAMES_FILE = "names.txt"
 
 
@@ -36,11 +37,12 @@ def load_words(path=None):
     ----
     words : list[str]，每个词非空、不含空白和 ``'.'``
 
+    讲解：:ref:`ch4-data`
     >>> words = load_words()
     >>> len(words), words[:3]
     (32033, ['emma', 'olivia', 'ava'])
     """
-    source = _default_path() if path is None else Path(path)
+    source = _default_path() if path is None else Path(check_path(path))
     if path is not None and not source.is_file():
         raise FileNotFoundError(f"path 必须是一个存在的文件，找不到：{str(source)!r}")
     try:
@@ -50,7 +52,9 @@ def load_words(path=None):
                          f"{err.object[err.start:err.start + 1]!r} 无法按 UTF-8 解码：{str(source)!r}") from None
     words = [unicodedata.normalize("NFC", line.strip()) for line in text.removeprefix("\ufeff").splitlines()]
     for lineno, word in enumerate(words, start=1):
-        _check_word(word, f"文件 {str(source)!r} 第 {lineno} 行", allow_empty=True)
+        problem = _word_problem(word) if word else None   # 空行跳过
+        if problem:
+            raise ValueError(f"path 指向的文件 {str(source)!r} 第 {lineno} 行{problem}")
     words = [w for w in words if w]
     if not words:
         raise ValueError(f"path 指向的文件里至少要有一个词（空行不算），收到空文件：{str(source)!r}")
@@ -73,13 +77,13 @@ def split_words(words, rng, fractions=(0.8, 0.1, 0.1)):
     ----
     parts : tuple[list[str], ...]，每份至少一个词，合起来恰好是 words 的一个重排
 
+    讲解：:ref:`ch4-idioms-dev`
     >>> train, dev, test = split_words(list("abcdefghij"), np.random.default_rng(0))
     >>> len(train), len(dev), len(test), sorted(train + dev + test) == list("abcdefghij")
     (8, 1, 1, True)
     """
-    words = _check_words(words)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng 必须是 numpy.random.Generator（如 np.random.default_rng(4)），收到 {type(rng).__name__}")
+    words = check_words(words)
+    check_rng(rng)
     try:
         shares = np.asarray(fractions, dtype=np.float64)
     except (TypeError, ValueError):
@@ -95,25 +99,29 @@ def split_words(words, rng, fractions=(0.8, 0.1, 0.1)):
     return parts
 
 
-def _check_word(word, where, allow_empty=False):
+def _word_problem(word):
+    """一个词违反了哪条规则（接在“words[i] ”或“第 k 行”后面的半句话）；没有问题时返回 None。"""
     if not isinstance(word, str):
-        raise TypeError(f"{where} 必须是字符串（一个词），收到 {word!r}")
-    if not word and not allow_empty:
-        raise ValueError(f"{where} 必须至少有一个字符，收到空字符串")
+        return f"必须是字符串（一个词），收到 {word!r}"
+    if not word:
+        return "必须至少有一个字符，收到空字符串"
     if any(ch.isspace() for ch in word):
-        raise ValueError(f"{where} 的词中间不能有空白（一行只放一个词），收到 {word!r}")
+        return f"的词中间不能有空白（一行只放一个词），收到 {word!r}"
     if BOUNDARY in word:
-        raise ValueError(f"{where} 的词里不能含 {BOUNDARY!r}（它是表示开始/结束的保留符号），收到 {word!r}")
+        return f"的词里不能含 {BOUNDARY!r}（它是表示开始/结束的保留符号），收到 {word!r}"
+    return None
 
 
-def _check_words(words):
-    if isinstance(words, str):
-        raise TypeError(f"words 必须是词的列表，不能是单个字符串，收到 {words!r}")
-    words = list(words)
-    if not words:
-        raise ValueError("words 至少要有一个词，收到空列表")
+def check_words(words):
+    """词的列表：非空，每个词是非空字符串，不含空白和 ``'.'``；返回 list[str]。
+
+    讲解：:ref:`ch4-data`
+    """
+    words = as_list(words, "words", "词")
     for i, word in enumerate(words):
-        _check_word(word, f"words[{i}]")
+        problem = _word_problem(word)
+        if problem:
+            raise (TypeError if not isinstance(word, str) else ValueError)(f"words[{i}] {problem}")
     return words
 
 
@@ -126,73 +134,44 @@ def build_vocab(words):
 
     返回
     ----
-    vocab : dict[str, int]，字符 → 编号；``list(vocab)`` 反过来给出编号 → 字符
+    vocab : :class:`~labcode.vocab.Vocab`，``vocab[字符]`` 是编号，``list(vocab)`` 按编号列出字符
 
+    讲解：:ref:`ch4-pairs`
     >>> build_vocab(["aba", "ca"])
-    {'.': 0, 'a': 1, 'b': 2, 'c': 3}
+    Vocab({'.': 0, 'a': 1, 'b': 2, 'c': 3})
     """
-    words = _check_words(words)
-    chars = sorted(set("".join(words)))
-    return {BOUNDARY: 0, **{ch: i for i, ch in enumerate(chars, start=1)}}
-
-
-def encode_word(word, vocab):
-    """把一个词变成编号序列，两头各加一个 ``'.'``（编号 0）。
-
-    >>> encode_word("aba", {'.': 0, 'a': 1, 'b': 2})
-    [0, 1, 2, 1, 0]
-    """
-    _check_vocab(vocab)
-    _check_word(word, "word")
-    return _encode(word, vocab)
-
-
-def _encode(word, vocab):
-    unknown = sorted({ch for ch in word if ch not in vocab})  # dict lookups: no set of a large vocabulary per word
-    if unknown:
-        raise ValueError(f"word 的每个字符都必须在词表里（词表有 {len(vocab)} 个符号：{_short(''.join(vocab))}），"
-                         f"{word!r} 含词表外的字符 {unknown}")
-    return [0] + [vocab[ch] for ch in word] + [0]
+    return Vocab.from_texts(check_words(words), (BOUNDARY,))
 
 
 def encode_pairs(words, vocab):
-    """把每个词拆成相邻字符对：xs 是前一个字，ys 是后一个字（都是编号）。
+    """把每个词两头各补一个 ``'.'``，拆成相邻字符对：xs 是前一个字，ys 是后一个字（都是编号）。
+
+    词表有表示表外字的记号时（如 :func:`labcode.idioms.capped_vocab` 的 □），表外的字编成它；否则报错。
 
     参数
     ----
     words : 非空的词列表
-    vocab : :func:`build_vocab` 给出的词表
+    vocab : :func:`build_vocab` 或 :func:`labcode.idioms.capped_vocab` 给出的词表（``'.'`` 编号 0）
 
     返回
     ----
     xs, ys : 形状 (B,) 的 int64 数组，B = Σ (len(词) + 1)
 
-    >>> xs, ys = encode_pairs(["aba"], {'.': 0, 'a': 1, 'b': 2})
+    讲解：:ref:`ch4-pairs`
+    >>> xs, ys = encode_pairs(["aba"], build_vocab(["ab"]))
     >>> xs.tolist(), ys.tolist()
     ([0, 1, 2, 1], [1, 2, 1, 0])
     """
-    words = _check_words(words)
-    _check_vocab(vocab)
+    words = check_words(words)
+    check_vocab(vocab, first=BOUNDARY)
+    unknown = vocab.missing("".join(words))
+    if unknown:
+        where = next(i for i, w in enumerate(words) if set(w) & set(unknown))
+        raise ValueError(f"words 的每个字都必须在词表里（词表有 {len(vocab)} 个符号：{short_repr(''.join(vocab))}），"
+                         f"words[{where}] = {words[where]!r} 含表外的字 {unknown}")
     xs, ys = [], []
     for word in words:
-        ids = _encode(word, vocab)
+        ids = [0, *vocab.ids(word), 0]               # 编号 0 是 '.'：词的开始与结束
         xs += ids[:-1]
         ys += ids[1:]
     return np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)  # (B,), (B,)
-
-
-def decode(ids, vocab):
-    """编号序列 → 字符串（去掉 ``'.'``）。
-
-    >>> decode([0, 1, 2, 1, 0], {'.': 0, 'a': 1, 'b': 2})
-    'aba'
-    """
-    itos = list(_check_vocab(vocab))
-    return "".join(itos[i] for i in ids if i != 0)
-
-
-def _check_vocab(vocab):
-    if not isinstance(vocab, dict) or vocab.get(BOUNDARY) != 0 or list(vocab.values()) != list(range(len(vocab))):
-        raise ValueError("vocab 必须是 build_vocab 给出的字典（'.' 编号 0，其余依次为 1, 2, …），"
-                         f"收到 {_short(str(vocab))}")
-    return vocab

@@ -2,9 +2,10 @@
 
 ``handout_documents`` lists the LaTeX documents to write, each with its ``handout_mode``: ``"student"`` drops every
 solution (also the ``solution-start`` / ``solution-end`` blocks that sphinx-exercise's ``hide_solutions``
-leaves in); ``"answers"`` keeps only the chapter title, the exercises and their solutions, and the answer
-boxes (_ext/answer_box, which print their answer in this mode), which makes the answer key (a reference to
-what is left out prints its number as text). One build writes both kinds from the same pages; without
+leaves in) and every answer fold (_ext/answer_folds), so that no answer is printed; ``"answers"`` keeps only the
+chapter title, the exercises and their solutions, the answer boxes (_ext/answer_box, which print their answer in
+this mode) and the answer folds, which makes the answer key (a reference to what is left out prints its number
+as text). One build writes both kinds from the same pages; without
 ``handout_documents``, ``handout_mode`` applies to every document.
 In every LaTeX build: Chinese/Latin spacing that xeCJK loses at links and before maths in headings,
 glossary entries kept whole, appendix headings without a second 附录, and a note opening each section
@@ -24,11 +25,16 @@ import book_layout
 
 EXERCISE_NODES = (exercise_node, exercise_enumerable_node)
 ANSWER_BOX = "answer-box"  # the class of _ext/answer_box's node (a hand computation with its answer)
+ANSWER_FOLD = "answer-fold"  # the class of _ext/answer_folds's node (an answer the reader opens)
+
+
+def _has_class(node, name: str) -> bool:
+    return isinstance(node, nodes.Element) and name in node.get("classes", [])
 
 
 def _kept_in_key(node) -> bool:
-    return isinstance(node, EXERCISE_NODES + (solution_node,)) or (
-        isinstance(node, nodes.Element) and ANSWER_BOX in node.get("classes", []))
+    return isinstance(node, EXERCISE_NODES + (solution_node,)) or _has_class(node, ANSWER_BOX) or \
+        _has_class(node, ANSWER_FOLD)
 
 
 def _inside_kept(node) -> bool:
@@ -56,7 +62,7 @@ def cut_to_mode(app, doctree, docname) -> None:
         app.config.handout_mode = mode  # read by the answer boxes (_ext/answer_box) as this document is written
     mode = app.config.handout_mode
     if mode == "student":
-        for node in list(doctree.findall(solution_node)):
+        for node in list(doctree.findall(lambda n: isinstance(n, solution_node) or _has_class(n, ANSWER_FOLD))):
             node.parent.remove(node)
     elif mode == "answers" and docname != app.config.root_doc:
         keep_exercises_only(doctree)
@@ -64,7 +70,8 @@ def cut_to_mode(app, doctree, docname) -> None:
 
 
 def keep_exercises_only(doctree) -> None:
-    """The answer key: the chapter title, the exercises, their solutions and the answer boxes, in reading order."""
+    """The answer key: the chapter title, the exercises, their solutions, the answer boxes and the answer folds,
+    in reading order."""
     chapter = next(iter(doctree.findall(nodes.section)), None)
     if chapter is None:
         return

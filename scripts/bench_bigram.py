@@ -9,7 +9,7 @@ import numpy as np
 from benchmark import row, timings
 from labcode import bigram
 
-LR = 70.0          # gradient descent from zero weights, count path: below the edge bigram.lr_limits gives (74.4)
+LR = bigram.NAMES_LR   # gradient descent from zero weights, count path: below the edge bigram.lr_limits gives (74.4)
 MAX_STEPS = 200_000
 
 
@@ -26,15 +26,8 @@ def peak_mib(fn):
     return peak / 2**20
 
 
-def names_problem():
-    words = bigram.load_words()
-    vocab = bigram.build_vocab(words)
-    xs, ys = bigram.encode_pairs(words, vocab)
-    return xs, ys, bigram.count_matrix(xs, ys, len(vocab))
-
-
 def rows(site):
-    xs, ys, counts = names_problem()
+    _, _, xs, ys, counts = bigram.names_data()
     V = counts.shape[0]
     W = np.random.default_rng(4).normal(size=(V, V))
     loss_a, grad_a = bigram.loss_and_grad(W, xs, ys, reg=0.01)

@@ -5,8 +5,9 @@ Run with `make execute` (the home page intro.ipynb and every book/*.ipynb) or
 Outputs are made reproducible: no cell timings, widget model ids numbered in order of appearance,
 and any output on stderr is an error (warnings do not belong in the book). So is a cell whose outputs
 nbval could not compare with the stored ones (cleared, updated, or taken by an Output widget) unless
-tagged for nbval: what this script stores is what `pytest --nbval` checks. `make test` runs nbval on every
-notebook once, in the learner's kit (tests/nbval_kit.py), and compares the widget state too.
+tagged for nbval: what this script stores is what `pytest --nbval` checks. The cells of answer folds and
+solutions get the metadata that keeps them closed in JupyterLab (scripts/hidden_cells.py). `make test` runs
+nbval on every notebook once, in the learner's kit (tests/nbval_kit.py), and compares the widget state too.
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+import hidden_cells
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -114,6 +117,7 @@ def run(nb, folder: Path):
     if blind:
         raise NotebookError(f"cells {blind} clear, update or divert their outputs (an Output widget), which nbval "
                             "cannot compare: change the cell, or tag it nbval-ignore-output")
+    hidden_cells.hide_folds(nb.cells)
     return stable_widget_ids(nb)
 
 

@@ -42,7 +42,7 @@ SLOW_FILES_FIRST = [
     "tests/test_embedding_explorer_browser.py",
     "tests/test_answer_box_browser.py", "tests/test_handout_links.py", "tests/test_site_offline.py",
     "tests/test_worksheets_pdf.py", "tests/test_worksheets_browser.py",
-    "tests/test_deep_boxes.py",
+    "tests/test_deep_boxes.py", "tests/test_answer_folds.py",
     # nbval runs a notebook cell by cell in one kernel (chapter 4 takes about 25 s): before the short files.
     "book/04_bigram.ipynb", "book/02_gradient.ipynb", "book/03_shared_embedding.ipynb", "book/appendix.ipynb",
     "book/01_probability_to_loss.ipynb", "intro.ipynb",

@@ -160,30 +160,20 @@ def chapter3():
     ]
 
 
-@functools.cache
-def names_data():
-    """Chapter 4's data: the names, the pairs (xs, ys) and their count matrix C."""
-    return counted(bigram.load_words())
-
-
-def counted(words):
-    """words, their vocabulary, pairs (xs, ys) and count matrix C, as chapter 4 builds them."""
-    vocab = bigram.build_vocab(words)
-    xs, ys = bigram.encode_pairs(words, vocab)
-    return words, vocab, xs, ys, bigram.count_matrix(xs, ys, len(vocab))
+names_data = bigram.names_data   # chapter 4's data: the names, their vocabulary, pairs (xs, ys) and count matrix C
 
 
 @functools.cache
-def trained_network(lr=70.0, steps=12_000):
+def trained_network(lr=bigram.NAMES_LR, steps=12_000):
     """Chapter 4's network W trained by gradient descent from W = 0, and its losses."""
-    C = names_data()[-1]
+    C = names_data().counts
     return bigram.train(np.zeros(C.shape), C, lr=lr, steps=steps)
 
 
 @functools.cache
 def idioms_data():
     """Chapter 4's idioms: the list, its pairs (xs, ys) on the full vocabulary and their count matrix C."""
-    return counted(idioms.load_idioms())
+    return bigram.bigram_data(idioms.load_idioms())
 
 
 def idiom_held_out():
@@ -191,7 +181,7 @@ def idiom_held_out():
     (unknown characters as id 1); the dev losses over the grid, and the test loss at the chosen alpha."""
     train, dev, test = bigram.split_words(idioms_data()[0], np.random.default_rng(2026))
     vocab = idioms.capped_vocab(train, len(set("".join(train))) + 2)
-    (xs, ys), dev_pairs, test_pairs = (idioms.encode_pairs_capped(p, vocab) for p in (train, dev, test))
+    (xs, ys), dev_pairs, test_pairs = (bigram.encode_pairs(p, vocab) for p in (train, dev, test))
     C = bigram.count_matrix(xs, ys, len(vocab))
     dev_loss = {a: idioms.pair_nll(C, *dev_pairs, a) for a in (0.001, 0.003, 0.01, 0.03, 0.1, 1.0)}
     best = min(dev_loss, key=dev_loss.get)
@@ -203,7 +193,7 @@ def chapter4():
     chengyu, zh_vocab, zh_xs, zh_ys, zh_C = idioms_data()
     dev_losses, test_loss = idiom_held_out()
     nll_0 = bigram.count_nll(C)
-    _, first = bigram.train(np.zeros(C.shape), C, lr=70.0, steps=3)
+    _, first = bigram.train(np.zeros(C.shape), C, lr=bigram.NAMES_LR, steps=3)
     return [
         Figure("names", len(words), 0),
         Figure("distinct names", len(set(words)), 0, "{:,.0f}个不同的名字"),
@@ -261,7 +251,7 @@ def appendix():
         Figure("residuals", (preds - y).ravel(), 0),
         Figure("MSE in seconds squared", labcode.mse(preds, y), 0),
         Figure("RMSE in seconds", np.sqrt(labcode.mse(preds, y)), 4),
-        Figure("dL/dw", dW.ravel(), 6),   # hide-output (it answers the box): the handout leaves it out
+        Figure("dL/dw", dW.ravel(), 6),   # in the answer fold of its box: the student handout leaves it out
         Figure("dL/db", db, 6),
         Figure("population and sample variance", [np.var(sample), np.var(sample, ddof=1)], 4),
         Figure("sample variance", np.var(sample, ddof=1), 4, "{:.4f}"),

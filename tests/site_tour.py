@@ -10,10 +10,11 @@ it once per test run):
 - at 1200 px, in each theme, the colours painted behind every widget of the family, every answer box and every
   “你来写” report on screen, and behind each of their texts;
 - the typeset formulas, and on pages with widgets how many of their views were drawn;
+- around each answer box and each exercise, the text a reader sees on the same screen (test_answers_hidden.py);
 - every file the first visit at 360 px loaded (test_page_weight.py weighs them against the page's budget);
 - script errors, failed requests and requests that tried to leave 127.0.0.1.
-test_accessibility.py, test_site_phone.py, test_widget_themes.py, test_site_offline.py and test_page_weight.py
-assert on the result.
+test_accessibility.py, test_site_phone.py, test_widget_themes.py, test_site_offline.py, test_page_weight.py and
+test_answers_hidden.py assert on the result.
 """
 from __future__ import annotations
 
@@ -181,11 +182,67 @@ def _check(page, width: int) -> dict:
         if width >= 1200 and page.locator(PRACTICE_REPORT).count():
             record.setdefault("practice_reports", {})[scheme] = _measure_widgets(page, PRACTICE_REPORT)
     page.emulate_media(color_scheme="light")
+    record["around"] = page.evaluate(AROUND, SCREEN_HEIGHTS[width])
     record["formulas"] = page.locator("mjx-container").count()
     record["views"] = page.evaluate(VIEWS)
     return record
 
 
+# A reader sees one screen at a time: a phone's, and a desktop window's (the tour's desktop viewport is taller, for
+# the widgets; what shares a screen is measured on the page, so the window's height is only a number here).
+SCREEN_HEIGHTS = {360: 740, 1200: 800}
+# Around each answer box (its input) and each exercise, the text the reader sees on a screen that shows them: every
+# rendered text, in page order, whose lines come within one screen height of it (a closed <details>, a folded
+# solution, a hidden element show nothing); a typeset formula counts as its MathML written out (4/7, e^2).
+AROUND = """(screen) => {
+    const wrap = (s) => /^[\\w.]+$/.test(s) ? s : `(${s})`;
+    const linear = (node) => {
+        if (node.nodeType === 3) return node.textContent;
+        const kids = [...node.childNodes].map(linear);
+        switch (node.localName) {
+            case "mfrac": return `${wrap(kids[0])}/${wrap(kids[1])}`;
+            case "msup": return `${kids[0]}^${wrap(kids[1])}`;
+            case "msqrt": return `sqrt(${kids.join("")})`;
+            default: return kids.join("");
+        }
+    };
+    const dy = window.scrollY;
+    const span = (rects) => { rects = [...rects].filter(r => r.width > 0 && r.height > 0);
+                              return rects.length ? [Math.min(...rects.map(r => r.top)) + dy,
+                                                     Math.max(...rects.map(r => r.bottom)) + dy] : null; };
+    const shown = (el) => el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true});
+    const pieces = [];
+    const walk = (el) => {
+        for (const child of el.childNodes) {
+            if (child.nodeType === 3) {
+                if (!child.textContent.trim()) continue;
+                const range = document.createRange();
+                range.selectNodeContents(child);
+                const at = span(range.getClientRects());
+                if (at) pieces.push([...at, child.textContent]);
+            } else if (child.nodeType === 1 && !child.matches(".answer-box, script, style, template") && shown(child)) {
+                if (child.localName === "mjx-container") {
+                    const at = span(child.getClientRects()), math = child.querySelector("math");
+                    if (at && math) pieces.push([...at, ` ${linear(math)} `]);
+                } else if (child.localName !== "svg") {
+                    walk(child);
+                }
+            }
+        }
+    };
+    walk(document.querySelector("article.bd-article") || document.body);
+    const near = (top, bottom) => pieces.filter(([a, b]) => b > top && a < bottom).map(p => p[2]).join("");
+    const boxes = [...document.querySelectorAll(".answer-box")].map(box => {
+        const input = box.querySelector(".ab-input");
+        const at = span([(input && shown(input) ? input : box).getBoundingClientRect()]);
+        return {label: box.id, text: at ? near(at[1] - screen, at[0] + screen) : null};
+    });
+    const exercises = [...document.querySelectorAll("div.exercise")].map(ex => {
+        const at = span([ex.getBoundingClientRect()]);
+        return {label: ex.id, text: at ? near(at[0] - screen, at[1] + screen) : null};
+    });
+    return {boxes, exercises};
+}"""
 NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # Widget views embedded in the page, and those drawn (each in the .widget-subarea the loader or the manager makes).
 VIEWS = """() => [document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,

@@ -49,7 +49,7 @@ def test_numpy_documents_and_vocab_size_are_accepted():
 def test_empty_documents_are_rejected():
     with pytest.raises(ValueError, match=r"docs\[1\] 至少要有 BOS 和 EOS 两个编号"):
         collate([[1, 3, 2], []])
-    with pytest.raises(ValueError, match=r"docs 必须是至少含一篇文档的序列，收到 \[\]"):
+    with pytest.raises(ValueError, match=r"docs 至少要有一个文档（编号序列），收到空序列"):
         collate([])
 
 
@@ -86,7 +86,7 @@ def test_ids_must_fit_the_vocabulary():
 
 
 def test_a_string_is_not_a_list_of_documents():
-    with pytest.raises(ValueError, match="docs 必须是至少含一篇文档的序列"):
+    with pytest.raises(TypeError, match="docs 必须是由文档（编号序列）组成的列表，收到单个字符串 '132'"):
         collate("132")
 
 
@@ -108,7 +108,7 @@ def test_valid_mean_rejects_bad_arguments():
         valid_mean([1.0], [0.5])
     with pytest.raises(ValueError, match=r"losses 与 targets 的形状必须相同，收到 \(2,\) 与 \(1,\)"):
         valid_mean([1.0, 2.0], [1])
-    with pytest.raises(ValueError, match=r"losses 必须全是有限数，收到 \[nan\]"):
+    with pytest.raises(ValueError, match=r"losses 的每个元素都必须是有限数，收到 nan（位置 0）"):
         valid_mean([np.nan], [1])
-    with pytest.raises(ValueError, match=r"至少要有一个有效目标，但全部 2 个都等于 ignore_index=-100"):
+    with pytest.raises(ValueError, match=r"至少要有一个有效目标，收到全部 2 个都等于 ignore_index=-100"):
         valid_mean([1.0, 2.0], [IGNORE, IGNORE])

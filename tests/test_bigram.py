@@ -36,10 +36,7 @@ def random_problem(seed):
 
 @pytest.fixture(scope="module")
 def names():
-    words = bigram.load_words()
-    vocab = bigram.build_vocab(words)
-    xs, ys = bigram.encode_pairs(words, vocab)
-    return words, vocab, xs, ys, bigram.count_matrix(xs, ys, len(vocab))
+    return bigram.names_data()
 
 
 # ---- data and encoding ----
@@ -60,10 +57,10 @@ def test_count_nll_on_names_matches_the_reference_figures(names):
 
 def test_pairs_of_aba():
     vocab = bigram.build_vocab(["aba"])
-    assert vocab == {".": 0, "a": 1, "b": 2}
+    assert vocab == {".": 0, "a": 1, "b": 2} and vocab.specials == (".",) and vocab.unknown is None
     xs, ys = bigram.encode_pairs(["aba"], vocab)
     assert xs.tolist() == [0, 1, 2, 1] and ys.tolist() == [1, 2, 1, 0]
-    assert bigram.decode([0, 1, 2, 1, 0], vocab) == "aba"
+    assert vocab.decode([0, 1, 2, 1, 0]) == ".aba."
 
 
 def test_pipeline_on_an_unseen_word_list(tmp_path):
@@ -104,7 +101,7 @@ def test_split_words_refuses_bad_fractions(fractions):
 def test_split_words_refuses_an_empty_part_a_seed_and_bad_words():
     with pytest.raises(ValueError, match="words 只有 3 个词.*会有空的一份"):
         bigram.split_words(["a", "b", "c"], np.random.default_rng(0))
-    with pytest.raises(TypeError, match="rng 必须是 numpy.random.Generator.*收到 int"):
+    with pytest.raises(TypeError, match="rng 必须是 numpy.random.Generator.*收到 4（int）"):
         bigram.split_words(["a", "b"], 4, (0.5, 0.5))
     with pytest.raises(ValueError, match="words 至少要有一个词"):
         bigram.split_words([], np.random.default_rng(0))
@@ -183,12 +180,12 @@ def test_training_decreases_the_loss_towards_the_count_optimum_without_passing_i
     counts = names[4]
     optimum = bigram.count_nll(counts)
     prints = []
-    W, losses = bigram.train(np.zeros((27, 27)), counts, lr=70.0, steps=2000,
+    W, losses = bigram.train(np.zeros((27, 27)), counts, lr=bigram.NAMES_LR, steps=2000,
                              callback=lambda step, loss: prints.append(step))
     assert len(losses) == 2001 and prints == list(range(2001))
     assert np.all(np.diff(losses) < 0)
     assert losses.min() >= optimum and losses[-1] - optimum < 2e-3
-    _, early = bigram.train(np.zeros((27, 27)), counts, lr=70.0, steps=10**6, stop_below=optimum + 1e-2)
+    _, early = bigram.train(np.zeros((27, 27)), counts, lr=bigram.NAMES_LR, steps=10**6, stop_below=optimum + 1e-2)
     assert early[-1] <= optimum + 1e-2 < early[-2]
 
 
@@ -241,7 +238,7 @@ def test_seeded_sampling_is_reproducible(names):
 
 def test_sampling_stops_at_max_len():
     W = np.array([[-np.inf, 0.0], [-np.inf, 0.0]])  # after '.', always 'a'; after 'a', always 'a'
-    assert bigram.sample_names(W, {".": 0, "a": 1}, np.random.default_rng(0), max_len=4) == ["aaaa"]
+    assert bigram.sample_names(W, bigram.build_vocab(["a"]), np.random.default_rng(0), max_len=4) == ["aaaa"]
 
 
 # ---- errors: the argument, the rule and the value ----
@@ -266,16 +263,16 @@ def test_loader_errors(tmp_path):
 def test_vocabulary_and_encoding_errors():
     with pytest.raises(ValueError, match="words 至少要有一个词"):
         bigram.build_vocab([])
-    with pytest.raises(TypeError, match="words 必须是词的列表.*'anna'"):
+    with pytest.raises(TypeError, match="words 必须是由词组成的列表.*'anna'"):
         bigram.build_vocab("anna")
     with pytest.raises(ValueError, match="空字符串"):
         bigram.build_vocab(["ab", ""])
     with pytest.raises(TypeError, match=r"words\[1\].*3"):
         bigram.build_vocab(["ab", 3])
     vocab = bigram.build_vocab(["ab"])
-    with pytest.raises(ValueError, match="词表外的字符 \\['é'\\]"):
+    with pytest.raises(ValueError, match=r"words\[0\] = 'abé' 含表外的字 \['é'\]"):
         bigram.encode_pairs(["abé"], vocab)
-    with pytest.raises(ValueError, match="vocab 必须是 build_vocab"):
+    with pytest.raises(TypeError, match="vocab 必须是编号 0 是 '.' 的 Vocab（用 build_vocab 建）"):
         bigram.encode_pairs(["ab"], {"a": 1})
     with pytest.raises(IndexError, match="ys.*< 3.*5"):
         bigram.count_matrix([0, 1], [1, 5], 3)
@@ -284,13 +281,13 @@ def test_vocabulary_and_encoding_errors():
 
 
 def test_count_model_errors():
-    with pytest.raises(ValueError, match=r"counts 的每个元素都必须是有限的非负数（次数不能为负），收到 -1.0"):
+    with pytest.raises(ValueError, match=r"counts 的每个元素都必须是有限的非负数（次数不能为负），收到 -1（位置"):
         bigram.count_probs([[1, -1], [0, 2]])
     with pytest.raises(ValueError, match="counts 必须是 \\(V, V\\) 的方阵.*\\(2, 3\\)"):
         bigram.count_nll(np.ones((2, 3)))
     with pytest.raises(ValueError, match="编号为 \\[1\\] 的行.*alpha > 0"):
         bigram.count_probs([[1, 1], [0, 0]])
-    with pytest.raises(ValueError, match="alpha 必须是非负的有限实数（伪计数 α），收到 -0.5"):
+    with pytest.raises(ValueError, match="alpha 必须是非负的有限实数（平滑的伪计数 α），收到 -0.5"):
         bigram.count_weights([[1, 1], [1, 1]], alpha=-0.5)
     with pytest.raises(ValueError, match="全 0"):
         bigram.count_nll(np.zeros((2, 2)), alpha=1.0)
@@ -302,7 +299,7 @@ def test_network_errors():
     counts = np.array([[1, 3], [2, 2]])
     with pytest.raises(ValueError, match="W 必须是 \\(V, V\\) 的方阵.*\\(2, 3\\)"):
         bigram.loss_and_grad(np.zeros((2, 3)), [0], [1])
-    with pytest.raises(ValueError, match="counts 的形状必须与 W 相同 \\(3, 3\\).*\\(2, 2\\)"):
+    with pytest.raises(ValueError, match="counts 的形状必须是 \\(3, 3\\)（与 W 相同），收到 \\(2, 2\\)"):
         bigram.loss_and_grad_from_counts(np.zeros((3, 3)), counts)
     with pytest.raises(ValueError, match="W 不能含 NaN"):
         bigram.train(np.full((2, 2), np.nan), counts, lr=1.0, steps=1)
@@ -322,12 +319,12 @@ def test_network_errors():
 
 
 def test_sampling_errors():
-    W, vocab = np.zeros((2, 2)), {".": 0, "a": 1}
+    W, vocab = np.zeros((2, 2)), bigram.build_vocab(["a"])
     for t in (0, -1.0):
         with pytest.raises(ValueError, match=f"temperature 必须是正的有限实数.*{t}"):
             bigram.sample_names(W, vocab, np.random.default_rng(0), temperature=t)
     with pytest.raises(ValueError, match="vocab 的大小必须等于 W 的行数 2.*3"):
-        bigram.sample_names(W, {".": 0, "a": 1, "b": 2}, np.random.default_rng(0))
+        bigram.sample_names(W, bigram.build_vocab(["ab"]), np.random.default_rng(0))
 
 
 # ---- kernels, smoothing and the count optimum ----
@@ -358,5 +355,5 @@ def test_smoothed_counts_and_the_count_optimum():
         if alpha:  # W = ln(C + α) reaches the optimum; nothing does better
             assert optimum == pytest.approx(bigram.loss_and_grad_from_counts(np.log(C), C)[0], rel=1e-12)
         assert optimum <= bigram.loss_and_grad_from_counts(np.zeros((2, 2)), C)[0]
-    with pytest.raises(ValueError, match="alpha 必须是非负的有限实数（伪计数 α），收到 -1"):
+    with pytest.raises(ValueError, match="alpha 必须是非负的有限实数（平滑的伪计数 α），收到 -1"):
         bigram.smoothed_counts(counts, -1)

@@ -8,15 +8,7 @@ import numpy as np
 import pytest
 
 import labcode
-from labcode.bigram import (
-    build_vocab,
-    count_matrix,
-    count_nll,
-    count_optimum,
-    encode_pairs,
-    loss_and_grad_from_counts,
-    train,
-)
+from labcode.bigram import NAMES_LR, bigram_data, count_nll, count_optimum, loss_and_grad_from_counts, train
 from labcode.widgets import BigramTrainer, bigram_trainer
 from labcode.widgets.bigram_trainer import MAX_NAME, SEED_MAX
 
@@ -25,9 +17,8 @@ WORDS = ["aba", "ab", "bab", "a"]
 
 @pytest.fixture(scope="module")
 def tiny():
-    vocab = build_vocab(WORDS)
-    xs, ys = encode_pairs(WORDS, vocab)
-    return np.asarray(count_matrix(xs, ys, len(vocab))), vocab
+    data = bigram_data(WORDS)
+    return data.counts, data.vocab
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +30,7 @@ def test_default_state_is_the_names_count_matrix(names_trainer):
     w = names_trainer
     assert w.vocab[0] == "." and len(w.vocab) == 27 and np.shape(w.counts) == (27, 27)
     assert int(np.sum(w.counts)) == 228146
-    assert (w.alpha, w.reg, w.lr, w.temperature, w.seed) == (0.0, 0.0, 70.0, 1.0, 0)  # the chapter's run
+    assert (w.alpha, w.reg, w.lr, w.temperature, w.seed) == (0.0, 0.0, NAMES_LR, 1.0, 0)  # the chapter's run
     assert w.W == [] and w.history == [] and w.loss() == pytest.approx(np.log(27), rel=1e-12)
     assert BigramTrainer().counts == w.counts  # a valid default state with no arguments
 
@@ -188,14 +179,16 @@ def test_bad_counts_raise_errors(counts, error, match):
 
 
 def test_bad_vocab_and_missing_vocab_raise_errors():
-    with pytest.raises(ValueError, match=r"vocab 的长度必须等于 counts 的边长 2.*3 个"):
+    with pytest.raises(ValueError, match=r"vocab 的大小必须等于 counts 的行数 2，收到 3 个符号"):
         bigram_trainer([[0, 2], [1, 1]], [".", "a", "b"])
-    with pytest.raises(ValueError, match=r"vocab 必须是互不相同的非空符号"):
+    with pytest.raises(ValueError, match=r"符号必须互不相同，\['\.'\] 出现了不止一次"):
         bigram_trainer([[0, 2], [1, 1]], [".", "."])
     with pytest.raises(TypeError, match=r"给了 counts 就必须同时给 vocab"):
         bigram_trainer([[0, 2], [1, 1]])
-    with pytest.raises(ValueError, match=r"vocab 字典的编号必须依次是 0, 1, 2"):
+    with pytest.raises(TypeError, match=r"vocab 必须是 build_vocab 给出的 Vocab 或按编号排列的符号序列"):
         bigram_trainer([[0, 2], [1, 1]], {".": 0, "a": 2})
+    with pytest.raises(TypeError, match=r"vocab 必须是编号 0 是 '\.' 的 Vocab"):
+        bigram_trainer([[0, 2], [1, 1]], ["a", "."])
 
 
 def test_assigning_bad_values_to_traits_raises(tiny):
@@ -206,4 +199,4 @@ def test_assigning_bad_values_to_traits_raises(tiny):
         w.temperature = -1.0
     with pytest.raises(ValueError, match=r"counts 的每个元素都必须是有限的非负数"):
         w.counts = [[1, -1], [0, 1]]
-    assert w.lr == 70.0 and w.temperature == 1.0
+    assert w.lr == NAMES_LR and w.temperature == 1.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from labcode.bigram import loss_and_grad_from_counts, train
+from labcode.bigram import NAMES_LR, loss_and_grad_from_counts, train
 from labcode.widgets.bigram_trainer import default_counts
 
 WIDGET = ".bt-root"
@@ -34,8 +34,8 @@ def test_page_trains_python_reads_python_trains_page_follows(kernel_page):
     py = kernel_page.probe_until(lambda p: len(p["history"]) == STEPS)
     assert len(py["history"]) == STEPS and len(py["W"]) == 27, "the kernel never received the page's run"
     counts, _ = default_counts()
-    N = counts + 0.0  # the default alpha is 0, lr 70: the chapter's run
-    W, losses = train(np.zeros((27, 27)), N, 70.0, STEPS)
+    N = counts + 0.0  # the default alpha is 0, lr NAMES_LR: the chapter's run
+    W, losses = train(np.zeros((27, 27)), N, NAMES_LR, STEPS)
     np.testing.assert_allclose(py["history"], losses[:-1], rtol=1e-9)   # the page's run equals labcode's
     np.testing.assert_allclose(py["W"], W, rtol=1e-8, atol=1e-9)
     assert min(py["history"]) >= py["optimum"]

@@ -5,6 +5,7 @@ import re
 import numpy as np
 import pytest
 
+import hidden_cells
 import labcode
 import notebook_outputs
 from figures import float32_spikes, step_size_curves
@@ -337,31 +338,33 @@ def test_chapter2_links_the_new_glossary_terms(term):
     assert f"{{term}}`{term}`" in markdown_text()
 
 
-def _box_and_what_comes_around(label, section):
-    """The prose of the box's section before the box, and the cells after it."""
+def _box_and_its_fold(label, section):
+    """The prose of the box's section before the box, and the cells of the answer fold right after it."""
     cells = json.loads((BOOK / NOTEBOOK).read_text(encoding="utf-8"))["cells"]
     at = next(i for i, c in enumerate(cells) if "answer-box" in c["metadata"].get("tags", [])
               and f'label="{label}"' in "".join(c["source"]))
     start = next(i for i, c in enumerate(cells) if f"({section})=" in "".join(c["source"]))
     before = "".join("".join(c["source"]) for c in cells[start:at] if c["cell_type"] == "markdown")
-    return before.replace(f"({section})=", ""), cells[at + 1:]
+    fold = next((s, e) for s, e in hidden_cells.folds(cells) if s == at + 1)
+    return before.replace(f"({section})=", ""), cells[fold[0] + 1:fold[1]]
 
 
 def test_the_step_box_is_answered_after_it_not_before():
-    """The update −ηg is the reader's to compute: the prose before the box does not give it; code after the box
-    prints the update (its output folded on the site) and the new scores."""
-    before, after = _box_and_what_comes_around("ch2-ab-step", "ch2-step")
+    """The update −ηg is the reader's to compute: the prose before the box does not give it; the answer fold
+    after the box prints the update and the new scores."""
+    before, fold = _box_and_its_fold("ch2-ab-step", "ch2-step")
     assert not re.search(r"\\tfrac\{2\}\{35\}|\\tfrac\{1\}\{14\}|2/35", before), before
-    assert "hide-output" in after[0]["metadata"].get("tags", []) and "update = -lr * g" in "".join(after[0]["source"])
+    assert "update = -lr * g" in "".join(fold[0]["source"])
     z = np.log([2.0, 1.0, 0.5])
     new = z - 0.1 * labcode.cross_entropy_grad(z, 1)
-    printed = "".join("".join(o.get("text", "")) for c in after[:3] for o in c.get("outputs", []))
+    printed = "".join("".join(o.get("text", "")) for c in fold for o in c.get("outputs", []))
     scores = re.search(r"新的分数： \[([^\]]+)\]", printed)
     assert scores and np.allclose([float(v) for v in scores.group(1).split()], new, atol=1e-6), printed
 
 
 def test_the_mean_loss_box_is_not_answered_before_it():
-    """The box tests the denominator: the prose before it gives neither the count of valid targets nor the sum."""
-    before, after = _box_and_what_comes_around("ch2-ab-mean-loss", "ch2-denominator")
+    """The box tests the denominator: the prose before it gives neither the count of valid targets nor the sum;
+    the fold after it computes both."""
+    before, fold = _box_and_its_fold("ch2-ab-mean-loss", "ch2-denominator")
     assert not re.search(r"10|五个|5 个|总和", before), before
-    assert "hide-output" in after[0]["metadata"].get("tags", [])
+    assert "total / valid.sum()" in "".join(fold[0]["source"])

@@ -13,7 +13,7 @@ from labcode import bigram, idioms, plots
 from notebook_outputs import BOOK, glued_values, output_numbers, shown
 
 NOTEBOOK = "04_bigram.ipynb"
-LR = 70.0
+LR = bigram.NAMES_LR
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +73,13 @@ def test_scaled_scores_underflow_a_handful_of_targets_and_the_mean_is_infinite(n
     assert glued["n_underflow"] == n_zero and 0 < n_zero < N / 1000   # a handful, yet one is enough
     assert f"放大 100 倍：概率为 0 的目标 {n_zero} 个，手写 inf" in printed(notebook)
     assert np.isfinite(labcode.cross_entropy(100 * W_NET[XS], YS))
+
+
+def test_the_chapter_trains_with_the_learning_rate_labcode_names(notebook):
+    """bigram.NAMES_LR (the trainer's default, the practice check's case) is the rate the chapter's loop uses."""
+    code = [("".join(c["source"])) for c in notebook["cells"] if c["cell_type"] == "code"]
+    assert sum(f"lr = {LR}\n" in cell for cell in code) == 1
+    assert sum(f"lr={LR}, steps=1000)   # 训练器默认的学习率与步数" in cell for cell in code) == 1
 
 
 def test_learning_rate_edges(glued):
@@ -342,10 +349,7 @@ def test_new_terms_are_linked_in_chapter4(notebook):
 @pytest.fixture(scope="module")
 def zh():
     """The chapter's idiom figures, computed here from labcode."""
-    chengyu = labcode.load_idioms()
-    vocab = bigram.build_vocab(chengyu)
-    xs, ys = bigram.encode_pairs(chengyu, vocab)
-    C = bigram.count_matrix(xs, ys, len(vocab))
+    chengyu, vocab, xs, ys, C = bigram.bigram_data(labcode.load_idioms())
     return {"idioms": chengyu, "vocab": vocab, "xs": xs, "ys": ys, "C": C, "V": len(vocab), "N": len(xs)}
 
 
@@ -381,7 +385,7 @@ def test_add_one_smoothing_drowns_the_idiom_data(zh, numbers, glued):
 def zh_split(zh):
     train, dev, test = bigram.split_words(zh["idioms"], np.random.default_rng(2026))
     vocab = idioms.capped_vocab(train, len(set("".join(train))) + 2)
-    parts = [idioms.encode_pairs_capped(p, vocab) for p in (train, dev, test)]
+    parts = [bigram.encode_pairs(p, vocab) for p in (train, dev, test)]
     C_train = bigram.count_matrix(*parts[0], len(vocab))
     grid = [0.001, 0.003, 0.01, 0.03, 0.1, 1.0]
     dev_loss = {a: idioms.pair_nll(C_train, *parts[1], a) for a in grid}
@@ -410,9 +414,8 @@ def test_a_capped_vocabulary_moves_the_loss_either_way_without_a_better_model(zh
     (□ as the target is easy to guess): the prose says both, with the printed numbers."""
     text, losses = printed(notebook), []
     for size in (2000, 1000, 300):
-        capped = idioms.capped_vocab(zh["idioms"], size)
-        xs, ys = idioms.encode_pairs_capped(zh["idioms"], capped)
-        losses.append(idioms.pair_nll(bigram.count_matrix(xs, ys, size), xs, ys))
+        _, _, xs, ys, counts = bigram.bigram_data(zh["idioms"], idioms.capped_vocab(zh["idioms"], size))
+        losses.append(idioms.pair_nll(counts, xs, ys))
         assert f"V = {size:>5,}：目标里 □ 占 {np.mean(ys == 1):5.1%}，平均损失 {losses[-1]:.4f}" in text
     full = idioms.pair_nll(zh["C"], zh["xs"], zh["ys"])
     assert losses[0] > full and losses[-1] < full - 1                  # 2,000 symbols: higher; 300: far lower
@@ -423,8 +426,7 @@ def test_a_capped_vocabulary_moves_the_loss_either_way_without_a_better_model(zh
 
 
 def test_the_network_trains_on_a_capped_vocabulary_and_rare_rows_lag(zh, notebook, glued):
-    capped = idioms.capped_vocab(zh["idioms"], 300)
-    C300 = bigram.count_matrix(*idioms.encode_pairs_capped(zh["idioms"], capped), 300)
+    C300 = bigram.bigram_data(zh["idioms"], idioms.capped_vocab(zh["idioms"], 300)).counts
     n = C300.sum(axis=1)
     lr = float(np.floor(4 * n.sum() / n.max()))
     W, losses = bigram.train(np.zeros((300, 300)), C300, lr=lr, steps=1000)

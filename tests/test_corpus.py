@@ -2,17 +2,19 @@
 import numpy as np
 import pytest
 
-from labcode import BOS, EOS, IGNORE, UNK, collate, corpus
+from labcode import BOS, EOS, IGNORE, UNK, Vocab, collate, corpus
+from labcode.vocab import SPECIALS
 
 
 def test_frozen_vocabulary_is_rebuilt_exactly_from_the_corpus():
     # Editing the corpus without regenerating labcode/data/zh_vocab.txt (or the reverse) fails here.
-    assert corpus.vocab() == corpus.build_vocab(corpus.sentences())
+    assert corpus.vocab() == Vocab.from_texts(corpus.sentences(), SPECIALS, unknown="<UNK>")
 
 
 def test_special_ids_come_first():
-    assert corpus.vocab()[UNK] == "<UNK>" and corpus.vocab()[BOS] == "<BOS>" and corpus.vocab()[EOS] == "<EOS>"
-    assert (UNK, BOS, EOS) == (0, 1, 2)
+    vocab = corpus.vocab()
+    assert (vocab["<UNK>"], vocab["<BOS>"], vocab["<EOS>"]) == (UNK, BOS, EOS) == (0, 1, 2)
+    assert vocab.specials == SPECIALS and vocab.unknown == "<UNK>"
 
 
 def test_corpus_size_and_repeated_characters():
@@ -58,7 +60,7 @@ def test_documents_and_batches_go_through_collate():
 
 
 def test_bad_inputs():
-    with pytest.raises(TypeError, match=r"text 必须是字符串（str），收到 list"):
+    with pytest.raises(TypeError, match=r"text 必须是字符串（str），收到 \['谢'\]（list）"):
         corpus.encode(["谢"])
     with pytest.raises(ValueError, match=r"ids 含忽略值 -100"):
         corpus.decode([5, -100])
@@ -66,5 +68,5 @@ def test_bad_inputs():
         corpus.decode([len(corpus.vocab())])
     with pytest.raises(ValueError, match=r"ids 必须是一维编号序列（一次解码一篇），收到形状 \(1, 2\)"):
         corpus.decode([[3, 4]])
-    with pytest.raises(TypeError, match=r"texts 必须是若干句话组成的列表，收到单个字符串 '谢谢'"):
+    with pytest.raises(TypeError, match=r"texts 必须是由句子组成的列表，收到单个字符串 '谢谢'"):
         corpus.make_batch("谢谢")

@@ -1,6 +1,5 @@
 """_ext/deep_boxes.py on a small project of its own (a notebook with a box around markdown and code cells, and a
 glossary), built in this process for HTML and LaTeX: a few seconds, no site build."""
-import io
 import json
 import re
 from pathlib import Path
@@ -8,66 +7,27 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
+from mini_project import PNG, code, conf, md, notebook
+from mini_project import build as build_project
+
 ROOT = Path(__file__).resolve().parents[1]
-PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
-
-CONF = f"""
-import sys
-sys.path.insert(0, {str(ROOT / "_ext")!r})
-extensions = ["myst_nb", "deep_boxes"]
-myst_enable_extensions = ["colon_fence", "dollarmath"]
-nb_execution_mode = "off"
-numfig = True
-language = "zh_CN"
-html_search_language = "en"  # the Chinese search index would load jieba's dictionary: seconds for nothing here
-root_doc = "index"
-exclude_patterns = ["_build"]
-"""
-
-
-def md(text):
-    return {"cell_type": "markdown", "id": f"m{abs(hash(text)) % 10**8}", "metadata": {}, "source": text}
-
-
-def code(source, outputs, metadata=None):
-    return {"cell_type": "code", "id": f"c{abs(hash(source)) % 10**8}", "metadata": metadata or {},
-            "execution_count": 1, "source": source, "outputs": outputs}
-
-
-NOTEBOOK = {
-    "nbformat": 4, "nbformat_minor": 5,
-    "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-    "cells": [
-        md("# 一章\n\n(sec-outside)=\n## 主线\n\n主线引用{numref}`fig-inside`，也引用{ref}`框里的图 <fig-inside>`。"),
-        md(":::{deep-start} 浮点数的 $\\varepsilon$\n:::\n\n框里的段落，回到{ref}`主线一节 <sec-outside>`，"
-           "用到{term}`候选`。"),
-        code("plot()", [{"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG,
-                                                                                  "text/plain": "<Figure>"}}],
-             {"mystnb": {"figure": {"name": "fig-inside", "caption": "框里的图"}, "image": {"alt": "一个点"}}}),
-        code("print(1 + 1)", [{"output_type": "stream", "name": "stdout", "text": "2\n"}]),
-        md(":::{deep-end}\n:::\n\n框后的段落。"),
-    ],
-}
+CONF = conf("deep_boxes")
+NOTEBOOK = notebook([
+    md("# 一章\n\n(sec-outside)=\n## 主线\n\n主线引用{numref}`fig-inside`，也引用{ref}`框里的图 <fig-inside>`。"),
+    md(":::{deep-start} 浮点数的 $\\varepsilon$\n:::\n\n框里的段落，回到{ref}`主线一节 <sec-outside>`，"
+       "用到{term}`候选`。"),
+    code("plot()", [{"output_type": "display_data", "metadata": {}, "data": {"image/png": PNG,
+                                                                              "text/plain": "<Figure>"}}],
+         {"mystnb": {"figure": {"name": "fig-inside", "caption": "框里的图"}, "image": {"alt": "一个点"}}}),
+    code("print(1 + 1)", [{"output_type": "stream", "name": "stdout", "text": "2\n"}]),
+    md(":::{deep-end}\n:::\n\n框后的段落。"),
+])
 GLOSSARY = "# 术语表\n\n```{glossary}\n候选\n  模型打分的对象。\n```\n"
 INDEX = "# 书\n\n```{toctree}\nchapter\nglossary\n```\n"
 
 
 def build(src: Path, builder: str, files: dict, fresh: bool = True) -> tuple[Path, str]:
-    from sphinx.application import Sphinx
-    from sphinx.util.console import nocolor
-    from sphinx.util.docutils import docutils_namespace
-
-    src.mkdir(parents=True, exist_ok=True)
-    (src / "conf.py").write_text(CONF, encoding="utf-8")
-    for name, text in files.items():
-        (src / name).write_text(text, encoding="utf-8")
-    warnings = io.StringIO()
-    nocolor()
-    with docutils_namespace():  # each build registers its directives and nodes afresh
-        app = Sphinx(str(src), str(src), str(src / "_build" / builder), str(src / "_build" / "doctrees"), builder,
-                     status=None, warning=warnings, freshenv=fresh)
-        app.build()
-    return src / "_build" / builder, warnings.getvalue()
+    return build_project(src, builder, files, CONF, fresh)
 
 
 @pytest.fixture(scope="module")

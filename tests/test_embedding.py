@@ -223,7 +223,7 @@ def test_one_hot_needs_a_positive_integer_class_count(n, kind, pattern):
 
 
 def test_bad_tables_and_gradients():
-    with pytest.raises(ValueError, match=r"E 必须是二维数组（行数, d），收到形状 \(3,\)"):
+    with pytest.raises(ValueError, match=r"E 必须是至少一行的二维数组（行数, d），收到形状 \(3,\)"):
         embedding(np.zeros(3), [0])
     with pytest.raises(TypeError, match=r"E 必须是实数数组"):
         embedding(np.array([["a"]]), [0])

@@ -38,7 +38,7 @@ def test_hidden_value_is_stored_under_the_prefix_myst_nb_reads():
 
 @pytest.mark.parametrize(("name", "display", "error", "match"), [
     ("", False, ValueError, "name 必须是非空字符串，收到 ''"),
-    (3, False, TypeError, "name 必须是非空字符串，收到 int 类型的 3"),
+    (3, False, TypeError, "name 必须是非空字符串，收到 3（int）"),
     ("x", "no", TypeError, "display 必须是 True 或 False，收到 'no'"),
 ])
 def test_bad_arguments_are_named(name, display, error, match):

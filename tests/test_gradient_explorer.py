@@ -208,8 +208,8 @@ NAN, INF = float("nan"), float("inf")
 @pytest.mark.parametrize("kwargs, error, pattern", [
     ({"logits": [1.0], "labels": ["a"]}, ValueError, r"logits 的候选个数必须在 2 到 8 之间，收到 1 个"),
     ({"logits": list(range(9)), "labels": list("abcdefghi")}, ValueError, r"候选个数必须在 2 到 8 之间，收到 9 个"),
-    ({"logits": [0, 1, NAN]}, ValueError, r"logits 的每个元素都必须是有限实数，收到 nan"),
-    ({"logits": [0, 1, INF]}, ValueError, r"logits 的每个元素都必须是有限实数，收到 inf"),
+    ({"logits": [0, 1, NAN]}, ValueError, r"logits 的每个元素都必须是有限数，收到 nan"),
+    ({"logits": [0, 1, INF]}, ValueError, r"logits 的每个元素都必须是有限数，收到 inf"),
     ({"logits": "012"}, TypeError, r"logits 必须是实数数组，收到 dtype <U3：'012'"),
     ({"logits": [0, "1", 2]}, TypeError, r"logits 必须是实数数组"),
     ({"labels": ["a", "b"]}, ValueError, r"labels 的长度必须等于 logits 的长度 3，收到 2 个"),

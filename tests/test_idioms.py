@@ -49,9 +49,7 @@ def test_uniform_model_scores_ln_v(data):
 def test_pair_nll_on_the_training_pairs_is_count_nll(data):
     """The same number as bigram.count_nll, on a capped vocabulary small enough for its dense matrices."""
     words_ = data[0]
-    vocab = idioms.capped_vocab(words_, 300)
-    xs, ys = idioms.encode_pairs_capped(words_, vocab)
-    C = bigram.count_matrix(xs, ys, len(vocab))
+    _, vocab, xs, ys, C = bigram.bigram_data(words_, idioms.capped_vocab(words_, 300))
     for alpha in (0.0, 0.5):
         assert idioms.pair_nll(C, xs, ys, alpha) == pytest.approx(bigram.count_nll(C, alpha), rel=1e-12)
 
@@ -79,14 +77,17 @@ def test_capped_vocab_breaks_ties_by_code_point():
     assert idioms.capped_vocab(["ba", "ab", "c"], 4) == {".": 0, idioms.UNKNOWN: 1, "a": 2, "b": 3}
 
 
-def test_encode_pairs_capped_maps_unknown_characters_to_id_1():
+def test_a_capped_vocabulary_encodes_unknown_characters_as_id_1():
     vocab = idioms.capped_vocab(["aab", "ac"], 3)
-    xs, ys = idioms.encode_pairs_capped(["abc"], vocab)
+    assert vocab.specials == (".", idioms.UNKNOWN) and vocab.unknown == idioms.UNKNOWN
+    xs, ys = words.encode_pairs(["abc"], vocab)
     assert xs.tolist() == [0, 2, 1, 1] and ys.tolist() == [2, 1, 1, 0]
-    # With every character in the vocabulary it is words.encode_pairs.
-    full = {".": 0, idioms.UNKNOWN: 1, "a": 2, "b": 3}
-    assert [a.tolist() for a in idioms.encode_pairs_capped(["ab", "ba"], full)] == \
-        [a.tolist() for a in words.encode_pairs(["ab", "ba"], full)]
+    assert vocab.encode("abc").tolist() == [2, 1, 1] and vocab.decode([0, 2, 1, 0]) == ".a□."
+    # With every character in the vocabulary the ids are the full vocabulary's, shifted past □.
+    capped = idioms.capped_vocab(["ab", "ba"], 4)
+    full = words.build_vocab(["ab", "ba"])
+    assert (words.encode_pairs(["ab", "ba"], capped)[0] - 1).clip(0).tolist() == \
+        words.encode_pairs(["ab", "ba"], full)[0].tolist()
 
 
 def test_next_probs_is_the_smoothed_row_and_follows_the_temperature():
@@ -115,44 +116,47 @@ def test_samples_are_reproducible_and_use_only_seen_pairs(data):
     first = idioms.sample_from_counts(C, vocab, np.random.default_rng(3), n=40)
     assert first == idioms.sample_from_counts(C, vocab, np.random.default_rng(3), n=40)
     for word in first:
-        ids = words.encode_word(word, vocab)
+        ids = [0, *vocab.encode(word), 0]
         assert all(C[a, b] > 0 for a, b in zip(ids[:-1], ids[1:], strict=False)), word
 
 
 def test_a_cold_temperature_follows_the_most_likely_path():
     C = np.array([[0, 5, 1], [2, 0, 3], [4, 1, 0]])     # '.' → a (5 > 1), a → b (3 > 2), b → '.' (4 > 1)
-    vocab = {".": 0, "a": 1, "b": 2}
+    vocab = words.build_vocab(["ab"])
     assert idioms.sample_from_counts(C, vocab, np.random.default_rng(0), n=5, temperature=0.01) == ["ab"] * 5
 
 
 def test_max_len_cuts_a_word():
     C = np.array([[0, 1], [0, 1]])                       # a is always followed by a
-    assert idioms.sample_from_counts(C, {".": 0, "a": 1}, np.random.default_rng(0), max_len=3) == ["aaa"]
+    assert idioms.sample_from_counts(C, words.build_vocab(["a"]), np.random.default_rng(0), max_len=3) == ["aaa"]
+
+
+A, A_B = words.build_vocab(["a"]), words.build_vocab(["ab"])
 
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda: idioms.capped_vocab(["ab"], 2), ValueError, "size 必须是不小于 3 的整数"),
     (lambda: idioms.capped_vocab(["ab"], True), TypeError, "size 必须是不小于 3 的整数"),
     (lambda: idioms.capped_vocab(["a□"], 5), ValueError, "words 里不能有 '□'.*words\\[0\\]"),
-    (lambda: idioms.capped_vocab("ab", 5), TypeError, "words 必须是词的列表"),
-    (lambda: idioms.encode_pairs_capped(["ab"], {".": 0, "a": 1}), ValueError, "vocab 必须把 '□' 编为 1"),
+    (lambda: idioms.capped_vocab("ab", 5), TypeError, "words 必须是由词组成的列表"),
     (lambda: idioms.pair_nll([[1, 2], [3, 4]], [0, 1], [1]), ValueError, "xs 与 ys 必须是等长"),
     (lambda: idioms.pair_nll([[1, 2], [3, 4]], [0], [2]), IndexError, "ys 的每个编号都必须 < 2"),
     (lambda: idioms.pair_nll([[1, 2], [3, 4]], [0], [1], alpha=-1), ValueError, "alpha 必须是非负的有限实数"),
     (lambda: idioms.pair_nll([[1, 2], [3, 4]], [0], [1], alpha=float("nan")), ValueError, "alpha 必须是非负"),
-    (lambda: idioms.pair_nll([[0, 0], [3, 4]], [0], [1]), ValueError, "编号为 0 的行全是 0"),
-    (lambda: idioms.pair_nll([[1, -2], [3, 4]], [0], [1]), ValueError, "counts 必须是有限的非负数"),
+    (lambda: idioms.pair_nll([[0, 0], [3, 4]], [0], [1]), ValueError, r"counts 有的行全是 0（编号为 \[0\] 的行）"),
+    (lambda: idioms.pair_nll([[1, -2], [3, 4]], [0], [1]), ValueError, "counts 的每个元素都必须是有限的非负数"),
     (lambda: idioms.pair_nll([[1, 2, 3]], [0], [1]), ValueError, "counts 必须是 \\(V, V\\) 的方阵"),
     (lambda: idioms.pair_nll([["a", "b"], ["c", "d"]], [0], [1]), TypeError, "counts 必须是实数数组"),
-    (lambda: idioms.next_probs([[1, 2], [3, 4]], 2), IndexError, "prev 的每个编号都必须 < 2"),
+    (lambda: idioms.next_probs([[1, 2], [3, 4]], 2), ValueError, r"prev 必须是 \[0, 1\] 内的整数.*收到 2"),
+    (lambda: idioms.next_probs([[1, 2], [3, 4]], [0, 1]), TypeError, r"prev 必须是 \[0, 1\] 内的整数"),
     (lambda: idioms.next_probs([[1, 2], [3, 4]], 0, temperature=0), ValueError, "temperature"),
-    (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1}, "b"), ValueError, "prev 必须是词表里的一个字"),
-    (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1}, "a", k=3), ValueError, r"k 必须是 \[1, 2\] 内的整数"),
-    (lambda: idioms.top_next([[1, 2], [3, 4]], {".": 0, "a": 1, "b": 2}, "a"), ValueError, "vocab 的大小"),
-    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, 4), TypeError, "rng 必须是"),
-    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, np.random.default_rng(0), n=-1),
+    (lambda: idioms.top_next([[1, 2], [3, 4]], A, "b"), ValueError, "prev 必须是词表里的一个字"),
+    (lambda: idioms.top_next([[1, 2], [3, 4]], A, "a", k=3), ValueError, r"k 必须是 \[1, 2\] 内的整数"),
+    (lambda: idioms.top_next([[1, 2], [3, 4]], A_B, "a"), ValueError, "vocab 的大小"),
+    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], A, 4), TypeError, "rng 必须是"),
+    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], A, np.random.default_rng(0), n=-1),
      ValueError, "n 必须是非负整数"),
-    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], {".": 0, "a": 1}, np.random.default_rng(0), max_len=0),
+    (lambda: idioms.sample_from_counts([[0, 1], [1, 0]], A, np.random.default_rng(0), max_len=0),
      ValueError, "max_len 必须是正整数"),
 ])
 def test_bad_arguments_get_a_chinese_error(call, error, message):

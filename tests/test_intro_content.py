@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from labcode import bigram, idioms, overview, words
+from labcode import bigram, idioms, overview
 from notebook_outputs import glued_values
 
 INTRO = Path(__file__).resolve().parents[1] / "intro.ipynb"
@@ -26,10 +26,8 @@ def glued(notebook):
 
 @pytest.fixture(scope="module")
 def model():
-    chengyu = idioms.load_idioms()
-    vocab = words.build_vocab(chengyu)
-    xs, ys = words.encode_pairs(chengyu, vocab)
-    return chengyu, vocab, bigram.count_matrix(xs, ys, len(vocab))
+    chengyu, vocab, _, _, C = bigram.bigram_data(idioms.load_idioms())
+    return chengyu, vocab, C
 
 
 def prose(notebook):

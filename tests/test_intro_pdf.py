@@ -2,16 +2,14 @@
 import numpy as np
 
 from handouts import pages
-from labcode import bigram, idioms, words
+from labcode import bigram, idioms
 
 
 def test_book_pdf_prints_the_hook_the_deep_box_and_the_map_in_order(pdf_dir):
     # The home page fills the pages before chapter 1 (the title page and the contents come first).
     text = "".join("".join(pages(pdf_dir / "book.pdf", layout=False)[:8]).split())  # lines break anywhere in Chinese
-    chengyu = idioms.load_idioms()
-    vocab = words.build_vocab(chengyu)
-    xs, ys = words.encode_pairs(chengyu, vocab)
-    row = bigram.count_matrix(xs, ys, len(vocab))[vocab["不"]]
+    _, vocab, _, _, C = bigram.bigram_data(idioms.load_idioms())
+    row = C[vocab["不"]]
     top = np.sort(row)[::-1][:6]
     hook = text.index(f"也只占{top[0] / row.sum():.1%}")
     assert f"排在前六的加起来只有{top.sum() / row.sum():.1%}" in text

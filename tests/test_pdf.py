@@ -11,6 +11,7 @@ import yaml
 
 import book_layout
 import build_pdf
+import hidden_cells
 from figures import figures
 from handouts import flat as _flat
 from handouts import pages as _pages
@@ -208,7 +209,9 @@ def test_handouts_open_with_the_chinese_chapter_heading(pdf_dir, chapter):
     assert label in first and title in first and _flat(build_pdf.KIND_ANSWERS) in first, f"{answers.name}: {first!r}"
     assert not _contents_heading_pages(answers), f"{answers.name} prints a 目录 (of one entry)"
     exercises = _exercise_snippets(chapter)
-    assert not exercises or exercises[0] in first, f"{answers.name}: the first exercise does not start on page 1"
+    # The key starts with the chapter's first box (its answer fold may fill the page) or its first exercise.
+    assert not exercises or exercises[0] in first or "动手算（见" in first, \
+        f"{answers.name}: neither the first box nor the first exercise starts on page 1"
     if chapter["appendix"]:
         for pdf in (student, answers):
             # The heading: page header, label and title (the text below may name chapters: the symbol table does).
@@ -243,9 +246,10 @@ def test_every_picture_the_chapter_shows_is_printed(pdf_dir, chapter):
     """Each image output of the chapter's shown cells, and each widget (a snapshot: its text summary must not
     print instead), is one picture in the student handout. An answer box's cell prints as the box (a blank to
     fill in), not as a picture of its widget."""
-    shown = sum(bool({"image/png", WIDGET_MIME} & set(out.get("data", {}))) for c in _cells(chapter)
+    folded = set(hidden_cells.folded(_cells(chapter)))   # answers and solutions: in the answer key only
+    shown = sum(bool({"image/png", WIDGET_MIME} & set(out.get("data", {}))) for i, c in enumerate(_cells(chapter))
                 if not {"remove-output", "remove-cell", "answer-box"} & set(c["metadata"].get("tags", []))
-                for out in c.get("outputs", []))
+                and i not in folded for out in c.get("outputs", []))
     rows = subprocess.run(["pdfimages", "-list", str(pdf_dir / f"{chapter['stem']}.pdf")],
                           capture_output=True, text=True, check=True).stdout.splitlines()[2:]
     printed = sum(row.split()[2] == "image" for row in rows)  # the others are the pictures' alpha masks
@@ -262,16 +266,21 @@ def test_each_figure_prints_right_after_the_code_that_draws_it(pdf_dir, chapter)
     """A captioned figure (图 N.k) comes after its cell's code and before the next code cell: it does not float
     away from the code the reader is looking at."""
     text = _flat(_text(pdf_dir / f"{chapter['stem']}.pdf"))
-    code = [c for c in _cells(chapter) if c["cell_type"] == "code" and "".join(c["source"]).strip()
+    cells = _cells(chapter)
+    folded = set(hidden_cells.folded(cells))   # answers and solutions: printed in the answer key only
+    code = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and "".join(c["source"]).strip()
             and not {"remove-input", "remove-cell"} & set(c["metadata"].get("tags", []))]
-    drawn = [k for k, c in enumerate(code) if c["metadata"].get("mystnb", {}).get("figure", {}).get("name")]
+    drawn = [i for i in code if cells[i]["metadata"].get("mystnb", {}).get("figure", {}).get("name")]
     cursor = 0
-    for n, k in enumerate(drawn, start=1):
+    for n, i in enumerate(drawn, start=1):   # a figure in a fold keeps its number
+        if i in folded:
+            continue
         caption = f"图{book_layout.numbers(build_pdf.toc_pages())[chapter['docname']]}.{n}"
-        at = text.find(_first_code_line(code[k]), cursor)
+        at = text.find(_first_code_line(cells[i]), cursor)
         assert at >= 0, f"{chapter['stem']}.pdf: the code of {caption} is not printed"
         after = text.find(caption, at)
-        following = text.find(_first_code_line(code[k + 1]), at + 1) if k + 1 < len(code) else len(text)
+        later = [j for j in code if j > i and j not in folded]
+        following = text.find(_first_code_line(cells[later[0]]), at + 1) if later else len(text)
         assert 0 <= after < following, f"{chapter['stem']}.pdf: {caption} floats away from its code"
         cursor = after
 

@@ -318,7 +318,7 @@ PHONE_COLUMN_PX = 312
 WORKED_Z = np.log([2.0, 1.0, 0.5])
 CHAPTER_FIGURES = {
     "1.1 before/after": lambda: plots.softmax_before_after([0.0, 1.0, 2.0], [0.0, 1.0, 3.0], LABELS),
-    "1.2 loss curve": lambda: plots.nll_curve([2 / 7, 0.9]),
+    "1.2 loss curve": lambda: plots.nll_curve([0.1, 0.9]),
     "1.3 temperatures": lambda: plots.temperature_bars([2.0, 1.0, 0.0], [0.5, 1.0, 2.0], ["甲", "乙", "丙"]),
     "2.1 step size": lambda: plots.step_size_error_curve(lambda v: labcode.cross_entropy(v, 1), WORKED_Z,
                                                          labcode.cross_entropy_grad(WORKED_Z, 1),

@@ -1,5 +1,6 @@
 """Tests for labcode.practice: right implementations in several styles pass, each named mistake is recognised
 with its hint, odd return values are reported without crashing, and the reports are deterministic."""
+import copy
 import importlib.util
 import json
 import math
@@ -155,6 +156,7 @@ def bigram_float32(W, xs, ys):
 
 
 def numerical_grad_steps(f, x, delta):
+    x = np.asarray(x, dtype=float)                    # an integer x cannot hold delta
     grad = np.zeros_like(x)
     for k in np.ndindex(x.shape):
         step = np.zeros_like(x)
@@ -164,7 +166,8 @@ def numerical_grad_steps(f, x, delta):
 
 
 def numerical_grad_in_place(f, x, delta):
-    x, grad = x.copy(), np.zeros_like(x)
+    x = x.astype(float)                               # a copy, and one that can hold delta
+    grad = np.zeros_like(x)
     flat, out = x.reshape(-1), grad.reshape(-1)          # views: changing flat changes x
     for i in range(flat.size):
         old = flat[i]
@@ -216,7 +219,7 @@ def train_append_after(loss_and_grad, W, lr, steps):
 
 
 def train_in_place(loss_and_grad, W, lr, steps):
-    losses = np.zeros(steps + 1)
+    W, losses = W.copy(), np.zeros(steps + 1)          # the caller's W stays as it was
     for step in range(steps + 1):
         losses[step], dW = loss_and_grad(W)
         if step < steps:
@@ -235,7 +238,22 @@ def train_like_bigram(loss_and_grad, W, lr, steps):
 def counts_log_softmax(W, C):
     N, n = C.sum(), C.sum(axis=1)
     logp = labcode.log_softmax(W, axis=1)
-    return -(C * logp).sum() / N, (n[:, None] * np.exp(logp) - C) / N
+    return -(C[C > 0] * logp[C > 0]).sum() / N, (n[:, None] * np.exp(logp) - C) / N
+
+
+def counts_nansum(W, C):
+    N, n = C.sum(), C.sum(axis=1)
+    s = W - W.max(axis=1, keepdims=True)
+    logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    return -np.nansum(C * logp) / N, (n[:, None] * np.exp(logp) - C) / N       # 0·(-inf) = nan, dropped
+
+
+def counts_from_scores(W, C):
+    """loss = Σ_i n_i logsumexp(W_i) - Σ C_ij W_ij, with the product taken where C > 0 only."""
+    N, n = C.sum(), C.sum(axis=1)
+    lse = np.array([labcode.logsumexp(row) for row in W])
+    p = np.exp(W - lse[:, None])
+    return (n @ lse - np.sum(C * np.where(C > 0, W, 0.0))) / N, (n[:, None] * p - C) / N
 
 
 def counts_loops(W, C):
@@ -255,12 +273,14 @@ RIGHT = {
     check_cross_entropy: [labcode.cross_entropy, cross_entropy_loops, cross_entropy_float32, cross_entropy_log_softmax],
     check_cross_entropy_grad: [labcode.cross_entropy_grad, grad_loops, grad_float32],
     check_numerical_grad: [labcode.numerical_grad, numerical_grad_steps, numerical_grad_in_place, numerical_grad_list,
-                           labcode.gradients._central_difference],    # in place, each component put back exactly
+                           # in place, on a float copy, each component put back exactly
+                           lambda f, x, d: labcode.gradients._central_difference(f, x.astype(float), d)],
     check_mean_loss: [labcode.cross_entropy, mean_loss_loops, mean_loss_masked, mean_loss_float32],
     check_embedding_backward: [lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), embedding_loops,
                                embedding_add_at, embedding_one_hot],
     check_bigram_loss_and_grad: [bigram.loss_and_grad, bigram_loops, bigram_counts, bigram_float32],
-    check_counts_loss_and_grad: [bigram.loss_and_grad_from_counts, counts_log_softmax, counts_loops],
+    check_counts_loss_and_grad: [bigram.loss_and_grad_from_counts, counts_log_softmax, counts_loops, counts_nansum,
+                                 counts_from_scores],
     check_training_loop: [train_append_after, train_in_place, train_like_bigram],
 }
 
@@ -590,8 +610,102 @@ def numerical_grad_never_stored(f, x, delta):
     return grad
 
 
+def counts_zero_times_inf(W, C):
+    """The printed solution to exercise 4.2 before W = ln C was checked: 0·(-inf) = nan on the unseen pairs."""
+    N, n = C.sum(), C.sum(axis=1)
+    s = W - W.max(axis=1, keepdims=True)
+    logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    return -(C * logp).sum() / N, (n[:, None] * np.exp(logp) - C) / N
+
+
+def counts_times_scores(W, C):
+    N, n = C.sum(), C.sum(axis=1)
+    lse = np.array([labcode.logsumexp(row) for row in W])
+    return (n @ lse - (C * W).sum()) / N, (n[:, None] * np.exp(W - lse[:, None]) - C) / N
+
+
+def numerical_grad_integer_like(f, x, delta):
+    grad = np.zeros_like(x)                        # integer when x is: every quotient truncated
+    for k in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[k] = delta
+        grad[k] = (f(x + step) - f(x - step)) / (2 * delta)
+    return grad
+
+
+def numerical_grad_integer_step(f, x, delta):
+    grad = np.zeros(x.shape)
+    for k in np.ndindex(x.shape):
+        step = np.zeros_like(x)                    # integer when x is: delta is stored as 0
+        step[k] = delta
+        grad[k] = (f(x + step) - f(x - step)) / (2 * delta)
+    return grad
+
+
+def numerical_grad_integer_in_place(f, x, delta):
+    grad = np.zeros(x.shape)
+    for k in np.ndindex(x.shape):
+        step = np.zeros(x.shape)
+        step[k] = delta
+        xp, xm = x.copy(), x.copy()
+        xp += step                                 # an integer array: UFuncTypeError
+        xm -= step
+        grad[k] = (f(xp) - f(xm)) / (2 * delta)
+    return grad
+
+
+def softmax_in_place(z):
+    z -= z.max()
+    np.exp(z, out=z)
+    return z / z.sum()
+
+
+def train_in_place_on_callers_w(loss_and_grad, W, lr, steps):
+    losses = []
+    for _ in range(steps):
+        loss, dW = loss_and_grad(W)
+        losses.append(loss)
+        W -= lr * dW                               # the caller's starting point is trained too
+    losses.append(loss_and_grad(W)[0])
+    return W, losses
+
+
+def mean_loss_zeroes_targets(logits, targets):
+    valid = targets != -100
+    targets[~valid] = 0                            # in the caller's array
+    return mean_loss_masked(logits, np.where(valid, targets, -100))
+
+
+def mean_loss_index_then_mask(logits, targets):
+    """Picks logp[i, -100] first and masks after: right when V >= 100, an IndexError at the book's V = 6."""
+    valid = targets != -100
+    s = logits - logits.max(axis=1, keepdims=True)
+    logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    return -logp[np.arange(len(targets)), targets][valid].mean()
+
+
+def mean_loss_one_hot_then_mask(logits, targets):
+    valid = targets != -100
+    onehot = np.eye(logits.shape[1])[targets]      # row -100 of the identity: an IndexError when V < 100
+    logp = labcode.log_softmax(logits, axis=1)
+    return -(onehot * logp).sum(axis=1)[valid].mean()
+
+
 WRONG = [
     (check_softmax, no_shift_softmax, "no_max_shift", ["最大值", "上溢", "ch1-overflow"]),
+    (check_counts_loss_and_grad, counts_zero_times_inf, "zero_times_inf",
+     ["0 × (-inf)", "np.where(C > 0, logp, 0.0)", "W = ln C", "ch4-identity"]),
+    (check_counts_loss_and_grad, counts_times_scores, "zero_times_inf", ["C * W"]),
+    (check_numerical_grad, numerical_grad_integer_like, "integer_input",
+     ["整数数组 x", "dtype=float", "ch2-finite-diff"]),
+    (check_numerical_grad, numerical_grad_integer_step, "integer_input", ["存成了 0"]),
+    (check_numerical_grad, numerical_grad_integer_in_place, "integer_input", ["Cannot cast"]),
+    (check_softmax, softmax_in_place, "input_modified", ["z 被改动了", "z -= z.max()", "z = z.copy()", "ch1-overflow"]),
+    (check_training_loop, train_in_place_on_callers_w, "input_modified",
+     ["W 被改动了", "W = W - lr * dW", "ch4-training"]),
+    (check_mean_loss, mean_loss_zeroes_targets, "input_modified", ["targets 被改动了", "np.where(valid, targets, 0)"]),
+    (check_mean_loss, mean_loss_index_then_mask, "ignore_index_used", ["index -100 is out of bounds", "ch2-batch"]),
+    (check_mean_loss, mean_loss_one_hot_then_mask, "ignore_index_used", ["-100", "ch2-batch"]),
     (check_softmax, lambda z: z / z.sum(), "divide_by_sum", ["总和", "ch1-divide-by-sum"]),
     (check_softmax, lambda z: np.exp(z - z.min()) / np.exp(z - z.min()).sum(), "min_shift", ["最小值"]),
     (check_softmax, lambda z: stable_softmax(z - z), "self_shift", ["它自己"]),
@@ -861,6 +975,10 @@ def test_the_counts_checker_speaks_of_the_counts_form():
     result = check_counts_loss_and_grad(counts_with(n_axis="none"))
     text = str(result)
     assert "n[:, None] * p" in text and "W[xs]" not in text and "valid.sum()" not in text
+    flipped = check_counts_loss_and_grad(lambda W, C: (bigram.loss_and_grad_from_counts(W, C)[0],
+                                                       -bigram.loss_and_grad_from_counts(W, C)[1]))
+    assert flipped.mistakes[0].key == "gradient_sign" and "(n[:, None] * p - C) / N" in str(flipped)
+    assert "g[y]" not in str(flipped)
     summed = check_counts_loss_and_grad(lambda W, C: tuple(v * C.sum() for v in bigram.loss_and_grad_from_counts(W, C)))
     assert summed.mistakes[0].key == "sum_not_mean" and "C.sum()" in str(summed) and "valid" not in str(summed)
 
@@ -978,23 +1096,54 @@ def test_a_row_returned_for_one_number_gets_a_fix_that_gives_the_right_value(che
 
 def test_the_training_loop_is_checked_against_the_numbers_chapter_4_prints():
     """The names.txt case is bigram.train from W = 0 at lr 70: the chapter's 3.295837, 2.973528, 2.825444."""
-    from labcode.practice.training import _names_counts, descend
-    C = _names_counts()
+    from labcode.practice.training import descend
+    C = bigram.names_data().counts
     start = np.zeros(C.shape)
-    W_ref, losses = descend(lambda W: bigram.loss_and_grad_from_counts(W, C), start, 70.0, 3)
-    W_book, book = bigram.train(start, C, lr=70.0, steps=3)
+    W_ref, losses = descend(lambda W: bigram.loss_and_grad_from_counts(W, C), start, bigram.NAMES_LR, 3)
+    W_book, book = bigram.train(start, C, lr=bigram.NAMES_LR, steps=3)
     assert np.allclose(losses, book, rtol=1e-12) and np.allclose(W_ref, W_book, rtol=1e-12)
     assert [f"{v:.6f}" for v in losses[:3]] == ["3.295837", "2.973528", "2.825444"]
     assert "names.txt，计数写法，lr = 70，3 步" in str(check_training_loop(train_append_after))
 
 
-def test_the_readers_arrays_are_copies_and_a_function_that_mutates_them_changes_nothing():
+def test_each_case_gets_its_own_copies_so_a_mutating_function_changes_no_later_case():
+    seen = []
+
     def in_place(z):
+        seen.append(z.copy())
         z -= z.max()                        # mutates its argument
         np.exp(z, out=z)
         return z / z.sum()
-    assert check_softmax(in_place).passed
+    result = check_softmax(in_place)
+    assert [case.args[0].tolist() for case in result.cases] == [z.tolist() for z in seen]
     assert check_softmax(stable_softmax).passed
+
+
+# The reference of each checker, and the position of every array argument it must leave as it was.
+REFERENCE_ARRAYS = [(check, RIGHT[check][0], positions) for check, positions in [
+    (check_softmax, {"z": 0}), (check_logsumexp, {"z": 0}), (check_cross_entropy, {"z": 0}),
+    (check_cross_entropy_grad, {"z": 0}), (check_numerical_grad, {"x": 1}),
+    (check_mean_loss, {"logits": 0, "targets": 1}), (check_embedding_backward, {"ids": 0, "dH": 1}),
+    (check_bigram_loss_and_grad, {"W": 0, "xs": 1, "ys": 2}), (check_counts_loss_and_grad, {"W": 0, "C": 1}),
+    (check_training_loop, {"W": 1})]]
+
+
+@pytest.mark.parametrize("check, reference, positions", REFERENCE_ARRAYS, ids=lambda v: getattr(v, "__name__", ""))
+def test_a_right_result_with_an_argument_changed_in_place_is_named_for_every_checker(check, reference, positions):
+    """Every array argument of every checker: the right value returned, then the caller's array changed (one entry,
+    as `z -= z.max()` or `W -= lr * dW` would) fails on every case, with that argument named."""
+    for name, k in positions.items():
+        def changes(*args, k=k):
+            value = copy.deepcopy(reference(*args))     # (the training loop may return the very W it was given)
+            array = args[k].reshape(-1)
+            last = np.flatnonzero(np.isfinite(array))[-1]    # not a -inf of W = ln C: -inf + 0.5 is -inf
+            array[last] += 1 if array.dtype.kind in "iu" else 0.5
+            return value
+        result = check(changes)
+        assert len(result.failures) == len(result.cases), str(result)
+        assert {case.mistake.key for case in result.failures} == {"input_modified"}, str(result)
+        assert f"认出的错误：{name} 被改动了（调用后与调用前不同）" in str(result), str(result)
+        assert f"{name} = {name}.copy()" in str(result) or name == "x"
 
 
 def test_warnings_of_the_readers_code_do_not_escape(recwarn):

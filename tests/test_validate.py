@@ -1,28 +1,51 @@
-"""labcode._validate: every generic argument check names the argument, the rule and the value it got."""
+"""labcode._validate: every generic argument check names the argument, the rule and the value it got,
+and no other module writes one of its own."""
+import ast
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import labcode
+from labcode import _validate
 from labcode._validate import (
+    MAX_ELEMENTS,
     IdError,
+    as_array,
+    as_counts,
+    as_finite_array,
     as_float_array,
     as_ids,
+    as_list,
     as_logits,
+    as_pairs,
     as_probs,
+    as_row,
     as_table,
+    check_alpha,
     check_axis,
     check_bool,
+    check_callable,
     check_choice,
     check_count,
     check_each,
     check_int,
+    check_lr,
     check_nonneg,
+    check_overflow,
+    check_path,
     check_positive,
     check_range,
     check_real,
+    check_reg,
     check_rng,
+    check_size,
+    check_slider,
     check_temperature,
+    check_text,
+    short_repr,
 )
 
 # ---- scalars ----
@@ -162,5 +185,186 @@ def test_probs_ids_and_tables():
         as_ids([[0, 1], [3, 0]], 3)
     with pytest.raises(IndexError, match=r"^ids 含忽略值 -100（位置 1）"):
         as_ids([0, -100], 3)
-    with pytest.raises(ValueError, match=r"^E 必须是二维数组（行数, d），收到形状 \(3,\)$"):
+    with pytest.raises(ValueError, match=r"^E 必须是至少一行的二维数组（行数, d），收到形状 \(3,\)$"):
         as_table([1.0, 2.0, 3.0], "E")
+
+
+# ---- the rules several modules share ----
+
+@pytest.mark.parametrize("check, name, rule, bad", [
+    (check_lr, "lr", "正的有限实数（学习率 η）", 0), (check_alpha, "alpha", "非负的有限实数（平滑的伪计数 α）", -1),
+    (check_reg, "reg", "非负的有限实数（正则化系数 λ）", -0.5)])
+def test_named_rules_say_what_the_symbol_is(check, name, rule, bad):
+    with pytest.raises(ValueError, match=rf"^{name} 必须是{re.escape(rule)}，收到 {bad}$"):
+        check(bad)
+
+
+def test_counts_pairs_and_rows():
+    ints = np.array([[1, 0], [2, 3]])
+    assert as_counts(ints) is ints and as_counts([[1.5, 0], [0, 1]]).dtype == np.float64   # no copy of int counts
+    with pytest.raises(ValueError, match=r"^counts 必须是 \(V, V\) 的方阵，收到形状 \(2, 3\)$"):
+        as_counts(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"^counts 的形状必须是 \(3, 3\)（与 W 相同），收到 \(2, 2\)$"):
+        as_counts(ints, 3)
+    with pytest.raises(ValueError, match=r"^counts 至少要有一个正的计数，收到全 0 矩阵$"):
+        as_counts(np.zeros((2, 2)))
+    assert as_counts(np.zeros((2, 2)), nonzero=False).sum() == 0
+    with pytest.raises(ValueError, match=r"^counts 的总和必须能用 int64 表示（计数太大），收到总和 9.22e\+18$"):
+        as_counts(np.full((2, 2), 2**61))
+    xs, ys = as_pairs([0, 1], [1, 1], 2)
+    assert xs.tolist() == [0, 1] and ys.dtype == np.int64
+    with pytest.raises(ValueError, match=r"^xs 与 ys 必须是等长的非空一维编号数组，收到形状 \(2,\) 与 \(1,\)$"):
+        as_pairs([0, 1], [1], 2)
+    with pytest.raises(ValueError, match=r"^logits 必须是一维且与 labels 等长（3 项），收到形状 \(2,\)$"):
+        as_row([1, 2], "logits", "abc")
+
+
+def test_arrays_lists_and_text():
+    with pytest.raises(ValueError, match=r"^x 必须是形状整齐的数组（同一层的每一行一样长），收到 \[\[1, 2\], \[3\]\]$"):
+        as_array([[1, 2], [3]], "x")
+    with pytest.raises(ValueError, match=r"^x 的每个元素都必须是有限数，收到 -inf（位置 1）$"):
+        as_finite_array([0, -np.inf], "x")
+    assert as_list((1, 2), "xs", "数") == [1, 2]
+    with pytest.raises(ValueError, match=r"^xs 至少要有一个数，收到空序列$"):
+        as_list(iter([]), "xs", "数")
+    with pytest.raises(TypeError, match=r"^xs 必须是由数组成的列表，收到 3（int）$"):
+        as_list(3, "xs", "数")
+    assert check_text("", "s", empty=True) == ""
+    with pytest.raises(TypeError, match=r"^s 必须是非空字符串，收到 b'a'（bytes）$"):
+        check_text(b"a", "s")
+    assert short_repr([[1, 2], [3]]) == "[[1, 2], [3]]" and len(short_repr(list(range(1000)))) <= 80
+
+
+def test_functions_paths_and_optional_numbers():
+    assert check_callable(None, "callback", optional=True) is None and check_callable(len, "f") is len
+    with pytest.raises(TypeError, match=r"^callback 必须是函数（可调用对象）或 None，收到 'x'（str）$"):
+        check_callable("x", "callback", optional=True)
+    assert check_path(Path("a.txt")) == Path("a.txt")
+    for bad, shown in [(b"a.txt", "b'a.txt'（bytes）"), ("", "''（str）"), (None, "None（NoneType）")]:
+        with pytest.raises(TypeError, match=rf"^path 必须是文件路径（.*），收到 {re.escape(shown)}$"):
+            check_path(bad)
+    lo, hi, step = check_slider((0, 1), 0.5, "lr", positive=False)
+    assert (lo, hi, step) == (0.0, 1.0, 0.5)
+    with pytest.raises(ValueError, match=r"^lr_step 必须不超过滑块范围的宽度 1，收到 2.0$"):
+        check_slider((0, 1), 2, "lr")
+
+
+def test_sizes_are_checked_before_allocating_and_overflow_is_named():
+    assert check_size((7071, 7071), "vocab_size", 7071) == (7071, 7071)   # 49,999,041 numbers: just under
+    with pytest.raises(ValueError, match=r"^vocab_size 必须让结果不超过 50,000,000 个数（float64 约 400 MB），"
+                                         r"收到 7072：结果形状 \(7072, 7072\) 有 50,013,184 个数$"):
+        check_size((7072, 7072), "vocab_size", 7072)
+    assert MAX_ELEMENTS * 8 == 400_000_000
+    finite = np.array([1.0, 2.0])
+    assert check_overflow(finite, "Z", "X") is finite
+    with pytest.raises(ValueError, match=r"^X 与 W 的取值太大：Z 必须在 float64 的范围内（.*），算出 nan$"):
+        check_overflow(np.float64("nan"), "Z", "X 与 W")
+
+
+# ---- one place for every generic check ----
+
+LABCODE = Path(labcode.__file__).parent
+CHECKERS = {name for name in dir(_validate) if name.startswith(("check_", "as_"))}
+
+
+def modules_outside_validate():
+    """(path relative to labcode, parsed module) for every labcode module but _validate.py."""
+    for path in sorted(LABCODE.rglob("*.py")):
+        if path.name != "_validate.py":
+            yield path.relative_to(LABCODE).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def functions(tree):
+    return [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def raised_messages(function):
+    """The message of each `raise Error(f"...")` directly in this function: its parts, as ast nodes."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+            message = node.exc.args[0]
+            yield message.values if isinstance(message, ast.JoinedStr) else [message]
+
+
+def template(parts):
+    """The fixed text of a message, every value put in it written as {}."""
+    return "".join(p.value if isinstance(p, ast.Constant) else "{}" for p in parts)
+
+
+def checker_calls(tree):
+    """Calls of _validate's checkers: (checker, argument name given as a literal or None, note literal or None)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CHECKERS:
+            name = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "name"),
+                                                                 None)
+            note = next((k.value for k in node.keywords if k.arg == "note"), None)
+            literal = [v.value if isinstance(v, ast.Constant) else None for v in (name, note)]
+            yield node.func.id, *literal
+
+
+def rule(text):
+    """The rule a message states, "必须…" up to "，收到", without numbers (an example's seed is no new rule)."""
+    start = text.find("必须")
+    return re.sub(r"\d", "", text[start:].split("，收到")[0]) if start >= 0 else ""
+
+
+VALIDATE_RULES = {rule(template(parts)) for function in functions(ast.parse(Path(_validate.__file__).read_text(
+    encoding="utf-8"))) for parts in raised_messages(function)}
+VALIDATE_RULES = {r for r in VALIDATE_RULES if len(r.replace("{}", "")) >= 8}
+
+
+def generic_checks(modules):
+    """What a module may not write for itself, with where it is. A check is generic when
+    (a) its subject comes from its caller: a message in the book's check style ("x 必须…") starts with one of the
+        function's own parameters, so the function checks whatever argument it is given;
+    (b) it only applies one of _validate's checkers to its own parameter (a named rule, like the learning rate's;
+        a traitlets validator handing on proposal["value"] is wiring, not a rule);
+    (c) the same rule (a checker, a literal argument name and a note) is spelled out in two places;
+    (d) the same message is written in two functions (a copied check, which drifts);
+    (e) a message states a rule of _validate's own (a copy of one of its checks)."""
+    found, rules, messages = [], {}, {}
+    for path, tree in modules:
+        for function in functions(tree):
+            params = {a.arg for a in function.args.args + function.args.kwonlyargs}
+            where = f"{path}:{function.lineno} {function.name}"
+            for parts in raised_messages(function):
+                text = template(parts)
+                head = parts[0] if parts else None
+                if "必须" in text and isinstance(head, ast.FormattedValue) and isinstance(head.value, ast.Name) \
+                        and head.value.id in params:
+                    found.append(f"{where}: its subject is its parameter {head.value.id!r} (a generic check)")
+                if len(text) > 12:
+                    messages.setdefault(text, set()).add(where)
+                if rule(text) in VALIDATE_RULES:
+                    found.append(f"{where}: states _validate's rule {rule(text)!r} (use its checker)")
+            body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+            call = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in CHECKERS \
+                    and call.args and isinstance(call.args[0], ast.Name) and call.args[0].id in params:
+                found.append(f"{where}: only wraps {call.func.id} (a named rule belongs in _validate)")
+        for checker, name, note in checker_calls(tree):
+            if name and note:
+                rules.setdefault((checker, name), []).append((path, note))
+    found += [f"the rule of {name!r} ({checker}) is written {len(places)} times: {places}"
+              for (checker, name), places in rules.items() if len(places) > 1]
+    found += [f"the message {text!r} is written in {sorted(places)}" for text, places in messages.items()
+              if len(places) > 1]
+    return found
+
+
+def test_no_module_writes_a_generic_check_of_its_own():
+    assert generic_checks(modules_outside_validate()) == []
+
+
+@pytest.mark.parametrize("code, what", [
+    ('def _check_x(x, name):\n    if x < 0:\n        raise ValueError(f"{name} 必须是正数，收到 {x}")', "subject"),
+    ("def _check_alpha(alpha):\n    return check_nonneg(alpha, 'alpha', note='α')", "only wraps"),
+    ("def f(a):\n    check_nonneg(a, 'alpha', note='伪计数 α')\ndef g(a):\n    check_nonneg(a, 'alpha', note='α')",
+     "written 2 times"),
+    ('def f(xs):\n    raise ValueError(f"xs 与 ys 必须等长，收到 {xs}")\n'
+     'def g(xs):\n    raise ValueError(f"xs 与 ys 必须等长，收到 {xs}")', "is written in"),
+])
+def test_the_generic_check_detector_sees_each_kind(code, what):
+    """Each kind of generic check the detector knows, written the way the modules used to write them."""
+    found = generic_checks([("module.py", ast.parse(code))])
+    assert len(found) == 1 and what in found[0], found

@@ -118,3 +118,23 @@ def test_labcodes_own_kernel_is_shown_only_after_the_reader_has_written_it(label
                and re.search(rf"getsource\([\w.]*\b{kernel}\)", _source(c))]
     assert printed, f"{kernel} is no longer printed: point this test at where it is"
     assert all(i > start for i in printed), f"{name}: {kernel} is printed before {label} asks the reader to write it"
+
+
+@pytest.mark.parametrize("name, title, label, task, solution", everything())
+def test_the_printed_solution_passes_its_checker_as_the_checker_is_today(name, title, label, task, solution):
+    """Not the stored output (that is redone by `make execute`): the solution's own code, run now against the current
+    checkers, with their edge cases (W = ln C for the counts form, an integer x for the central difference)."""
+    import ast
+
+    import numpy as np
+
+    import labcode
+    for cell in solution:
+        source = _source(cell)
+        if cell["cell_type"] != "code" or not CHECK_CALL.search(source):
+            continue
+        tree = ast.parse(source)
+        names = {"np": np, "labcode": labcode}
+        exec(compile(ast.Module(tree.body[:-1], type_ignores=[]), label, "exec"), names)
+        result = eval(compile(ast.Expression(tree.body[-1].value), label, "eval"), names)
+        assert result.passed, f"{label}:\n{result}"

@@ -3,6 +3,9 @@
 每个 ``check_*`` 接收读者的函数，与 ``labcode`` 的参考实现比较（普通的、随机的和书里讲过的极端输入），
 返回 :class:`CheckResult`：``.passed``、``.cases``，在 Jupyter 里显示成报告；认出常见错误时说出它的名字，
 并指向书中讲它的小节。函数还是书里的骨架（``raise NotImplementedError``）时，报告“还没写”。
+读者的函数在护栏里运行（:mod:`~labcode.practice.guard`）：每一项限时，打印的内容收进 ``.printed``，
+抛出什么、退出、改动参数都只是没通过的一项。``check_*(fn, seed=整数)`` 把随机的几项换成另一组数（评分用，
+见 :mod:`labcode.grade`）。
 
 “动手算”框也在这里：``answer_box(kind, label=..., **选项)`` 给出一个读者写答案、当场核对的插件
 （题目与答案见 :mod:`labcode.practice.problems`，插件见 :mod:`labcode.widgets.answer_box`）。

@@ -13,12 +13,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .report import Case, CheckResult
+from .._validate import check_int
+from . import guard
+from .report import Case, CheckResult, Hint
 from .text import first_line, index_text, long_array, names, number, raw, show, worst
 
 RTOL, ATOL = 1e-5, 1e-8
-TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:g})，期望值由 labcode 算出；"
-             "函数内部用 float32 计算也能通过")
+# 给 float32 留的余地：乘以这一项输入与期望值里最大的绝对值 s，加进 atol（float32 的机器精度的 4 倍）。
+# 例如 logsumexp(z) - z[y] 在损失很小时两数相消，float32 的误差约为 ε₃₂·max|z|，不是损失的 1e-5 倍。
+FLOAT32 = 4 * float(np.finfo(np.float32).eps)
+TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:g} + {FLOAT32:.1e}·s)，s 是这一项的输入和期望值里"
+             "最大的绝对值（给 float32 的舍入误差留的余地：函数内部用 float32 计算也能通过）；期望值由 labcode 算出")
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,7 @@ class Probe:
     args: tuple
     expected: object
     shown: str
+    slack: float = 0.0          # 加进 atol 的余地（float32，见 FLOAT32）
 
 
 class Returned(tuple):
@@ -44,53 +50,122 @@ class Returned(tuple):
 class Raised:
     """读者的函数抛出的异常（与它“返回”一个异常对象区分开）。"""
 
-    error: Exception
+    error: BaseException
 
+
+# 读者的函数结束了整个程序时，报告里说清楚是哪一句（这些异常的 str 只是退出码）。
+EXITS = {SystemExit: "函数里调用了 sys.exit()（或 exit()、quit()），它会结束整个程序；函数出了错请 raise 一个异常，"
+                     "算完了请 return",
+         GeneratorExit: "这个异常是 Python 用来关闭生成器的，函数里不要自己抛出它"}
 
 # 预测里“这一部分不管”：例如只写错了损失的写法，梯度是什么都算符合。
 ANY = object()
 
 
-def run(check, fn, probes, *, coerce, predict, advice, explain_error=None, explain_shape=None, tolerance=TOLERANCE,
-        unchanged=None):
+def run(check, fn, probes, *, coerce, predict, advice, params, modified, explain_error=None, explain_shape=None,
+        tolerance=TOLERANCE, float32=True):
     """逐项调用 ``fn``，返回 :class:`CheckResult`；第一项就抛出 NotImplementedError 时报告“还没写”。
 
     ``predict(probe)`` 列出书里讲过的常见错误在这一项上会返回什么：[(Hint, 那种写法的返回值)]，同一种错误可以有
     几种写法；``explain_error(probe, Raised)`` 认出读者的函数抛出的错（Hint 或 None）。由 :func:`settle`
     定下每一项没过的检查认出的是哪一种错误。返回值的类型或形状不对时，``explain_shape(probe, 返回值)`` 可以补一句
-    怎么改（或 None）：例如该返回一个数、读者却返回了一串数，只在那样改能得到对的值时，才说取哪一项或求平均。
-    ``tolerance`` 是报告里“比较标准”一行的文字。``unchanged = (k, 名字, Hint)`` 说读者的函数不许改动编号为 k 的
-    参数：返回值对了、这个参数却被改动时，这一项也没过，认出的错误是那个 Hint。
+    怎么改（文字），或者认出一种错误（Hint），或者 None：例如该返回一个数、读者却返回了一串数，只在那样改能得到
+    对的值时，才说取哪一项或求平均。``tolerance`` 是报告里“比较标准”一行的文字；``float32`` 为 True 时，
+    比较给 float32 的舍入误差留出余地（见 FLOAT32）。
+
+    ``params`` 是读者函数各个参数的名字；``modified`` 给每个数组参数一条 Hint：返回值对了、这个数组却被改动了
+    （原地运算改的是调用者的数组）时，这一项也没过，认出的错误是那条 Hint（见 :func:`changed`）。
+
+    读者的代码在护栏里运行（:mod:`~labcode.practice.guard`）：每一项有时间限制，整次检查也有；它打印的内容
+    收进 ``CheckResult.printed``，不混进报告；它抛出的任何异常（SystemExit 也是）都只是一项没通过的检查，
+    只有 KeyboardInterrupt 照常传出去（读者按了中断）。
     """
     require_callable(fn, check)
+    if float32:
+        probes = [dataclasses.replace(probe, slack=FLOAT32 * magnitude((probe.args, probe.expected)))
+                  for probe in probes]
+    budget, capture = guard.Budget(), guard.Capture()
     judged = []
     for probe in probes:
-        copies = fresh(probe.args)
-        outcome = invoke(fn, copies)
-        if not judged and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
+        if budget.used_up:
+            judged.append(_unrun(probe, budget))
+            continue
+        try:
+            verdict = budget.run(functools.partial(_attempt, fn, probe, not judged, coerce, predict, explain_error,
+                                                   explain_shape, params, modified), capture)
+        except guard.TimeUp:
+            verdict = _timed_out(probe, budget)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:  # 读者的返回值让检查本身出了错（如它的 __eq__ 调用了 sys.exit）
+            verdict = Case(probe.name, False, f"检查这一项时，你的函数返回的值引发了 {type(err).__name__}",
+                           probe.shown, args=probe.args), (), set()
+        if verdict is None:
             case = Case(probe.name, False, "还没写：抛出了 NotImplementedError", probe.shown, args=probe.args)
             return CheckResult(check, [case], advice=advice, tolerance=tolerance, not_written=True)
-        verdict = judge(probe, outcome, coerce, predict, explain_error, explain_shape)
-        if unchanged is not None and verdict[0].passed:
-            verdict = kept(probe, copies, *unchanged, predict, verdict[2]) or verdict
         judged.append(verdict)
-    return CheckResult(check, settle(judged), advice=advice, tolerance=tolerance)
+    return CheckResult(check, settle(judged), advice=advice, tolerance=tolerance, printed=capture)
 
 
-def kept(probe, copies, k, name, hint, predict, out):
-    """编号为 k 的参数在调用后与调用前逐位相同时返回 None；否则返回一项没过的检查，认得出的错误是 hint，
-    以及这一项的返回值没能排除的那些错误（例如扰动完没复原：它在这一项上差得太少，要由别的项来分辨）。"""
-    before, after = np.asarray(probe.args[k]), np.asarray(copies[k])
-    if after.shape == before.shape and np.array_equal(after, before, equal_nan=True):
+def _attempt(fn, probe, first, coerce, predict, explain_error, explain_shape, params, modified):
+    """一项检查：调用、整理、比较、看参数有没有被改动。第一项就抛出 NotImplementedError 时返回 None。"""
+    copies = fresh(probe.args)
+    outcome = invoke(fn, copies)
+    if first and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
         return None
-    message = f"{name} 被改动了（调用后与调用前不同）"
-    if after.shape == before.shape:
-        at = tuple(int(i) for i in np.argwhere(~((after == before) | (np.isnan(after) & np.isnan(before))))[0])
-        message += f"：下标 {index_text(at)} 处从 {number(before[at])} 变成了 {number(after[at])}"
-    case = Case(probe.name, False, message, probe.shown, expected=f"调用后的 {name} = {show(before)}",
-                actual=f"调用后的 {name} = {show(after)}", args=probe.args)
-    others = {h.key: h for h, _ in safely(lambda: predict(probe), []) if h.key not in out}
-    return case, (hint, *others.values()), out
+    verdict = judge(probe, outcome, coerce, predict, explain_error, explain_shape)
+    if verdict[0].passed:
+        verdict = changed(probe, copies, params, modified, verdict[2]) or verdict
+    return verdict
+
+
+def _timed_out(probe, budget):
+    message = (f"超时：{budget.case:g} 秒内没有返回（是不是死循环？也可能是每次调用都在做很慢的计算）"
+               if budget.limit() > 0 else f"超时：这次检查的 {budget.total:g} 秒用完了，这一项还没有返回")
+    return Case(probe.name, False, message, probe.shown, expected=show(probe.expected), actual="（没有返回值）",
+                args=probe.args), (), set()
+
+
+def _unrun(probe, budget):
+    message = f"没有运行：前面的几项已经用完了这次检查的 {budget.total:g} 秒"
+    return Case(probe.name, False, message, probe.shown, args=probe.args), (), set()
+
+
+def changed(probe, copies, params, modified, out):
+    """数组参数在调用后与调用前逐位相同时返回 None；否则返回一项没过的检查（第一个被改动的参数）。
+
+    认得出的错误是这个参数的 Hint；modified 里给的是 (Hint, 其他错误…) 时，还有那些本身就会改动参数、这一项的
+    返回值又没能排除的错误（例如扰动完没复原：它在这一项上差得太少，要由别的项来分辨）。
+    """
+    for name, before, after in zip(params, probe.args, copies, strict=False):
+        if not isinstance(before, np.ndarray) or _same(before, after):
+            continue
+        message = f"{name} 被改动了（调用后与调用前不同）"
+        after = np.asarray(after)
+        if after.shape != before.shape:
+            message += f"：形状从 {before.shape} 变成了 {after.shape}"
+        elif (~_equal(after, before)).any():
+            at = tuple(int(i) for i in np.argwhere(~_equal(after, before))[0])
+            message += f"：下标 {index_text(at)} 处从 {number(before[at])} 变成了 {number(after[at])}"
+        else:
+            message += f"：dtype 从 {before.dtype} 变成了 {after.dtype}"
+        case = Case(probe.name, False, message, probe.shown, expected=f"调用后的 {name} = {show(before)}",
+                    actual=f"调用后的 {name} = {show(after)}", args=probe.args)
+        named, *also = modified[name] if isinstance(modified[name], tuple) else (modified[name],)
+        return case, (named, *(hint for hint in also if hint.key not in out)), out
+    return None
+
+
+def _equal(a, b):
+    equal = a == b
+    if a.dtype.kind in "fc" and b.dtype.kind in "fc":
+        equal |= np.isnan(a) & np.isnan(b)
+    return equal
+
+
+def _same(before, after):
+    return isinstance(after, np.ndarray) and after.shape == before.shape and after.dtype == before.dtype \
+        and bool(_equal(after, before).all())
 
 
 def settle(judged):
@@ -112,15 +187,18 @@ def settle(judged):
             for (case, _, _), found in zip(judged, suspects, strict=True)]
 
 
+def draws(seed, stream):
+    """随机检查用的数：seed 为 None 时是书里固定的那一组（stream 是各组检查自己的编号，报告逐字相同）；
+    seed 是整数时换一组新的，同一个 seed 总是同一组（评分用：:mod:`labcode.grade`）。"""
+    if seed is None:
+        return np.random.default_rng(stream)
+    return np.random.default_rng([check_int(seed, "seed", 0, 2**63 - 1), stream])
+
+
 def require_callable(fn, check):
     if not callable(fn):
         raise TypeError(f"fn 必须是函数（可调用对象），收到 {type(fn).__name__} 类型的值 {raw(fn)}："
                         f"请传入函数本身，如 {check}(你的函数)，而不是调用它得到的结果")
-
-
-def call(fn, args):
-    """用参数的副本调用 fn（它改动参数也影响不到后面的检查）；警告不打印，异常作为 Raised 返回。"""
-    return invoke(fn, fresh(args))
 
 
 def fresh(args):
@@ -129,12 +207,15 @@ def fresh(args):
 
 
 def invoke(fn, copies):
-    """调用 fn(*copies)；警告不打印，异常作为 Raised 返回。"""
+    """调用 fn(*copies)；警告不打印，异常作为 Raised 返回（SystemExit 也是：读者的 sys.exit() 不结束检查）。
+    超时（guard.TimeUp）和读者按下的中断（KeyboardInterrupt）照常传出去。"""
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             return fn(*copies)
-        except Exception as err:  # 读者代码里的任何错误都只是一项没通过的检查
+        except (guard.TimeUp, KeyboardInterrupt):
+            raise
+        except BaseException as err:  # 读者代码里的任何错误都只是一项没通过的检查
             return Raised(err)
 
 
@@ -143,27 +224,33 @@ def judge(probe, outcome, coerce, predict, explain_error, explain_shape=None):
     failed = functools.partial(Case, probe.name, False, inputs=probe.shown, args=probe.args)
     if isinstance(outcome, Raised):
         err = outcome.error
-        message = f"调用时抛出了 {type(err).__name__}：{first_line(err)}"
+        message = f"调用时抛出了 {type(err).__name__}：{EXITS.get(type(err)) or first_line(err)}"
         found = safely(lambda: explain_error(probe, outcome) if explain_error else None, None)
         case = failed(message, expected=show(probe.expected), actual="（没有返回值）")
         return case, (found,) if found is not None else (), set()
     try:
         value, problem = coerce(outcome, probe.expected)
-    except Exception as err:  # 返回值古怪到连读都读不了（例如元素的 __float__ 出错）
+    except (guard.TimeUp, KeyboardInterrupt):
+        raise
+    except BaseException as err:  # 返回值古怪到连读都读不了（例如元素的 __float__ 出错）
         value, problem = None, f"返回值无法读取：{type(err).__name__}"
     if problem:
         advice = safely(lambda: explain_shape(probe, outcome), None) if explain_shape else None
-        if advice:
+        found = (advice,) if isinstance(advice, Hint) else ()
+        if isinstance(advice, str):
             problem += f"。{advice}"
-        return failed(problem, expected=show(probe.expected), actual=raw(outcome)), (), set()
+        return failed(problem, expected=show(probe.expected), actual=raw(outcome)), found, set()
     wrong = safely(lambda: predict(probe), [])
-    if close(value, probe.expected):
-        return Case(probe.name, True, "通过"), (), safely(lambda: ruled_out(value, wrong), set())
+    if close(value, probe.expected, probe.slack):
+        return Case(probe.name, True, "通过", args=probe.args), (), \
+            safely(lambda: ruled_out(value, wrong, probe.slack), set())
     at = focus(value, probe.expected)
-    case = failed(describe(value, probe.expected), expected=show(probe.expected, at), actual=show(value, at))
+    case = failed(describe(value, probe.expected, probe.slack), expected=show(probe.expected, at),
+                  actual=show(value, at))
     # 在这一项上本来就得出期望值的写法（例如只写错了损失、而这一项的损失恰好不受影响）解释不了这一项为什么没过
-    explains = [(hint, wrong_value) for hint, wrong_value in wrong if not similar(probe.expected, wrong_value)]
-    return case, safely(lambda: matching(value, explains), ()), set()
+    explains = [(hint, wrong_value) for hint, wrong_value in wrong
+                if not similar(probe.expected, wrong_value, probe.slack)]
+    return case, safely(lambda: matching(value, explains, probe.slack), ()), set()
 
 
 def safely(compute, otherwise):
@@ -172,14 +259,17 @@ def safely(compute, otherwise):
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return compute()
-    except Exception:
+    except (guard.TimeUp, KeyboardInterrupt):
+        raise
+    except BaseException:
         return otherwise
 
 
-def ruled_out(passed, wrong):
+def ruled_out(passed, wrong, slack=0.0):
     """读者通过了这一项：在这一项上每种写法都会出错的那些错误（的 key），就不是读者犯的。"""
     keys = {hint.key for hint, _ in wrong}
-    return {key for key in keys if not any(similar(passed, value) for hint, value in wrong if hint.key == key)}
+    return {key for key in keys
+            if not any(similar(passed, value, slack) for hint, value in wrong if hint.key == key)}
 
 
 # ---- 整理返回值：(值, None)，或 (None, 问题) ----
@@ -253,35 +343,47 @@ def _values_right(value, expected):
 
 # ---- 比较 ----
 
-def close(actual, expected):
-    """通过的标准：全部有限，且 np.allclose(actual, expected, rtol=RTOL, atol=ATOL)。"""
+def close(actual, expected, slack=0.0):
+    """通过的标准：全部有限，且 np.allclose(actual, expected, rtol=RTOL, atol=ATOL + slack)。"""
     if isinstance(expected, tuple):
-        return all(close(a, e) for a, e in zip(actual, expected, strict=True))
+        return all(close(a, e, slack) for a, e in zip(actual, expected, strict=True))
     with np.errstate(all="ignore"):
         a = np.asarray(actual, dtype=np.float64)
-        return bool(np.isfinite(a).all() and np.allclose(a, expected, rtol=RTOL, atol=ATOL))
+        return bool(np.isfinite(a).all() and np.allclose(a, expected, rtol=RTOL, atol=ATOL + slack))
 
 
-def similar(actual, wrong):
-    """actual 是否就是某个错误写法的结果（NaN 与 NaN、inf 与 inf 算相同；一组值逐个比，ANY 的部分不管）。"""
+def magnitude(values):
+    """一组参数和期望值里最大的有限绝对值（数组、数、嵌套的 tuple；函数之类的不算）。"""
+    if isinstance(values, (tuple, list)):
+        return max((magnitude(v) for v in values), default=0.0)
+    if isinstance(values, (np.ndarray, float, np.floating)) and np.asarray(values).dtype.kind == "f":
+        finite = np.abs(np.asarray(values, dtype=np.float64))
+        finite = finite[np.isfinite(finite)]
+        return float(finite.max()) if finite.size else 0.0
+    return 0.0
+
+
+def similar(actual, wrong, slack=0.0):
+    """actual 是否就是某个错误写法的结果（NaN 与 NaN、inf 与 inf 算相同；一组值逐个比，ANY 的部分不管）。
+    slack 同 :func:`close`：通过时用的余地，比较错误写法时也用它。"""
     if isinstance(wrong, tuple):
         return isinstance(actual, tuple) and len(actual) == len(wrong) and \
-            all(w is ANY or similar(a, w) for a, w in zip(actual, wrong, strict=True))
+            all(w is ANY or similar(a, w, slack) for a, w in zip(actual, wrong, strict=True))
     with np.errstate(all="ignore"):
         a, w = np.asarray(actual, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
-        return a.shape == w.shape and bool(np.allclose(a, w, rtol=RTOL, atol=ATOL, equal_nan=True))
+        return a.shape == w.shape and bool(np.allclose(a, w, rtol=RTOL, atol=ATOL + slack, equal_nan=True))
 
 
-def matching(actual, wrong):
+def matching(actual, wrong, slack=0.0):
     """[(Hint, 那种错误写法的结果)] 里结果与 actual 相同的那些 Hint（同一种错误只列一次）。"""
-    return tuple({hint.key: hint for hint, value in wrong if similar(actual, value)}.values())
+    return tuple({hint.key: hint for hint, value in wrong if similar(actual, value, slack)}.values())
 
 
-def describe(actual, expected):
+def describe(actual, expected, slack=0.0):
     """没通过时的一句话：哪里含 nan/inf，或哪个下标差得最多。"""
     if isinstance(expected, tuple):
         parts = [f"{name}：{describe(a, e)}" for name, a, e in zip(names(expected), actual, expected, strict=True)
-                 if not close(a, e)]
+                 if not close(a, e, slack)]
         return "；".join(parts)
     a = np.asarray(actual, dtype=np.float64)
     for bad, word in ((np.isnan(a), "nan"), (np.isinf(a), "inf")):

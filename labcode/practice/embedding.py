@@ -5,14 +5,14 @@ import numpy as np
 
 from ..embedding import embedding_backward
 from . import hints
-from .battery import Probe, as_array, run
+from .battery import Probe, as_array, draws, run
 from .text import show
 
 SEED = 3
 
 
-def _embedding_cases():
-    rng = np.random.default_rng(SEED)
+def _embedding_cases(seed):
+    rng = draws(seed, SEED)
 
     def random_case(T, V, d, dtype=np.float64):
         return rng.integers(V, size=T), rng.normal(0.0, 1.0, (T, d)).astype(dtype), V
@@ -29,11 +29,12 @@ def _embedding_cases():
     ]
 
 
-def check_embedding_backward(fn):
+def check_embedding_backward(fn, *, seed=None):
     """检查读者写的嵌入反向 ``fn(ids, dH, vocab_size)``，它返回 dE（形状 (vocab_size, d)）。
 
     ids 是编号（形状 (T,)），dH 是上游梯度（形状 (T, d)）。
     每个位置的 dH[t] 加到编号为 ids[t] 的行；同一个编号出现几次就加几次，没被读到的行是 0。
+    seed 同 :func:`~labcode.practice.check_softmax`：不给时是书里固定的一组数，给一个非负整数就换一组随机编号和梯度。
     返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
     >>> def my_backward(ids, dH, vocab_size):
@@ -50,11 +51,12 @@ def check_embedding_backward(fn):
     '重复的编号只留下了一份梯度'
     """
     probes = []
-    for name, ids, dH, V in _embedding_cases():
+    for name, ids, dH, V in _embedding_cases(seed):
         shown = f"ids = {show(ids)}，dH = {show(dH)}，vocab_size = {V}"
         probes.append(Probe(name, (ids, dH, V), embedding_backward(dH, ids, V), shown))
     return run("check_embedding_backward", fn, probes, coerce=_as_gradient_table, predict=_embedding_mistakes,
-               explain_error=_embedding_error, advice=hints.ADVICE_EMBEDDING)
+               explain_error=_embedding_error, advice=hints.ADVICE_EMBEDDING, params=("ids", "dH", "vocab_size"),
+               modified={"ids": hints.IDS_MODIFIED, "dH": hints.DH_MODIFIED})
 
 
 def _as_gradient_table(value, expected):

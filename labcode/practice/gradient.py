@@ -8,8 +8,8 @@ import numpy as np
 from ..gradients import numerical_grad
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from . import hints
-from .battery import ATOL, RTOL, Probe, as_array, as_number, close, run, several_numbers
-from .probability import loss_mistakes, off_the_end, overflow_error, overflowed, random_targets
+from .battery import ATOL, RTOL, Probe, as_array, as_number, close, draws, run, several_numbers
+from .probability import ONE_VECTOR, loss_mistakes, off_the_end, overflow_error, overflowed, random_targets
 from .text import show
 
 SEED = 2
@@ -21,8 +21,8 @@ DIFFERENCE_TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:
 
 # ---- 一个位置的梯度 ----
 
-def _gradient_cases():
-    rng = np.random.default_rng(SEED)
+def _gradient_cases(seed):
+    rng = draws(seed, SEED)
     cases = [
         ("书里的例子 [ln 2, 0, -ln 2]，y = 1", np.log([2.0, 1.0, 0.5]), 1),
         ("[0, 1, 2]，y = 0", np.array([0.0, 1.0, 2.0]), 0),
@@ -40,10 +40,11 @@ def _gradient_cases():
     return cases
 
 
-def check_cross_entropy_grad(fn):
+def check_cross_entropy_grad(fn, *, seed=None):
     """检查读者写的交叉熵梯度 ``fn(z, y)``，它返回 ∂ℓ/∂z = p - e_y（形状 (V,)）。
 
-    z 是一个位置的分数（形状 (V,)），y 是真实目标的编号。
+    z 是一个位置的分数（形状 (V,)），y 是真实目标的编号。seed 同 :func:`~labcode.practice.check_softmax`：
+    不给时是书里固定的一组数，给一个非负整数就换一组新的随机分数。
     返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
     >>> def my_grad(z, y):
@@ -59,10 +60,9 @@ def check_cross_entropy_grad(fn):
     '梯度的符号写反了'
     """
     probes = [Probe(name, (z, y), cross_entropy_grad(z, y), f"z = {show(z)}，y = {y}")
-              for name, z, y in _gradient_cases()]
+              for name, z, y in _gradient_cases(seed)]
     return run("check_cross_entropy_grad", fn, probes, coerce=as_array, predict=_gradient_mistakes,
-               explain_error=_gradient_error,
-               advice=hints.ADVICE_GRAD)
+               explain_error=_gradient_error, advice=hints.ADVICE_GRAD, **ONE_VECTOR)
 
 
 def _gradient_mistakes(probe):
@@ -100,8 +100,8 @@ def _denominator_example():
     return logits, targets
 
 
-def _mean_loss_cases():
-    rng = np.random.default_rng(SEED + 1)
+def _mean_loss_cases(seed):
+    rng = draws(seed, SEED + 1)
 
     def random_batch(n, V, ignored=(), scale=3.0):
         targets = rng.integers(V, size=n)
@@ -129,12 +129,12 @@ def _mean_loss_cases():
     ]
 
 
-def check_mean_loss(fn):
+def check_mean_loss(fn, *, seed=None):
     """检查读者写的平均损失 ``fn(logits, targets)``，它返回有效目标上的平均交叉熵（一个数）。
 
     logits 形状 (N, V)，targets 形状 (N,)，目标为 -100 的位置不计入损失，也不计入分母。
     一批里一个有效目标都没有时，报错或返回 nan 都合理，这里不检查。
-    参数、返回与异常同 :func:`check_cross_entropy_grad`。
+    参数（fn、seed）、返回与异常同 :func:`check_cross_entropy_grad`。
 
     >>> def my_mean_loss(logits, targets):
     ...     valid = targets != -100
@@ -152,10 +152,11 @@ def check_mean_loss(fn):
     """
     probes = [Probe(name, (logits, targets), cross_entropy(logits, targets),
                     f"logits = {show(logits)}，targets = {show(targets)}")
-              for name, logits, targets in _mean_loss_cases()]
+              for name, logits, targets in _mean_loss_cases(seed)]
     return run("check_mean_loss", fn, probes, coerce=as_number, predict=_mean_loss_mistakes,
-               explain_error=_mean_loss_error, explain_shape=_mean_loss_shape,
-               advice=hints.ADVICE_MEAN_LOSS)
+               explain_error=_mean_loss_error, explain_shape=_mean_loss_shape, advice=hints.ADVICE_MEAN_LOSS,
+               params=("logits", "targets"),
+               modified={"logits": hints.LOGITS_MODIFIED, "targets": hints.TARGETS_MODIFIED})
 
 
 def _mean_loss_shape(probe, value):
@@ -185,7 +186,9 @@ def _mean_loss_mistakes(probe):
         wrong += [(hints.IGNORED_COUNTED, as_zero.sum() / valid.sum()), (hints.IGNORED_COUNTED, as_zero.mean())]
     if V >= 100 and not valid.all():                                    # -100 被当成编号为 V - 100 的候选
         as_index = cross_entropy(logits, np.where(valid, targets, V + IGNORE), reduction="none")
-        wrong += [(hints.IGNORE_AS_INDEX, as_index.mean()), (hints.IGNORE_AS_INDEX, as_index.sum() / valid.sum())]
+        wrong += [(hints.IGNORE_AS_INDEX, as_index.mean()), (hints.IGNORE_AS_INDEX, as_index.sum() / valid.sum()),
+                  # 先拿 -100 取下标、再用掩码去掉这些位置：V ≥ 100 时不报错，结果也对（V < 100 时才报 IndexError）
+                  (hints.IGNORE_AS_INDEX, probe.expected)]
     Z, ys = logits[valid], targets[valid]
     return wrong + [(hint, rows.mean()) for hint, rows in loss_mistakes(Z, ys, batch_max=(logits.max(), Z.max()))]
 
@@ -224,10 +227,14 @@ def _coupled(v):
     return float((v[0] * v[1] + v[2]) ** 2)
 
 
-def _numerical_grad_cases():
-    """(名字, f, x, delta, 报告里 f 的写法)：书里的例子、矩阵输入，和让常见错误显出差别的大 delta。"""
+def _squares(v):
+    return float(np.sum(v ** 2))
+
+
+def _numerical_grad_cases(seed):
+    """(名字, f, x, delta, 报告里 f 的写法)：书里的例子、矩阵输入、整数输入，和让常见错误显出差别的大 delta。"""
     h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
-    rng = np.random.default_rng(SEED + 2)
+    rng = draws(seed, SEED + 2)
     a, A = rng.normal(0.0, 1.0, 10), rng.normal(0.0, 1.0, (2, 2, 2))
 
     def book_loss(v):
@@ -252,18 +259,20 @@ def _numerical_grad_cases():
          "f(v) = Σ a_k sin(v_k)"),
         ("三维数组输入（形状 (2, 2, 2)）", lambda v: float(np.sum(A * v ** 2)), rng.normal(0.0, 1.0, (2, 2, 2)), 1e-3,
          "f(v) = Σ A ⊙ v²"),
+        ("整数数组 x", _squares, rng.choice([-3, -2, -1, 1, 2, 3], 3), 1e-5, "f(v) = Σ v²"),
     ]
 
 
-def check_numerical_grad(fn):
+def check_numerical_grad(fn, *, seed=None):
     """检查读者写的中心差分 ``fn(f, x, delta)``，它返回与 x 同形状的数组。
 
     编号为 k 的分量是 (f(x + δ e_k) - f(x - δ e_k)) / (2δ)，δ 就是传入的 delta；
-    x 是任意形状的浮点数组，f 接收与 x 同形状的数组、返回一个数。
-    期望值由 :func:`labcode.numerical_grad` 用同一个 delta 算出。
+    x 是任意形状的数组（整数数组也要处理：先转成浮点数），f 接收与 x 同形状的数组、返回一个数。
+    期望值由 :func:`labcode.numerical_grad` 用同一个 delta 算出。seed 同 :func:`check_cross_entropy_grad`。
     返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
     >>> def my_numerical_grad(f, x, delta=1e-5):
+    ...     x = np.asarray(x, dtype=float)                # 整数数组里存不下 delta
     ...     grad = np.zeros_like(x)
     ...     for k in np.ndindex(x.shape):
     ...         step = np.zeros_like(x)
@@ -284,15 +293,21 @@ def check_numerical_grad(fn):
     'input_modified'
     """
     probes = [Probe(name, (f, x, delta), numerical_grad(f, x, delta), f"{formula}，x = {show(x)}，delta = {delta:g}")
-              for name, f, x, delta, formula in _numerical_grad_cases()]
+              for name, f, x, delta, formula in _numerical_grad_cases(seed)]
     return run("check_numerical_grad", fn, probes, coerce=as_array, predict=_numerical_grad_mistakes,
-               explain_error=_numerical_grad_error, unchanged=(1, "x", hints.X_MODIFIED),
-               advice=hints.ADVICE_NUMERICAL_GRAD, tolerance=DIFFERENCE_TOLERANCE)
+               explain_error=_numerical_grad_error, explain_shape=_numerical_grad_shape,
+               params=("f", "x", "delta"), modified={"x": CHANGES_X},
+               advice=hints.ADVICE_NUMERICAL_GRAD, tolerance=DIFFERENCE_TOLERANCE, float32=False)
 
+
+# 改动了 x 的写法：x 被改动了；没复原、在 x 本身上算一次、xp = x 没有 copy，这几种错误本身也会改动 x
+CHANGES_X = (hints.X_MODIFIED, hints.NOT_RESTORED, hints.ONE_POINT_AT_X, hints.SHARED_ARRAY)
 
 
 def _numerical_grad_mistakes(probe):
     f, x, delta = probe.args
+    if x.dtype.kind != "f":                                # 整数的 step、x 存不下 delta：两次在同一点上算
+        return [(hints.INTEGER_INPUT, np.zeros_like(probe.expected))]
     forward, backward = _one_sided(f, x, delta, +1), _one_sided(f, x, delta, -1)
     wrong = [(hints.ONE_SIDED, forward), (hints.ONE_SIDED, backward), (hints.HALF_DENOMINATOR, 2 * probe.expected),
              (hints.PRECEDENCE, probe.expected * delta ** 2), (hints.ALL_AT_ONCE, _all_at_once(f, x, delta)),
@@ -304,8 +319,19 @@ def _numerical_grad_mistakes(probe):
 
 
 def _numerical_grad_error(probe, raised):
+    x = probe.args[1]
+    # 整数数组上 x[k] += delta：NumPy 报 “Cannot cast ufunc 'add' output from float64 to int64”
+    if x.dtype.kind != "f" and "cast" in str(raised.error):
+        return hints.INTEGER_INPUT
     # 把矩阵压平（或只取一行）再交给 f：f 里的矩阵乘法对不上形状
-    return hints.FLATTENED_INPUT if probe.args[1].ndim > 1 else None
+    return hints.FLATTENED_INPUT if x.ndim > 1 else None
+
+
+def _numerical_grad_shape(probe, value):
+    """整数 x 上返回了整数数组（grad = np.zeros_like(x)）：认出“整数数组里存不下 delta”。"""
+    x = probe.args[1]
+    integer = isinstance(value, np.ndarray) and value.dtype.kind in "iub"
+    return hints.INTEGER_INPUT if integer and x.dtype.kind != "f" else None
 
 
 def _unit(x, k, delta):

@@ -156,7 +156,7 @@ GRAD_SIGN = Hint(
     "梯度是 p - e_y，你的结果是 e_y - p：目标那一项应为负（p_y - 1 < 0），其余应 ≥ 0。"
     "写反的梯度各分量之和同样是 0，“和为 0”的检查抓不住它，中心差分才能抓住。",
     "g = softmax(z)；g[y] -= 1。",
-    "ch2-sum-zero", "梯度的各分量之和为 0")
+    "ch2-derivation", "逐个坐标求导")
 
 ALL_MINUS_ONE = Hint(
     "every_component_minus_one", "每一项都减了 1",
@@ -176,7 +176,7 @@ LABEL_SUBTRACTED = Hint(
     "label_subtracted", "把整数编号 y 直接从概率向量里减去",
     "p - y 让每一项都减去了 y 这个数；要减的是独热向量 e_y：只有编号为 y 的那一项减 1。",
     "g = p.copy()；g[y] -= 1。",
-    "ch2-soft-targets", "软目标")
+    "ch2-derivation", "逐个坐标求导")
 
 GLOBAL_MAX = Hint(
     "max_of_whole_batch", "减去的是整批的最大值，不是每一行的最大值",
@@ -293,6 +293,14 @@ FLATTENED_INPUT = Hint(
     "或者在 x.copy() 的 reshape(-1) 视图上改，把原形状的副本交给 f。",
     "ch2-finite-diff", "第二道检查：中心差分")
 
+INTEGER_INPUT = Hint(
+    "integer_input", "整数数组里存不下 delta",
+    "x 是整数数组时，np.zeros_like(x)、x.copy() 也都是整数数组：step[k] = delta 存成了 0，x[k] = x[k] + delta "
+    "被截断回原值（x[k] += delta 则报类型错误）。两次函数值在同一点上算，梯度全是 0；grad 建成整数数组时，"
+    "差商也被截断成整数。",
+    "开头先把 x 变成浮点数组：x = np.asarray(x, dtype=float)，再 np.zeros_like(x)、x + step。",
+    "ch2-finite-diff", "第二道检查：中心差分")
+
 # ---- 第 3 章：嵌入的反向 ----
 
 OVERWRITE = Hint(
@@ -393,6 +401,29 @@ COUNTS_LOG_OF_UNDERFLOW = Hint(
     "loss = -(C * logp).sum() / N；logp 处处有限，0 × logp 就是 0。",
     "ch1-extreme", "极端分数")
 
+COUNTS_GRAD_SIGN = Hint(
+    "gradient_sign", "梯度的符号写反了",
+    "计数写法的梯度是 (n_i p_i - C_i)/N：模型给的次数减去数到的次数。你的结果是它的相反数 (C_i - n_i p_i)/N，"
+    "沿着它“下降”，损失反而上升。",
+    "dW = (n[:, None] * p - C) / N，其中 n = C.sum(axis=1)，p 是按行做的 softmax。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
+
+COUNTS_WRONG_AXIS = Hint(
+    "wrong_axis", "沿错误的轴做了 softmax",
+    "W 的每一行是“前一个字是 i”时各个候选的分数，要在这一行里归一化：沿 axis=1。沿 axis=0 时每一列之和为 1，"
+    "不同行互相干扰，代码却照常运行。",
+    "每行先减最大值：s = W - W.max(axis=1, keepdims=True)，logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))。",
+    "ch4-gradient", "梯度：逐条写法与计数写法")
+
+COUNTS_ZERO_TIMES_INF = Hint(
+    "zero_times_inf", "0 × (-inf) 得到了 nan",
+    "W = ln C 这样的分数在零计数的格子上是 -inf（第 4 章：有限的分数给不出恰好为 0 的概率），那一格的 ln p 也是 -inf。"
+    "C * logp（或 C * W）在这一格算的是 0 × (-inf)，浮点数里它是 nan，不是 0，整个和就成了 nan。"
+    "约定 0·ln 0 = 0，要由代码自己做到。",
+    "只在 C > 0 的格子上取 ln p：loss = -(C * np.where(C > 0, logp, 0.0)).sum() / N（np.where 先把 -inf 换成 0，"
+    "再乘），或者 mask = C > 0；loss = -(C[mask] * logp[mask]).sum() / N。",
+    "ch4-identity", "网络可以恰好等于计数模型")
+
 # ---- 第 4 章：训练循环 ----
 
 DESCENT_SIGN = Hint(
@@ -424,6 +455,33 @@ START_W_RETURNED = Hint(
     "损失都对，返回的 W 却还是出发点：更新落在了另一个变量上，返回时用错了名字。",
     "循环里更新的是哪个变量，最后就返回哪个：return W, losses。",
     "ch4-training", "训练循环")
+
+# ---- 参数被原地改动了 ----
+
+def _modified(name: str, example: str, instead: str, label: str, section: str) -> Hint:
+    """读者的函数返回了对的值，却原地改动了参数 name（example 是这样的写法，instead 是不改参数的写法）。"""
+    return Hint(
+        "input_modified", f"{name} 被改动了（调用后与调用前不同）",
+        f"结果是对的，可函数返回以后，调用者手里的 {name} 变了：{example} 这样的原地运算改的正是传进来的那个数组，"
+        "不是一份副本。调用者以后再用它（再算一次、画图、接着训练）时，用的已经是被改过的数。",
+        f"不要在 {name} 上原地改：{instead}，得到的是新数组；非原地改不可时，先复制一份：{name} = {name}.copy()。",
+        label, section)
+
+
+Z_MODIFIED = _modified("z", "z -= z.max()、np.exp(z, out=z)", "s = z - z.max()", "ch1-overflow", "先减最大值")
+LOGITS_MODIFIED = _modified("logits", "logits -= logits.max(axis=1, keepdims=True)",
+                            "s = logits - logits.max(axis=1, keepdims=True)",
+                            "ch2-batch", "一批里不计分的位置：忽略标记")
+TARGETS_MODIFIED = _modified("targets", "targets[targets == -100] = 0", "safe = np.where(valid, targets, 0)",
+                             "ch2-batch", "一批里不计分的位置：忽略标记")
+IDS_MODIFIED = _modified("ids", "ids.sort()", "order = np.sort(ids)", "ch3-gradient", "梯度是 X^T A")
+DH_MODIFIED = _modified("dH", "dH *= 2、dH[...] = 0", "scaled = dH * 2", "ch3-gradient", "梯度是 X^T A")
+W_MODIFIED = _modified("W", "W -= W.max(axis=1, keepdims=True)", "s = W - W.max(axis=1, keepdims=True)",
+                       "ch4-network", "同一个模型，写成一层网络")
+PAIRS_MODIFIED = {name: _modified(name, f"{name}.sort()", f"np.sort({name})", "ch4-network", "同一个模型，写成一层网络")
+                  for name in ("xs", "ys")}
+C_MODIFIED = _modified("C", "C += 1、C[C == 0] = 1", "smoothed = C + 1", "ch4-gradient", "梯度：逐条写法与计数写法")
+START_MODIFIED = _modified("W", "W -= lr * dW", "W = W - lr * dW", "ch4-training", "训练循环")
 
 # ---- 没认出具体错误时的一般提示 ----
 

@@ -5,10 +5,10 @@ import numpy as np
 
 from ..probability import cross_entropy, log_softmax, logsumexp, softmax
 from . import hints
-from .battery import Probe, as_array, as_number, close, run, several_numbers
+from .battery import Probe, as_array, as_number, close, draws, run, several_numbers
 from .text import show
 
-SEED = 1  # 随机分数的种子：每次检查都是同样几组数，报告逐字相同
+SEED = 1  # 随机分数的种子：不给 seed 时每次检查都是同样几组数，报告逐字相同
 # |z| 超过它时，没减最大值的 exp 在 float32 里就会上溢（float64 里是约 709.78）。
 EXTREME = 80.0
 
@@ -18,9 +18,9 @@ def random_targets(rng):
     return [(f"随机分数（V = {V}）", rng.normal(0.0, 3.0, V), int(rng.integers(V))) for V in (5, 10, 50)]
 
 
-def _score_vectors():
+def _score_vectors(seed):
     """(名字, 分数 z)：普通的、随机的、float32 的，最后是书里讲过的极端分数。"""
-    rng = np.random.default_rng(SEED)
+    rng = draws(seed, SEED)
     return [
         ("书里的例子 [0, 1, 2]", np.array([0.0, 1.0, 2.0])),
         ("分数全相等", np.zeros(4)),
@@ -37,14 +37,20 @@ def _score_vectors():
     ]
 
 
+# 读者的函数只接收分数 z（以及目标的编号 y）：z 不许被原地改动
+ONE_VECTOR = {"params": ("z", "y"), "modified": {"z": hints.Z_MODIFIED}}
+
+
 # ---- softmax ----
 
-def check_softmax(fn):
+def check_softmax(fn, *, seed=None):
     """检查读者写的 softmax：``fn(z)`` 接收一维分数数组 z（形状 (V,)），返回同形状的概率。
 
     参数
     ----
     fn : 读者的函数
+    seed : 随机的几项用哪一组数。不给时是书里固定的一组（报告每次逐字相同）；给一个非负整数就换一组新的，
+        同一个 seed 总是同一组（评分时每个学生一组，见 :mod:`labcode.grade`）
 
     返回
     ----
@@ -52,7 +58,7 @@ def check_softmax(fn):
 
     异常
     ----
-    TypeError : fn 不是函数
+    TypeError : fn 不是函数；ValueError、TypeError : seed 不是非负整数
 
     >>> def my_softmax(z):
     ...     e = np.exp(z - z.max())
@@ -63,9 +69,9 @@ def check_softmax(fn):
     >>> result.passed, result.mistakes[0].title
     (False, '没有先减最大值')
     """
-    probes = [Probe(name, (z,), softmax(z), f"z = {show(z)}") for name, z in _score_vectors()]
+    probes = [Probe(name, (z,), softmax(z), f"z = {show(z)}") for name, z in _score_vectors(seed)]
     return run("check_softmax", fn, probes, coerce=as_array, predict=_softmax_mistakes,
-               explain_error=overflow_error(hints.NO_MAX_SHIFT), advice=hints.ADVICE_SOFTMAX)
+               explain_error=overflow_error(hints.NO_MAX_SHIFT), advice=hints.ADVICE_SOFTMAX, **ONE_VECTOR)
 
 
 def _softmax_mistakes(probe):
@@ -94,10 +100,10 @@ def overflowed(raised, scores):
 
 # ---- logsumexp ----
 
-def check_logsumexp(fn):
+def check_logsumexp(fn, *, seed=None):
     """检查读者写的 logsumexp：``fn(z)`` 接收一维分数数组 z，返回一个数 ln Σ_k exp(z_k)。
 
-    返回 float、np.float64 或 0 维数组都可以。参数、返回与异常同 :func:`check_softmax`。
+    返回 float、np.float64 或 0 维数组都可以。参数（fn、seed）、返回与异常同 :func:`check_softmax`。
 
     >>> def my_logsumexp(z):
     ...     m = z.max()
@@ -108,14 +114,14 @@ def check_logsumexp(fn):
     >>> result.passed, result.mistakes[0].key
     (False, 'lse_max_not_added_back')
     """
-    vectors = _score_vectors()
+    vectors = _score_vectors(seed)
     vectors.insert(1, ("书里的例子 [ln 2, 0, -ln 2]", np.log([2.0, 1.0, 0.5])))
     # 减最小值会上溢、减平均值不会：分得清这两种错误
     vectors.append(("相差 1000 [0, 1000]", np.array([0.0, 1000.0])))
     probes = [Probe(name, (z,), float(logsumexp(z)), f"z = {show(z)}") for name, z in vectors]
     return run("check_logsumexp", fn, probes, coerce=as_number, predict=_logsumexp_mistakes,
                explain_error=overflow_error(hints.NO_MAX_SHIFT_LSE), explain_shape=_logsumexp_shape,
-               advice=hints.ADVICE_LOGSUMEXP)
+               advice=hints.ADVICE_LOGSUMEXP, **ONE_VECTOR)
 
 
 def _logsumexp_shape(probe, value):
@@ -135,9 +141,9 @@ def _logsumexp_mistakes(probe):
 
 # ---- 交叉熵 ----
 
-def _loss_cases():
+def _loss_cases(seed):
     """(名字, z, y)：普通的、随机的、float32 的，最后是极端分数（押对、押错、概率下溢）。"""
-    rng = np.random.default_rng(SEED + 1)
+    rng = draws(seed, SEED + 1)
     cases = [
         ("书里的例子 [ln 2, 0, -ln 2]，y = 1", np.log([2.0, 1.0, 0.5]), 1),
         ("[0, 1, 2]，目标是最大的分数", np.array([0.0, 1.0, 2.0]), 2),
@@ -159,10 +165,10 @@ def _loss_cases():
     return cases
 
 
-def check_cross_entropy(fn):
+def check_cross_entropy(fn, *, seed=None):
     """检查读者写的交叉熵 ``fn(z, y)``，它返回损失 -ln p_y（一个数）。
 
-    z 是一个位置的分数（形状 (V,)），y 是真实目标的编号。参数、返回与异常同 :func:`check_softmax`。
+    z 是一个位置的分数（形状 (V,)），y 是真实目标的编号。参数（fn、seed）、返回与异常同 :func:`check_softmax`。
 
     >>> def my_cross_entropy(z, y):
     ...     m = z.max()
@@ -176,10 +182,10 @@ def check_cross_entropy(fn):
     '在对数里加了一个小常数 eps'
     """
     probes = [Probe(name, (z, y), float(cross_entropy(z, y)), f"z = {show(z)}，y = {y}")
-              for name, z, y in _loss_cases()]
+              for name, z, y in _loss_cases(seed)]
     return run("check_cross_entropy", fn, probes, coerce=as_number, predict=_cross_entropy_mistakes,
                explain_error=_cross_entropy_error, explain_shape=_cross_entropy_shape,
-               advice=hints.ADVICE_CROSS_ENTROPY)
+               advice=hints.ADVICE_CROSS_ENTROPY, **ONE_VECTOR)
 
 
 def _cross_entropy_mistakes(probe):

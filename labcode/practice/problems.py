@@ -382,6 +382,12 @@ def exact_form(source, answer) -> str:
     return text
 
 
+def check_label(label) -> None:
+    """框的标签：小写字母开头，只含小写字母、数字和 -（它给新数定种子，也记着读者的进度）。"""
+    if not isinstance(label, str) or not LABEL.match(label):
+        raise ProblemError(f"label 必须以小写字母开头，只含小写字母、数字和 -（如 ch1-ab-softmax），收到 {label!r}")
+
+
 def box_problem(kind: str, label: str, options: dict) -> Problem:
     """“动手算”框的参数检查：题型、标签（小写字母开头，只含小写字母、数字和 -）、选项和可选的 exact
     （答案册印出的精确答案，与算出的答案核对）；返回题目。
@@ -391,8 +397,7 @@ def box_problem(kind: str, label: str, options: dict) -> Problem:
     >>> box_problem("loss", "ch1-ab-loss", {"z": "[ln(2), 0, -ln(2)]", "y": 1, "exact": "ln(7/2)"}).exact
     'ln(7/2)'
     """
-    if not isinstance(label, str) or not LABEL.match(label):
-        raise ProblemError(f"label 必须以小写字母开头，只含小写字母、数字和 -（如 ch1-ab-softmax），收到 {label!r}")
+    check_label(label)
     options = dict(options)
     exact = options.pop("exact", None)
     found = problem(kind, {name: _option_text(name, value) for name, value in options.items()})

@@ -23,12 +23,16 @@ SECTION_CELLS = {
     "ch2-step-size": "c543de7f", "ch2-soft-targets": "2b5c3818", "ch2-batch": "5cc1e614",
     "ch2-denominator": "9e13be81",
     "ch3-gradient": "5ac7e418", "ch3-overwrite-bug": "96981852",
-    "ch4-network": "network", "ch4-gradient": "gradient", "ch4-training": "training", "ch4-mistakes": "mistakes",
+    "ch4-network": "network", "ch4-identity": "identity", "ch4-gradient": "gradient", "ch4-training": "training",
+    "ch4-mistakes": "mistakes",
     "app-indexing": "49150a78",
 }
 
 FULL_INPUTS = ("把结果存下来：r = {check}(你的函数)；r.failures[0].args 就是这一项传给你的函数的参数，"
                "你的函数(*r.failures[0].args) 可以单独重现它")
+
+PRINTED = ("你的函数在检查时打印了 {chars} 个字符，没有放进报告；要看它们：r = {check}(你的函数)，"
+           "再 print(r.printed)")
 
 NOT_WRITTEN = ("函数抛出了 NotImplementedError，书里给的骨架就是这样。"
                "把 raise 那一行换成你的代码，先运行定义函数的那一格，再运行这一格。")
@@ -97,15 +101,19 @@ class CheckResult:
     not_written : 函数还是书里的骨架（抛出 NotImplementedError）时为 True
     advice : 没认出具体错误时给的一般提示
     tolerance : 比较标准的文字说明
+    printed : 读者的函数在检查时打印的内容（报告里不显示；太长时只留下开头）
+    printed_chars : 它一共打印了多少个字符
     """
 
-    def __init__(self, check, cases, *, advice, tolerance, not_written=False):
+    def __init__(self, check, cases, *, advice, tolerance, not_written=False, printed=None):
         self.check = check
         self.cases = tuple(cases)
         self.advice = advice
         self.tolerance = tolerance
         self.not_written = not_written
         self.passed = not not_written and all(case.passed for case in self.cases)
+        self.printed = printed.getvalue() if printed is not None else ""
+        self.printed_chars = printed.total if printed is not None else 0
 
     def __bool__(self):
         # `assert check_softmax(f)` 要在没通过时失败，而不是因为对象总为真而悄悄通过。
@@ -171,6 +179,8 @@ class CheckResult:
             rest = [case.name for case in self.failures[1:]]
             if rest:
                 parts.append(("其余没过", "；".join(rest)))
+        if self.printed_chars:
+            parts.append(("打印", PRINTED.format(chars=self.printed_chars, check=self.check)))
         parts.append(("比较标准", self.tolerance))
         return parts
 

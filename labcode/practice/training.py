@@ -5,14 +5,11 @@
 """
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
-from ..bigram import count_matrix, loss_and_grad, loss_and_grad_from_counts
-from ..words import build_vocab, encode_pairs, load_words
+from ..bigram import NAMES_LR, bigram_data, loss_and_grad, loss_and_grad_from_counts, names_data
 from . import hints
-from .battery import Probe, Returned, as_array, run, similar
+from .battery import Probe, Returned, as_array, draws, run, similar
 from .text import show
 
 
@@ -37,38 +34,37 @@ def _quadratic(W):
     return float(np.sum((W - target) ** 2) / 2), W - target
 
 
-@functools.cache
-def _names_counts():
-    """names.txt 的计数矩阵（只数一次）。"""
-    words = load_words()
-    vocab = build_vocab(words)
-    return count_matrix(*encode_pairs(words, vocab), len(vocab))
+SEED = 5
 
 
-def _training_cases():
-    """(名字, loss_and_grad, W, lr, steps, 报告里的写法)：二次函数、书里的 “aba” 和 names.txt。"""
-    toy_xs, toy_ys = encode_pairs(["aba"], build_vocab(["aba"]))
-    C = _names_counts()
+def _training_cases(seed):
+    """(名字, loss_and_grad, W, lr, steps, 报告里的写法)：二次函数、书里的 “aba”、随机的出发点和 names.txt。"""
+    toy = bigram_data(["aba"])
+    start = draws(seed, SEED).normal(0.0, 1.0, (3, 3))
+    C = names_data().counts
     V = C.shape[0]
     return [
         ("二次函数 ℓ(W) = ½ Σ (W - [3, -1])²，lr = 0.1，4 步", _quadratic, np.zeros(2), 0.1, 4,
          "ℓ(W) = ½ Σ (W - [3, -1])²"),
-        ("书里的 “aba”，逐条写法，lr = 1，5 步", lambda W: loss_and_grad(W, toy_xs, toy_ys), np.zeros((3, 3)), 1.0, 5,
+        ("书里的 “aba”，逐条写法，lr = 1，5 步", lambda W: loss_and_grad(W, toy.xs, toy.ys), np.zeros((3, 3)), 1.0, 5,
          "bigram.loss_and_grad(W, xs, ys)，“aba” 的 4 个训练对"),
-        ("names.txt，计数写法，lr = 70，3 步（第 4 章“训练循环”一节的数）",
-         lambda W: loss_and_grad_from_counts(W, C), np.zeros((V, V)), 70.0, 3,
+        ("随机出发点，“aba”，lr = 0.5，4 步", lambda W: loss_and_grad(W, toy.xs, toy.ys), start, 0.5, 4,
+         "bigram.loss_and_grad(W, xs, ys)，“aba” 的 4 个训练对"),
+        (f"names.txt，计数写法，lr = {NAMES_LR:g}，3 步（第 4 章“训练循环”一节的数）",
+         lambda W: loss_and_grad_from_counts(W, C), np.zeros((V, V)), NAMES_LR, 3,
          "bigram.loss_and_grad_from_counts(W, C)，names.txt 的计数矩阵"),
         ("只更新一次：lr = 0.5，1 步", _quadratic, np.array([1.0, 1.0]), 0.5, 1, "ℓ(W) = ½ Σ (W - [3, -1])²"),
         ("0 步：只有出发点的损失", _quadratic, np.array([1.0, 1.0]), 0.5, 0, "ℓ(W) = ½ Σ (W - [3, -1])²"),
     ]
 
 
-def check_training_loop(fn):
+def check_training_loop(fn, *, seed=None):
     """检查读者写的训练循环 ``fn(loss_and_grad, W, lr, steps)``，它返回 (W, losses)。
 
     ``loss_and_grad(W)`` 返回 (损失, 与 W 同形状的梯度)。每一步先算损失和梯度，再更新 W ← W - lr·dW，
     共更新 steps 次；losses 有 steps + 1 个数：losses[k] 是更新 k 次之后的损失（与 ``bigram.train`` 相同），
-    W 是更新 steps 次之后的权重。losses 可以是列表或数组。
+    W 是更新 steps 次之后的权重。losses 可以是列表或数组。出发时的 W 是调用者的，不许被原地改动。
+    seed 同 :func:`~labcode.practice.check_softmax`：不给时是书里固定的一组数，给一个非负整数就换一个随机出发点。
     返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
     >>> def my_train(loss_and_grad, W, lr, steps):
@@ -87,11 +83,12 @@ def check_training_loop(fn):
     False
     """
     probes = []
-    for name, step_fn, W, lr, steps, formula in _training_cases():
+    for name, step_fn, W, lr, steps, formula in _training_cases(seed):
         probes.append(Probe(name, (step_fn, W, lr, steps), Returned(("W", "losses"), descend(step_fn, W, lr, steps)),
                             f"loss_and_grad：{formula}；W = {show(W)}，lr = {lr:g}，steps = {steps}"))
     return run("check_training_loop", fn, probes, coerce=_as_weights_and_losses, predict=_training_mistakes,
-               advice=hints.ADVICE_TRAINING)
+               advice=hints.ADVICE_TRAINING, params=("loss_and_grad", "W", "lr", "steps"),
+               modified={"W": hints.START_MODIFIED})
 
 
 def _as_weights_and_losses(value, expected):

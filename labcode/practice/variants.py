@@ -18,7 +18,7 @@ import math
 import re
 from collections.abc import Callable
 
-from .problems import KINDS, LABEL, Problem, ProblemError
+from .problems import KINDS, Problem, ProblemError, check_label
 
 MASK = 0xFFFFFFFF
 IDS = 0x10000            # variant IDs 0000 … FFFF
@@ -199,8 +199,7 @@ def variant(kind: str, label: str, variant) -> Problem:
     数与题目文字与网页上的框逐字相同，答案由 labcode 算出。"""
     if kind not in DRAWS:
         raise ProblemError(f"kind 必须是 {tuple(DRAWS)} 之一，收到 {kind!r}")
-    if not isinstance(label, str) or not LABEL.match(label):
-        raise ProblemError(f"label 必须以小写字母开头，只含小写字母、数字和 -（如 ch1-ab-softmax），收到 {label!r}")
+    check_label(label)
     values, texts = DRAWS[kind](mulberry32(seed(label, variant_id(variant))))
     answer = KINDS[kind].answer(**values)
     return Problem(kind, values, texts, [float(x) for x in answer] if hasattr(answer, "__len__") else float(answer))

@@ -6,10 +6,9 @@ Python 端是基类 :class:`CandidateExplorer` 和工厂共用的 :func:`candida
 """
 from __future__ import annotations
 
-import numpy as np
 import traitlets
 
-from .._validate import as_float_array, check_each, check_int, check_positive, check_range
+from .._validate import as_finite_array, as_list, check_int, check_slider
 from ..plots import colours_for
 from ._family import FamilyWidget
 
@@ -17,10 +16,10 @@ MIN_CANDIDATES, MAX_CANDIDATES = 2, 8
 DEFAULT_LOGITS, DEFAULT_LABELS = (0.0, 1.0, 2.0), ("红", "黄", "绿")
 
 
-# ---------------------------------------------------------------- checks about candidates
+# ---------------------------------------------------------------- 关于候选的检查
 def check_logits(logits, n=None):
     """2 到 8 个有限实数（一个位置的分数），给了 n 时个数必须等于 n；返回 list[float]。"""
-    z = as_float_array(logits, "logits")
+    z = as_finite_array(logits, "logits")
     if z.ndim != 1:
         raise ValueError(f"logits 必须是一维的（一个位置的分数），收到形状 {z.shape}")
     if not MIN_CANDIDATES <= len(z) <= MAX_CANDIDATES:
@@ -28,15 +27,12 @@ def check_logits(logits, n=None):
                          f"收到 {len(z)} 个：{z.tolist()}")
     if n is not None and len(z) != n:
         raise ValueError(f"logits 的长度必须等于候选个数 {n}（与 labels 一致），收到 {len(z)} 个：{z.tolist()}")
-    check_each(z, np.isfinite(z), "logits", "有限实数")
     return z.tolist()
 
 
 def check_labels(labels, n):
     """n 个互不相同的非空候选名；返回 list[str]。"""
-    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
-        raise TypeError(f"labels 必须是字符串序列，收到 {labels!r}")
-    names = [str(label) for label in labels]
+    names = [str(label) for label in as_list(labels, "labels", "候选名")]
     if len(names) != n:
         raise ValueError(f"labels 的长度必须等于 logits 的长度 {n}，收到 {len(names)} 个：{names}")
     if len(set(names)) != len(names) or not all(names):
@@ -54,15 +50,6 @@ def check_target(target, labels):
     return check_int(target, "target", 0, len(labels) - 1, note="真实目标的编号")
 
 
-def check_slider(value_range, step, name, *, positive=False):
-    """滑块 ``name`` 的范围 (最小, 最大) 与刻度间隔 step：step 是正数且不超过范围的宽度。返回 (最小, 最大, step)。"""
-    lo, hi = check_range(value_range, f"{name}_range", positive=positive)
-    step = check_positive(step, f"{name}_step")
-    if step > hi - lo:
-        raise ValueError(f"{name}_step 必须不超过滑块范围的宽度 {hi - lo:g}，收到 {step!r}")
-    return lo, hi, step
-
-
 def candidate_settings(logits, labels, target, logit_range, logit_step):
     """工厂共用的参数检查：返回分数、名字、目标编号和分数滑块的设置（作为 CandidateExplorer 的特性）。
 
@@ -76,14 +63,14 @@ def candidate_settings(logits, labels, target, logit_range, logit_step):
             "palette": colours_for(names)}
 
 
-# ---------------------------------------------------------------- the base widget
+# ---------------------------------------------------------------- 基类
 class CandidateExplorer(FamilyWidget):
     """候选探索器的基类：V 个候选（2 到 8 个）的分数 ``logits``、名字 ``labels``、真实目标 ``target``，
     以及分数滑块的范围与刻度间隔。赋值时检查；要改候选个数，在 ``with w.hold_trait_notifications():``
     里同时给 ``labels`` 和 ``logits`` 赋值。子类加上自己的特性，重写 ``target`` 的默认值。
     """
 
-    # The defaults are a valid state (the chapter's red/yellow/green example), so a subclass() displays.
+    # 默认值就是一个合法的状态（本章红、黄、绿的例子），所以不带参数的 subclass() 也能显示。
     logits = traitlets.List(traitlets.Float(), default_value=list(DEFAULT_LOGITS)).tag(sync=True)    # (V,)
     labels = traitlets.List(traitlets.Unicode(), default_value=list(DEFAULT_LABELS)).tag(sync=True)  # (V,)
     target = traitlets.Int(0).tag(sync=True)

@@ -10,33 +10,30 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import check_each, check_int, check_nonneg, check_positive, check_temperature
-from ..bigram import check_counts, count_optimum, loss_and_grad_from_counts, sample_names, smoothed_counts, train
+from .._validate import as_counts, check_alpha, check_each, check_int, check_lr, check_reg, check_temperature
+from ..bigram import (
+    NAMES_LR,
+    count_optimum,
+    loss_and_grad_from_counts,
+    names_data,
+    sample_names,
+    smoothed_counts,
+    train,
+)
 from ..plots import PALETTE
+from ..vocab import BOUNDARY, Vocab, check_vocab
 from ._family import FamilyWidget, bundle, figure_png, fmt, short, styles
 
-MAX_NAME = 20            # a sampled name stops after this many symbols, on the page and here
-SEED_MAX = 2**32 - 1     # the page's generator (mulberry32) takes 32-bit seeds
+MAX_NAME = 20            # 抽样的名字最多这么多个字：网页上和这里相同
+SEED_MAX = 2**32 - 1     # 网页的随机数生成器（mulberry32）用 32 位的种子
 MAX_STEPS = 10**6
 
 
-# ---------------------------------------------------------------- checks about the trainer's inputs
-def check_lr(lr):
-    return check_positive(lr, "lr", note="学习率 η")
-
-
-def check_alpha(alpha):
-    return check_nonneg(alpha, "alpha", note="平滑的伪计数 α")
-
-
-def check_reg(reg):
-    return check_nonneg(reg, "reg", note="正则化系数 λ")
-
-
+# ---------------------------------------------------------------- 关于训练器参数的检查
 def check_trainer_counts(counts):
-    """训练器的计数矩阵：``bigram.check_counts`` 的规则，再加上整数（次数）、至少两个符号、
+    """训练器的计数矩阵：``as_counts`` 的规则，再加上整数（次数）、至少两个符号、
     每一行至少一个正计数（这样 α = 0 时计数模型的每一行也有定义）。返回 int64 数组。"""
-    C = check_counts(counts)
+    C = as_counts(counts)
     check_each(C, C == np.round(C), "counts", "整数（次数）")
     if C.shape[0] < 2:
         raise ValueError(f"counts 至少要有两个符号（'.' 和一个字），收到形状 {C.shape}")
@@ -46,21 +43,20 @@ def check_trainer_counts(counts):
     return C.astype(np.int64)
 
 
-def check_vocab(vocab, V):
-    """符号表：``build_vocab`` 的字典（符号 → 编号）或按编号排列的符号序列。"""
-    if isinstance(vocab, (str, bytes)) or not hasattr(vocab, "__len__"):
-        raise TypeError(f"vocab 必须是 build_vocab 给出的字典或符号序列，收到 {vocab!r}")
-    if isinstance(vocab, dict) and list(vocab.values()) != list(range(len(vocab))):
-        raise ValueError(f"vocab 字典的编号必须依次是 0, 1, 2, …，收到 {list(vocab.values())[:8]}")
-    symbols = [str(s) for s in vocab]
-    if len(symbols) != V:
-        raise ValueError(f"vocab 的长度必须等于 counts 的边长 {V}，收到 {len(symbols)} 个")
-    if len(set(symbols)) != V or not all(symbols):
-        raise ValueError(f"vocab 必须是互不相同的非空符号，收到 {symbols}")
-    return symbols
+def trainer_vocab(vocab, V):
+    """符号表：``build_vocab`` 给出的 Vocab，或按编号排列的符号序列（编号 0 是 '.'，其余每个是一个字）。
+
+    返回大小为 V、编号 0 是 '.' 的 :class:`~labcode.vocab.Vocab`。
+    """
+    if not isinstance(vocab, Vocab):
+        if isinstance(vocab, str | bytes | dict) or not hasattr(vocab, "__len__"):
+            raise TypeError(f"vocab 必须是 build_vocab 给出的 Vocab 或按编号排列的符号序列，收到 {vocab!r}")
+        symbols = [str(s) for s in vocab]
+        vocab = Vocab(symbols[:1], symbols[1:])
+    return check_vocab(vocab, first=BOUNDARY, size=V, of="counts")
 
 
-# ---------------------------------------------------------------- widget
+# ---------------------------------------------------------------- 插件
 class BigramTrainer(FamilyWidget):
     """Bigram 训练器插件。训练在浏览器里进行（静态网页也能训练），Python 端也能用 labcode 训练。
 
@@ -79,18 +75,18 @@ class BigramTrainer(FamilyWidget):
     _esm = bundle("bigram_trainer")
     _css = styles("bigram_trainer")
 
-    counts = traitlets.List(traitlets.List(traitlets.Int())).tag(sync=True)  # (V, V) the count matrix C
+    counts = traitlets.List(traitlets.List(traitlets.Int())).tag(sync=True)  # (V, V) 计数矩阵 C
     vocab = traitlets.List(traitlets.Unicode()).tag(sync=True)               # (V,)
     alpha = traitlets.Float(0.0).tag(sync=True)
     reg = traitlets.Float(0.0).tag(sync=True)
-    lr = traitlets.Float(70.0).tag(sync=True)
+    lr = traitlets.Float(NAMES_LR).tag(sync=True)
     temperature = traitlets.Float(1.0).tag(sync=True)
     seed = traitlets.Int(0).tag(sync=True)
-    steps = traitlets.Int(1000).tag(sync=True)        # steps per press of the train button
-    frame_steps = traitlets.Int(20).tag(sync=True)    # steps drawn per animation frame
+    steps = traitlets.Int(1000).tag(sync=True)        # 每按一次“训练”走的步数
+    frame_steps = traitlets.Int(20).tag(sync=True)    # 每一帧动画画出的步数
     n_names = traitlets.Int(8).tag(sync=True)
-    W = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)    # (V, V); [] means zeros
-    history = traitlets.List(traitlets.Float()).tag(sync=True)              # loss before each step
+    W = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)    # (V, V)；[] 表示全零
+    history = traitlets.List(traitlets.Float()).tag(sync=True)              # 每一步之前的损失
     max_name_len = traitlets.Int(MAX_NAME, read_only=True).tag(sync=True)
     seed_max = traitlets.Int(SEED_MAX, read_only=True).tag(sync=True)
 
@@ -123,7 +119,7 @@ class BigramTrainer(FamilyWidget):
     def _new_objective(self, change):
         self.reset()
 
-    # ---- the numbers the page shows, computed with labcode
+    # ---- 网页上显示的数，用 labcode 算
     @property
     def V(self):
         return len(self.vocab)
@@ -144,7 +140,7 @@ class BigramTrainer(FamilyWidget):
         """当前 W 在原始计数 C 上的平均负对数似然（不含平滑和正则化）。"""
         return float(loss_and_grad_from_counts(self.weights(), self.counts, 0.0)[0])
 
-    # ---- Python-side training and sampling
+    # ---- Python 端的训练与抽样
     def train(self, steps=None):
         """在 Python 里用 labcode 训练 ``steps`` 步（默认 ``self.steps``），更新 ``W`` 与 ``history``。"""
         steps = self.steps if steps is None else check_int(steps, "steps", 1, MAX_STEPS)
@@ -172,10 +168,10 @@ class BigramTrainer(FamilyWidget):
         return W, losses[:-1].tolist()
 
     def _sample(self, W, n, temperature):
-        vocab = {symbol: i for i, symbol in enumerate(self.vocab)}
+        vocab = Vocab(self.vocab[:1], self.vocab[1:])
         return sample_names(W, vocab, np.random.default_rng(self.seed), n, temperature, max_len=self.max_name_len)
 
-    # ---- text and paper views
+    # ---- 文字与纸面的样子
     def summary(self):
         """一行文字：数据规模、超参数、已训练步数、当前损失与计数最优。"""
         total = int(np.sum(self.counts))
@@ -200,7 +196,7 @@ class BigramTrainer(FamilyWidget):
 
 def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     """左：损失曲线（实线）与计数最优（虚线，带文字）；中：与虚线之差（对数刻度）；右：抽样名字。"""
-    from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
+    from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
 
     from ..fonts import use_cjk_font
 
@@ -219,8 +215,8 @@ def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     gap.semilogy(steps, np.maximum(history - optimum, 1e-12), color=PALETTE[0], linewidth=1.8)
     gap.set_xlabel("步数")
     gap.set_title("与虚线之差（对数刻度）", fontsize=10)
-    mantissa, exponent = f"{history[-1] - optimum:.1e}".split("e")  # as the page writes it: 3.2×10⁻⁴
-    # In the empty top right corner: beside the curve's end the label would sit on the curve.
+    mantissa, exponent = f"{history[-1] - optimum:.1e}".split("e")  # 与网页的写法相同：3.2×10⁻⁴
+    # 放在空着的右上角：放在曲线末端旁边会压住曲线。
     gap.text(0.97, 0.95, rf"最后一步 ${mantissa}\times 10^{{{int(exponent)}}}$", transform=gap.transAxes,
              ha="right", va="top", fontsize=8)
     side.axis("off")
@@ -230,24 +226,14 @@ def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     return fig
 
 
-_DEFAULT = {}
-
-
 def default_counts():
-    """names.txt 的计数矩阵与符号表（读一次后缓存）：(counts (V, V) int64, vocab)。"""
-    if not _DEFAULT:
-        from ..bigram import build_vocab, count_matrix, encode_pairs, load_words
-
-        words = load_words()                                       # names.txt, shipped with labcode
-        vocab = build_vocab(words)                                 # {'.': 0, 'a': 1, ...}
-        xs, ys = encode_pairs(words, vocab)
-        _DEFAULT["counts"] = np.asarray(count_matrix(xs, ys, len(vocab)), dtype=np.int64)  # (27, 27)
-        _DEFAULT["vocab"] = list(vocab)
-    return _DEFAULT["counts"].copy(), list(_DEFAULT["vocab"])
+    """names.txt 的计数矩阵与符号表：(counts (V, V) int64 的副本, 符号列表)。"""
+    data = names_data()
+    return data.counts.astype(np.int64), list(data.vocab)
 
 
-# ---------------------------------------------------------------- factory
-def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=70.0, temperature=1.0, seed=0,
+# ---------------------------------------------------------------- 工厂函数
+def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=NAMES_LR, temperature=1.0, seed=0,
                    steps=1000, n_names=8):
     """创建 Bigram 训练器（返回插件，不自动显示；放在单元格最后一行即可显示）。
 
@@ -267,6 +253,7 @@ def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=70.0, temp
     ----
     BigramTrainer
 
+    讲解：:ref:`ch4-trainer`
     >>> w = bigram_trainer([[0, 3], [2, 1]], [".", "a"], alpha=0)
     >>> round(w.loss(), 4), round(w.optimum(), 4)   # W = 0：每行均匀，ln 2
     (0.6931, 0.3183)
@@ -276,12 +263,12 @@ def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=70.0, temp
     if counts is None:
         C, symbols = default_counts()
         if vocab is not None:
-            symbols = check_vocab(vocab, C.shape[0])
+            symbols = list(trainer_vocab(vocab, C.shape[0]))
     else:
         C = check_trainer_counts(counts)
         if vocab is None:
             raise TypeError("给了 counts 就必须同时给 vocab（长度等于 counts 边长的符号表）")
-        symbols = check_vocab(vocab, C.shape[0])
+        symbols = list(trainer_vocab(vocab, C.shape[0]))
     return BigramTrainer(counts=C.tolist(), vocab=symbols, alpha=check_alpha(alpha), reg=check_reg(reg),
                          lr=check_lr(lr), temperature=check_temperature(temperature),
                          seed=check_int(seed, "seed", 0, SEED_MAX), steps=check_int(steps, "steps", 1, MAX_STEPS),

@@ -12,30 +12,28 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import as_float_array, as_table, check_bool, check_each, check_int, check_rng
+from .._validate import as_finite_array, as_list, as_table, check_bool, check_int, check_rng, check_text
 from ..corpus import UNK, encode, vocab
 from ..embedding import embedding, embedding_backward, embedding_backward_overwrite, rows_read
-from ._family import FamilyWidget, bundle, figure_png, short, styles
+from ..plots import PALETTE, vector_text
+from ._family import FamilyWidget, bundle, figure_png, styles
 
 MAX_LEN, DIM, MAX_DIM = 12, 2, 4
 EXAMPLES = ("我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢侬")
-PROBE_ROWS = ((1.0, 2.0), (-1.0, 1.0), (3.0, -1.0))  # chapter 3's probe coefficients A (dH = A), t = 0, 1, 2
+PROBE_ROWS = ((1.0, 2.0), (-1.0, 1.0), (3.0, -1.0))  # 第 3 章探针的系数 A（dH = A），t = 0, 1, 2
 DEFAULT_SEED = 3
 
 
-# ---------------------------------------------------------------- checks about this widget's inputs
-def _check_text(text, max_len, name="text"):
-    if not isinstance(text, str):
-        raise TypeError(f"{name} 必须是字符串（一个中文短语），收到 {text!r}")
+# ---------------------------------------------------------------- 关于本插件参数的检查
+def _check_text(text, max_len):
+    check_text(text, "text", note="字符串（一个中文短语）", empty=True)
     if len(text) > max_len:
-        raise ValueError(f"{name} 最多 {max_len} 个字（grad_out 只有 {max_len} 行），收到 {len(text)} 个：{text!r}")
+        raise ValueError(f"text 最多 {max_len} 个字（grad_out 只有 {max_len} 行），收到 {len(text)} 个：{text!r}")
     return text
 
 
 def _check_examples(examples, max_len):
-    if isinstance(examples, (str, bytes)) or not hasattr(examples, "__len__"):
-        raise TypeError(f"examples 必须是字符串的序列，收到 {examples!r}")
-    names = list(examples)
+    names = as_list(examples, "examples", "短语")
     if not all(isinstance(e, str) and 0 < len(e) <= max_len for e in names):
         raise ValueError(f"examples 的每一项必须是 1 到 {max_len} 个字的字符串，收到 {names!r}")
     if len(set(names)) != len(names):
@@ -45,19 +43,19 @@ def _check_examples(examples, max_len):
 
 def _check_grad_out(grad_out, dim=None):
     """上游梯度 dH：形状 (n, d)，1 <= n <= MAX_LEN，全是有限实数。"""
-    g = as_float_array(grad_out, "grad_out")
+    g = as_finite_array(grad_out, "grad_out")
     if g.ndim != 2 or not 1 <= g.shape[0] <= MAX_LEN or not 1 <= g.shape[1] <= MAX_DIM:
         raise ValueError(f"grad_out 的形状必须是 (n, d)，1 <= n <= {MAX_LEN}、1 <= d <= {MAX_DIM}，收到形状 {g.shape}")
     if dim is not None and g.shape[1] != dim:
         raise ValueError(f"grad_out 的宽度必须等于 E 的宽度 d = {dim}，收到形状 {g.shape}")
-    return check_each(g, np.isfinite(g), "grad_out", "有限实数")
+    return g
 
 
 def _check_table(E, n_rows):
     E = as_table(E, "E")
     if E.shape[0] != n_rows or not 1 <= E.shape[1] <= MAX_DIM:
         raise ValueError(f"E 的形状必须是 (V, d)，V = 词表大小 {n_rows}、1 <= d <= {MAX_DIM}，收到形状 {E.shape}")
-    return check_each(E, np.isfinite(E), "E", "有限实数")
+    return E
 
 
 def default_tables(rng, dim=DIM, max_len=MAX_LEN):
@@ -66,18 +64,14 @@ def default_tables(rng, dim=DIM, max_len=MAX_LEN):
     E 的元素保留一位小数；grad_out 是 -3 到 3 的整数，前三个位置用第 3 章探针的系数 A 的三行
     [1, 2]、[-1, 1]、[3, -1]（d = 2 时），所以累加一眼就能核对。
     """
-    E = rng.normal(size=(len(vocab()), dim)).round(1) + 0.0  # (V, d); + 0.0 turns -0.0 into 0.0
+    E = rng.normal(size=(len(vocab()), dim)).round(1) + 0.0  # (V, d)；加 0.0 把 -0.0 变成 0.0
     grad_out = rng.integers(-3, 4, size=(max_len, dim)).astype(np.float64)  # (T_max, d)
     if dim == len(PROBE_ROWS[0]):
         grad_out[:len(PROBE_ROWS)] = PROBE_ROWS
     return E, grad_out
 
 
-def _vec(row):
-    return "[" + ", ".join(short(v) for v in row) + "]"
-
-
-# ---------------------------------------------------------------- widget
+# ---------------------------------------------------------------- 插件
 class EmbeddingExplorer(FamilyWidget):
     """嵌入探索器插件。``text``（短语）和 ``show_bug``（错误写法开关）是读者改动的特性，
     ``vocab``、``E``、``grad_out`` 随状态进入网页；在浏览器里打字会改 ``text``，
@@ -96,14 +90,14 @@ class EmbeddingExplorer(FamilyWidget):
     vocab = traitlets.List(traitlets.Unicode(), default_value=list(vocab()), read_only=True).tag(sync=True)  # (V,)
     unk = traitlets.Int(UNK, read_only=True).tag(sync=True)
     E = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)         # (V, d)
-    grad_out = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)  # (T_max, d) upstream dH
+    grad_out = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)  # (T_max, d) 上游梯度 dH
 
     ids = traitlets.List(traitlets.Int(), read_only=True)                   # (T,) encode(text)
-    rows = traitlets.List(traitlets.Int(), read_only=True)                  # (R,) rows read, by first use
-    counts = traitlets.List(traitlets.Int(), read_only=True)                # (R,) times each row is read
+    rows = traitlets.List(traitlets.Int(), read_only=True)                  # (R,) 读到的行，按第一次读到的先后
+    counts = traitlets.List(traitlets.Int(), read_only=True)                # (R,) 每行读了几次
     H = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)   # (T, d) = E[ids]
     grad_rows = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)            # (R, d) dE[rows]
-    grad_rows_overwrite = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)  # (R, d) the bug
+    grad_rows_overwrite = traitlets.List(traitlets.List(traitlets.Float()), read_only=True)  # (R, d) 错误写法的结果
 
     @traitlets.default("E")
     def _default_E(self):
@@ -134,16 +128,16 @@ class EmbeddingExplorer(FamilyWidget):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._recompute()  # the defaults send no change event
+        self._recompute()  # 默认值不会触发变化事件
 
     @traitlets.observe("text", "E", "grad_out")
     def _recompute(self, change=None):
         ids = np.asarray(encode(self.text), dtype=np.int64)  # (T,)
         V = len(self.vocab)
         g = np.asarray(self.grad_out, dtype=np.float64)[:len(ids)]  # (T, d)
-        dE = embedding_backward(g, ids, V)                     # (V, d), repeated ids accumulate
-        dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, d), the bug: one write per element survives
-        rows, counts = rows_read(ids)                          # (R,), (R,) by first use
+        dE = embedding_backward(g, ids, V)                     # (V, d)，重复的编号累加
+        dE_bug = embedding_backward_overwrite(g, ids, V)      # (V, d)，错误写法：每个元素只留下一次写入
+        rows, counts = rows_read(ids)                          # (R,), (R,) 按第一次读到的先后
         self.set_trait("ids", ids.tolist())
         self.set_trait("rows", rows.tolist())
         self.set_trait("counts", counts.tolist())
@@ -163,9 +157,9 @@ class EmbeddingExplorer(FamilyWidget):
             return "、".join(f"{self.token(i)}{show(v)}" for i, v in zip(self.rows, values, strict=True))
 
         line = (f"嵌入探索器：“{self.text}” → ids={self.ids}；读取 {per_row(self.counts, lambda n: f'×{n}')}；"
-                f"梯度行 {per_row(self.grad_rows, lambda r: '=' + _vec(r))}")
+                f"梯度行 {per_row(self.grad_rows, lambda r: '=' + vector_text(r))}")
         if self.show_bug:
-            line += f"；错误写法 dE[ids] += dH 得到 {per_row(self.grad_rows_overwrite, lambda r: '=' + _vec(r))}"
+            line += f"；错误写法 dE[ids] += dH 得到 {per_row(self.grad_rows_overwrite, lambda r: '=' + vector_text(r))}"
         return line
 
     def snapshot_png(self, dpi=100):
@@ -175,10 +169,9 @@ class EmbeddingExplorer(FamilyWidget):
 
 def _snapshot_figure(w, dpi):
     """纸面版：左列是各位置（字 → 编号、上游梯度），连线指向被读的行，右边两列是正确与错误的梯度行。"""
-    from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
+    from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
 
     from ..fonts import use_cjk_font
-    from ..plots import PALETTE
 
     use_cjk_font()
     T, R = len(w.ids), len(w.rows)
@@ -197,20 +190,20 @@ def _snapshot_figure(w, dpi):
     where = {i: r for r, i in enumerate(w.rows)}
     for t, (ch, i) in enumerate(zip(w.text, w.ids, strict=True)):
         code = "UNK" if i == w.unk else str(i)
-        ax.text(0, -t, f"t={t}  {ch} → {code}   dH={_vec(w.grad_out[t])}", fontsize=9, va="center")
+        ax.text(0, -t, f"t={t}  {ch} → {code}   dH={vector_text(w.grad_out[t])}", fontsize=9, va="center")
         ax.plot([2.75, 3.35], [-t, -where[i]], color=PALETTE[where[i] % len(PALETTE)], lw=1.2)
     read = zip(w.rows, w.counts, w.grad_rows, w.grad_rows_overwrite, strict=True)
     for r, (i, k, good, bad) in enumerate(read):
-        uses = [_vec(w.grad_out[t]) for t, j in enumerate(w.ids) if j == i]
+        uses = [vector_text(w.grad_out[t]) for t, j in enumerate(w.ids) if j == i]
         ax.text(3.45, -r, f"{w.token(i)}（{i}）读 ×{k}", fontsize=9, va="center")
-        ax.text(5.3, -r, " + ".join(uses) + (f" = {_vec(good)}" if k > 1 else ""), fontsize=9, va="center")
+        ax.text(5.3, -r, " + ".join(uses) + (f" = {vector_text(good)}" if k > 1 else ""), fontsize=9, va="center")
         lost = "" if good == bad else f"（丢了 {k - 1} 份）"
-        ax.text(8.0, -r, _vec(bad) + lost, fontsize=9, va="center")
+        ax.text(8.0, -r, vector_text(bad) + lost, fontsize=9, va="center")
     ax.set_title(f"“{w.text}”读了 E 的哪些行，梯度行怎样相加", fontsize=10)
     return fig
 
 
-# ---------------------------------------------------------------- factory
+# ---------------------------------------------------------------- 工厂函数
 def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DIM, show_bug=False, rng=None):
     """创建嵌入探索器（返回插件，不自动显示；放在单元格最后一行即可显示）。
 
@@ -227,6 +220,7 @@ def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DI
     ----
     EmbeddingExplorer
 
+    讲解：:ref:`ch3-explorer`
     >>> w = embedding_explorer("我爱我家")
     >>> w.counts, w.grad_rows[0]      # “我”读了两次：[1, 2] + [3, -1]
     ([2, 1, 1], [4.0, 1.0])

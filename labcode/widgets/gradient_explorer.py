@@ -15,21 +15,17 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import check_count, check_positive
+from .._validate import check_count, check_lr, check_slider
 from ..gradients import gradient_step
 from ..plots import PALETTE
 from ..probability import cross_entropy, cross_entropy_grad, softmax
-from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings, check_slider
+from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
 from ._family import bundle, figure_png, fmt, short, styles
 
 DEFAULT_TARGET, DEFAULT_LR, DEFAULT_MAX_STEPS = 0, 1.0, 100
-PREVIEW_STEPS = 20  # the PNG snapshot draws the loss curve at least this far
-# What the explorer's claims hold for, said wherever it speaks (page, summary, snapshot).
+PREVIEW_STEPS = 20  # PNG 快照里的损失曲线至少画到这么多步
+# 探索器的结论在什么前提下成立：网页、文字摘要、快照里处处都这样说。
 SCOPE = "把一个位置的分数 z 直接当作变量更新"
-
-
-def _check_lr(lr):
-    return check_positive(lr, "lr", note="学习率 η")
 
 
 class GradientExplorer(CandidateExplorer):
@@ -47,9 +43,9 @@ class GradientExplorer(CandidateExplorer):
 
     target = traitlets.Int(DEFAULT_TARGET).tag(sync=True)
     lr = traitlets.Float(DEFAULT_LR).tag(sync=True)
-    start_logits = traitlets.List(traitlets.Float(), read_only=True).tag(sync=True)   # (V,) where the run began
+    start_logits = traitlets.List(traitlets.Float(), read_only=True).tag(sync=True)   # (V,) 这一轮的起点
     steps = traitlets.Int(0, read_only=True).tag(sync=True)
-    history = traitlets.List(traitlets.Float(), read_only=True).tag(sync=True)        # (steps + 1,) losses
+    history = traitlets.List(traitlets.Float(), read_only=True).tag(sync=True)        # (steps + 1,) 各步的损失
     max_steps = traitlets.Int(DEFAULT_MAX_STEPS).tag(sync=True)
     lr_min = traitlets.Float(0.1).tag(sync=True)
     lr_max = traitlets.Float(5.0).tag(sync=True)
@@ -64,22 +60,22 @@ class GradientExplorer(CandidateExplorer):
 
     @traitlets.validate("lr")
     def _valid_lr(self, proposal):
-        return _check_lr(proposal["value"])
+        return check_lr(proposal["value"])
 
     def __init__(self, **kwargs):
         self._from_page = False
         super().__init__(**kwargs)
-        self._restart()  # the defaults send no change event
+        self._restart()  # 默认值不会触发变化事件
 
     def set_state(self, sync_data):
-        # The page sends a step, a reset or a new start together with its bookkeeping: keep it as sent.
+        # 网页发来走一步、回到起点或新起点时，连同它的记录一起发：照收不改。
         self._from_page = True
         try:
             super().set_state(sync_data)
         finally:
             self._from_page = False
 
-    # ------------------------------------------------------------ stepping
+    # ------------------------------------------------------------ 走步
     def _restart(self):
         """从当前分数重新开始：起点 = 当前分数，记录里只有起点的损失。"""
         with self.hold_sync():
@@ -106,7 +102,7 @@ class GradientExplorer(CandidateExplorer):
 
     def _set_run(self, logits, steps, history):
         with self.hold_sync():
-            self._from_page = True  # bookkeeping written here: no restart
+            self._from_page = True  # 记录是这里写的：不重新开始
             try:
                 self.logits = logits
             finally:
@@ -119,7 +115,7 @@ class GradientExplorer(CandidateExplorer):
         if self._from_page:
             self._recompute()
         else:
-            self._restart()  # a new z or y from Python: a new run
+            self._restart()  # Python 给了新的 z 或 y：重新开始
 
     @traitlets.observe("lr")
     def _on_lr(self, change):
@@ -127,7 +123,7 @@ class GradientExplorer(CandidateExplorer):
 
     def _recompute(self):
         if not self._ready():
-            return  # still being constructed
+            return  # 还在构造中
         z = np.asarray(self.logits)                            # (V,)
         g = cross_entropy_grad(z, self.target)                 # (V,) p - e_y
         z_next = gradient_step(z, self.target, self.lr)        # (V,) z - lr * g
@@ -138,7 +134,7 @@ class GradientExplorer(CandidateExplorer):
         self.set_trait("next_probs", softmax(z_next).tolist())
         self.set_trait("next_loss", cross_entropy(z_next, self.target))
 
-    # ------------------------------------------------------------ paper
+    # ------------------------------------------------------------ 纸面
     def summary(self):
         """一行文字：分数、真实目标、学习率、步数、这一步前后的损失（纸面和纯文本界面显示它）。"""
         zs = ", ".join(fmt(z, 3) for z in self.logits)
@@ -147,7 +143,7 @@ class GradientExplorer(CandidateExplorer):
 
     def snapshot_png(self, dpi=100):
         """当前状态的静态图（PNG 字节）：左为这一步前后的概率，右为损失记录及按当前 η 继续走的损失。"""
-        from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
+        from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
 
         from ..fonts import use_cjk_font
 
@@ -199,7 +195,7 @@ def _draw_losses(ax, w):
     ax.set_title(f"损失 {fmt(w.history[0], 3)}{done}", fontsize=9)
 
 
-# ---------------------------------------------------------------- factory
+# ---------------------------------------------------------------- 工厂函数
 def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAULT_TARGET, lr=DEFAULT_LR, *,
                       logit_range=(-10.0, 10.0), logit_step=0.1, lr_range=(0.1, 5.0), lr_step=0.1,
                       max_steps=DEFAULT_MAX_STEPS):
@@ -219,6 +215,7 @@ def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAU
     ----
     GradientExplorer
 
+    讲解：:ref:`ch2-gradient-explorer`
     >>> w = gradient_explorer([0, 1, 2], ["红", "黄", "绿"], target="红", lr=1.0)
     >>> [round(g, 3) for g in w.grad]            # p - e_y
     [-0.91, 0.245, 0.665]
@@ -228,5 +225,5 @@ def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAU
     """
     settings = candidate_settings(logits, labels, target, logit_range, logit_step)
     lr_lo, lr_hi, lr_step = check_slider(lr_range, lr_step, "lr", positive=True)
-    return GradientExplorer(**settings, lr=_check_lr(lr), lr_min=lr_lo, lr_max=lr_hi, lr_step=lr_step,
+    return GradientExplorer(**settings, lr=check_lr(lr), lr_min=lr_lo, lr_max=lr_hi, lr_step=lr_step,
                             max_steps=check_count(max_steps, "max_steps"))

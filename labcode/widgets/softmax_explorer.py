@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import check_range, check_temperature
+from .._validate import check_range, check_temperature, finite
 from ..plots import bar_probs
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
@@ -41,16 +41,14 @@ class SoftmaxExplorer(CandidateExplorer):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._recompute()  # the defaults send no change event
+        self._recompute()  # 默认值不会触发变化事件
 
     @traitlets.observe("logits", "temperature", "target")
     def _recompute(self, change=None):
         if not self._ready():
-            return  # still being constructed
-        scaled = np.asarray(self.logits) / self.temperature          # (V,)
-        if not np.isfinite(scaled).all():
-            raise ValueError(f"logits / temperature 必须是有限数，"
-                             f"收到 logits={self.logits}，temperature={self.temperature}")
+            return  # 还在构造中
+        scaled = finite(lambda: np.asarray(self.logits) / self.temperature, "logits / temperature",
+                        "logits 与 temperature")   # (V,)
         self.set_trait("probs", softmax(self.logits, temperature=self.temperature).tolist())
         self.set_trait("loss", cross_entropy(scaled, self.target))
         self.set_trait("grad", (cross_entropy_grad(scaled, self.target) / self.temperature).tolist())
@@ -66,7 +64,7 @@ class SoftmaxExplorer(CandidateExplorer):
 
     def snapshot_png(self, dpi=100):
         """当前状态的柱状图（PNG 字节），供 PDF 与不能运行插件的页面使用。"""
-        from matplotlib.figure import Figure  # no pyplot: nothing is shown or kept open
+        from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
 
         fig = Figure(figsize=(max(3.4, 0.6 * len(self.labels) + 1.6), 2.4), dpi=dpi, layout="constrained")
         title = f"{self._state_line()}，损失={fmt(self.loss, 4)}"
@@ -92,6 +90,7 @@ def softmax_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=None, 
     ----
     SoftmaxExplorer
 
+    讲解：:ref:`softmax-explorer`
     >>> w = softmax_explorer([0, 1, 2], ["红", "黄", "绿"], target="绿")
     >>> [round(p, 3) for p in w.probs]
     [0.09, 0.245, 0.665]

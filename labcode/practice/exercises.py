@@ -1,0 +1,47 @@
+"""书里的“你来写”：每一道题请读者写哪个函数，用哪个 ``check_*`` 检查（评分按函数名找读者的代码，见
+:mod:`labcode.grade`）。``tests/test_grade.py`` 核对这张表与各章笔记本一致：编号、标题、骨架里的函数名和检查。
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """一个要读者写的函数：``number`` 是练习在书里的编号（如 ``"4.2"``，一道题可以有两个函数），
+    ``title`` 是“你来写：”后面的标题，``function`` 是骨架里的函数名，``check`` 是检查它的函数名。"""
+
+    chapter: int
+    number: str
+    title: str
+    label: str
+    function: str
+    check: str
+
+    @property
+    def notebook(self) -> str:
+        from .report import NOTEBOOKS
+        return NOTEBOOKS[self.chapter]
+
+    @property
+    def name(self) -> str:
+        """报告里的叫法，如 ``练习 1.1 你来写：softmax（my_softmax）``。"""
+        return f"练习 {self.number} 你来写：{self.title}（{self.function}）"
+
+
+EXERCISES = (
+    Exercise(1, "1.1", "softmax", "ch1-ex-write-softmax", "my_softmax", "check_softmax"),
+    Exercise(1, "1.2", "logsumexp", "ch1-ex-write-logsumexp", "my_logsumexp", "check_logsumexp"),
+    Exercise(1, "1.3", "不经过概率算损失", "ch1-ex-write-cross-entropy", "my_cross_entropy", "check_cross_entropy"),
+    Exercise(2, "2.1", "交叉熵的梯度", "ch2-ex-write-grad", "my_grad", "check_cross_entropy_grad"),
+    Exercise(2, "2.2", "自己的中心差分", "ch2-ex-write-numerical-grad", "my_numerical_grad", "check_numerical_grad"),
+    Exercise(2, "2.3", "只对有效目标取平均", "ch2-ex-write-mean-loss", "my_mean_loss", "check_mean_loss"),
+    Exercise(3, "3.1", "重复编号也不丢梯度", "ch3-ex-write-backward", "my_embedding_backward",
+             "check_embedding_backward"),
+    Exercise(3, "3.2", "用独热矩阵写反向", "ch3-ex-write-one-hot", "my_one_hot_backward", "check_embedding_backward"),
+    Exercise(4, "4.1", "逐条写法的损失与梯度", "ch4-ex-write-loss-and-grad", "my_loss_and_grad",
+             "check_bigram_loss_and_grad"),
+    Exercise(4, "4.2", "训练循环，先逐条、再计数", "ch4-ex-write-training", "my_train", "check_training_loop"),
+    Exercise(4, "4.2", "训练循环，先逐条、再计数", "ch4-ex-write-training", "my_counts_loss_and_grad",
+             "check_counts_loss_and_grad"),
+)
