@@ -14,7 +14,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
 
-.PHONY: help build site kit pdf check test lint execute lab bench grade assets lock clean
+.PHONY: help build site kit pdf check test lint execute lab bench grade assets lock clean worksheets grade-worksheets
 .DEFAULT_GOAL := help
 
 ## help: this list
@@ -79,6 +79,18 @@ pdf: assets
 ## no site, browser, kernel, notebook or PDF (`make test` runs everything)
 check: assets lint
 	$(PY) -m pytest tests/unit labcode $(if $(JOBS),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
+
+## worksheets: each student's own worksheet and key as PDFs, and key.csv (docs/instructors.md): ROSTER=roster.csv
+## CHAPTERS=1,2 [OUT=_build/worksheets]; the course's salt in the environment variable LM_BY_HAND_SALT
+WORKSHEETS_OUT = $(or $(OUT),_build/worksheets)
+worksheets: $(STAMP)
+	@test -n "$(ROSTER)" -a -n "$(CHAPTERS)" || { echo "make worksheets ROSTER=名单.csv CHAPTERS=1,2 [OUT=文件夹]"; exit 2; }
+	$(PY) scripts/worksheets.py "$(ROSTER)" --chapters "$(CHAPTERS)" --out "$(WORKSHEETS_OUT)"
+
+## grade-worksheets: grade answers typed from the worksheets: ANSWERS=answers.csv KEY=…/private/key.csv [OUT=…]
+grade-worksheets: $(STAMP) $(WIDGET_STAMP)
+	@test -n "$(ANSWERS)" -a -n "$(KEY)" || { echo "make grade-worksheets ANSWERS=答案.csv KEY=…/private/key.csv [OUT=文件夹]"; exit 2; }
+	$(PY) scripts/grade_worksheets.py "$(ANSWERS)" --key "$(KEY)" --out "$(WORKSHEETS_OUT)"
 
 ## test: unit and property tests, doctests, nbval (every notebook once, in the learner's kit), site build, browser and PDF checks
 ## (test files run in JOBS processes with pytest-xdist, 2 by default; the site is still built once; JOBS= runs them in one)

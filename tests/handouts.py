@@ -23,3 +23,10 @@ def text(pdf: Path, layout: bool = False) -> str:
 def flat(text: str) -> str:
     """Text without any whitespace: xeCJK's spacing around Latin and digits varies."""
     return re.sub(r"\s+", "", text)
+
+
+def typeset(text: str) -> str:
+    """A formula as pdftotext reads it: Latin variables in math italic (𝑒; ln, exp, sqrt upright), e^2 as e2."""
+    italic = {chr(97 + k): "ℎ" if k == 7 else chr(0x1D44E + k) for k in range(26)}
+    return re.sub(r"\b(?!(?:ln|exp|sqrt)\b)[a-z]+\b", lambda m: "".join(italic[c] for c in m[0]),
+                  text).replace("^", "")

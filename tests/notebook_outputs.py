@@ -99,12 +99,12 @@ def book_boxes() -> list[tuple[str, str, dict]]:
     """(notebook stem, kind, options with the label) of every answer box of the registry's chapters: its code cell
     tagged ``answer-box``, read as the site's build reads it (_ext/answer_box, without running it)."""
     import chapter_registry
-    from answer_box import TAG, _call
+    from box_cells import TAG, read_call
 
     found = []
     for chapter in chapter_registry.chapters():
         for cell in load(chapter.notebook.name)["cells"]:
             if TAG in cell["metadata"].get("tags", []):
-                kind, label, options = _call("".join(cell["source"]))
+                kind, label, options = read_call("".join(cell["source"]))
                 found.append((chapter.stem, kind, {"label": label, **options}))
     return found

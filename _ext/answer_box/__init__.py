@@ -4,17 +4,16 @@ A chapter writes a box as a code cell tagged ``answer-box`` whose source is one 
 
     labcode.practice.answer_box("gradient", label="ch2-ab-gradient", z="[ln(2), 0, -ln(2)]", y=1)
 
-In a running notebook the call returns the box as a widget (labcode/widgets/answer_box.py). Here the call is
-read with ``ast``, never run, and the cell becomes an ``answer_box`` node whose problem (kind, the book's numbers,
-the answer computed with labcode) comes from labcode.practice.problems. On the site the box's HTML is written by
-the box's own module, ``markup`` of labcode/widgets/answer_box.js, run in Node while the site is built
+In a running notebook the call returns the box as a widget (labcode/widgets/answer_box.py). Here the call is read
+with ``ast`` (_ext/box_cells.py), never run, and the cell becomes an ``answer_box`` node whose problem (kind, the
+book's numbers, the answer computed with labcode) comes from labcode.practice.problems. On the site the box's HTML
+is written by the box's own module, ``markup`` of labcode/widgets/answer_box.js, run in Node while the site is built
 (web/render_boxes.mjs), and the page's script (the same module bundled as a classic script, only on pages with a
 box) sets it up; the widget state of the cell is left out of the page. In a PDF handout the box is a blank to fill
 in; the answer key (``handout_mode = "answers"``, latex/handout_filter.py) prints the answer.
 """
 from __future__ import annotations
 
-import ast
 import json
 import re
 import shutil
@@ -26,13 +25,12 @@ from sphinx.errors import SphinxError
 from sphinx.transforms import SphinxTransform
 
 import site_files
+from box_cells import TAG, read_call
+from box_formats import answer_text, to_latex
 from labcode.practice.problems import TITLE, box_problem
 from labcode.widgets._family import HERE as WIDGETS
 from labcode.widgets._family import STATIC
 
-from .formats import answer_text, to_latex
-
-TAG = "answer-box"
 SCRIPT, STYLE = "answer-box.js", "answer-box.css"
 RENDERER = Path(__file__).resolve().parents[2] / "web" / "render_boxes.mjs"
 MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
@@ -50,25 +48,6 @@ class answer_box_section(nodes.Inline, nodes.TextElement):
 
 class AnswerBoxError(SphinxError):
     category = "answer-box"
-
-
-# --- the code cell: its call, read without running it -------------------------------------------------------
-
-def _call(source: str):
-    """(kind, label, options) of ``labcode.practice.answer_box("kind", label="…", option=…)``, the values literals."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as err:
-        raise ValueError(f"不是合法的 Python：{err.msg}") from None
-    call = tree.body[0].value if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) else None
-    name = ast.unparse(call.func) if isinstance(call, ast.Call) else ""
-    if not name.endswith("answer_box") or len(call.args) != 1 or any(k.arg is None for k in call.keywords):
-        raise ValueError("单元格里只能有一个调用 labcode.practice.answer_box(\"题型\", label=\"…\", 选项=…)")
-    try:
-        kind, options = ast.literal_eval(call.args[0]), {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-    except ValueError:
-        raise ValueError("题型和选项只能直接写字符串或数（不能用变量或表达式）") from None
-    return kind, options.pop("label", None), options
 
 
 def _widget_models(cell) -> set[str]:
@@ -112,7 +91,7 @@ class CellsToBoxes(SphinxTransform):
             source = next(cell.findall(nodes.literal_block)).astext()
             label = None
             try:
-                kind, label, options = _call(source)
+                kind, label, options = read_call(source)
                 found = box_problem(kind, label, options)
             except ValueError as err:
                 raise AnswerBoxError(f"{where}（answer-box {label or '?'}）：{err}") from None

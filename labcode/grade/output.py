@@ -9,8 +9,8 @@ COLUMNS = ["student", "chapter", "exercise", "title", "function", "passed", "cas
 
 
 def write_csv(rows, path):
-    """grades.csv：UTF-8，逗号分隔，第一行是列名（见 COLUMNS）；passed 是 1 或 0。"""
-    with open(path, "w", encoding="utf-8", newline="") as out:
+    """grades.csv：带 BOM 的 UTF-8（Excel 才能认出中文），逗号分隔，第一行是列名（见 COLUMNS）；passed 是 1 或 0。"""
+    with open(path, "w", encoding="utf-8-sig", newline="") as out:
         writer = csv.writer(out)
         writer.writerow(COLUMNS)
         for row in rows:

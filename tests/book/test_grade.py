@@ -58,7 +58,7 @@ def graded(tmp_path_factory):
     cli.main([str(folder), "--out", str(out), "--salt", "course-2027", "--jobs", "2",
               *[part for pair in LIMITS.items() for part in pair]])
     elapsed = time.perf_counter() - start
-    with open(out / "grades.csv", encoding="utf-8", newline="") as file:
+    with open(out / "grades.csv", encoding="utf-8-sig", newline="") as file:
         rows = list(csv.DictReader(file))
     return expected, rows, out, elapsed
 

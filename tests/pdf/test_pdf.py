@@ -17,6 +17,7 @@ from figures import figures
 from handouts import flat as _flat
 from handouts import pages as _pages
 from handouts import text as _text
+from handouts import typeset as _typeset
 from notebook_outputs import load, markdown_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -313,18 +314,11 @@ def test_deep_boxes_print_as_titled_asides(pdf_dir, chapter):
     assert not missing, f"{chapter['stem']}.pdf does not print the 深入 boxes {missing}"
 
 
-def _typeset(text: str) -> str:
-    """A formula as pdftotext reads it: Latin variables in math italic (𝑒; ln, exp, sqrt upright), e^2 as e2."""
-    italic = {chr(97 + k): "ℎ" if k == 7 else chr(0x1D44E + k) for k in range(26)}
-    return re.sub(r"\b(?!(?:ln|exp|sqrt)\b)[a-z]+\b", lambda m: "".join(italic[c] for c in m[0]),
-                  text).replace("^", "")
-
-
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
 def test_answer_boxes_are_blanks_for_students_and_answered_in_the_key(pdf_dir, chapter):
     """Each answer box of the chapter (_ext/answer_box) prints its question in every handout; the answer,
     computed from labcode at build time, only in the answer key, which also names the box's section."""
-    from answer_box.formats import answer_text
+    from box_formats import answer_text
     from labcode.practice.problems import box_problem
     from notebook_outputs import book_boxes
 

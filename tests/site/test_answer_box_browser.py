@@ -19,7 +19,7 @@ import pytest
 
 import answer_box
 import chapter_registry
-from answer_box.formats import answer_text
+from box_formats import answer_text
 from labcode.practice.problems import KINDS, box_problem
 from labcode.practice.variants import nth_variant, variant, variant_text
 from notebook_outputs import book_boxes

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import answer_box
 import labcode
-from answer_box.formats import answer_text, to_latex
+from box_formats import answer_text, to_latex
 from conftest import require_tool
 from labcode.practice import problems
 from labcode.practice.problems import KINDS, ProblemError, box_problem, problem
