@@ -49,7 +49,7 @@ def test_wheel_holds_the_package_its_data_and_the_widgets_front_end(kit_wheel):
     assert metadata["Requires-Python"] == ">=3.11"
     required = {re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() for r in metadata.get_all("Requires-Dist")}
     assert required == {"numpy", "matplotlib", "ipython", "ipywidgets", "anywidget", "traitlets",
-                        "pylopdf-fonts-zh-cn"}
+                        "pylopdf-fonts-zh-cn", "pillow"}
     assert tags["Root-Is-Purelib"] == "true" and tags.get_all("Tag") == ["py3-none-any"]
 
 
