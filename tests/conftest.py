@@ -36,7 +36,7 @@ SLOW_FILES_FIRST = [
     "tests/test_pdf.py", "tests/test_accessibility.py", "tests/test_kit.py",
     "tests/test_softmax_explorer_kernel.py", "tests/test_gradient_explorer_kernel.py",  # one work unit: see below
     "tests/test_practice_kernel.py", "tests/test_bigram_trainer_kernel.py", "tests/test_embedding_explorer_kernel.py",
-    "tests/test_answer_box_kernel.py",
+    "tests/test_answer_box_kernel.py", "tests/test_learner_notebooks_kernel.py",   # (last: it needs the built site)
     "tests/test_cross_references.py", "tests/test_softmax_explorer_browser.py",
     "tests/test_gradient_explorer_browser.py", "tests/test_bigram_trainer_browser.py",
     "tests/test_embedding_explorer_browser.py",

@@ -101,6 +101,10 @@ def start(tmp: Path, kit=None):
     settings = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}', encoding="utf-8")
+    # every cell drawn, not only those near the viewport: tests/test_learner_notebooks_kernel.py reads them all
+    tracker = config / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True)
+    (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}', encoding="utf-8")
 
     port, token = free_port(), secrets.token_hex(16)
     env = dict(base,
