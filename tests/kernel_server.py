@@ -32,8 +32,9 @@ from browser import free_port
 
 # The server loads every extension installed in its venv: keep those that would reach the internet quiet.
 SERVER_CONFIG = {
+    # (window.jupyterapp: tests/test_learner_notebooks_kernel.py opens one notebook after another in one page)
     "LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
-               "extension_manager": "readonly"},
+               "extension_manager": "readonly", "expose_app_in_browser": True},
     "LanguageServerManager": {"autodetect": False},
 }
 # JupyterLab restores the layout of its workspace while the notebook opens; `reset` empties it (without it, about

@@ -34,6 +34,11 @@ def words(html: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
+def headed_by(html: str) -> set[str]:
+    """The words of every bold run in rendered Markdown: the titles of exercises, solutions and boxes."""
+    return {words(str(bold)) for bold in BeautifulSoup(html, "html.parser").select("strong")}
+
+
 def exercise_titles(page: Path) -> list[str]:
     """The exercise titles of a built page (“练习 1.1（你来写：softmax）”), as `words`."""
     soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")

@@ -182,7 +182,7 @@ def test_every_notebook_page_offers_its_notebook_the_wheel_and_the_commands(buil
         assert '<p lang="en">' in folded and '<span lang="zh-CN">动手算</span>' in folded
         assert "笔记本里的正文和这一页一样" in block and "reads like this page" in block, page.name
         # A box's cell run on its own fails (labcode is imported in the first cell): run them all in order first.
-        assert "“动手算”框在笔记本里也能用：先从第一格起按顺序运行" in block and "Run All Cells" in block, \
+        assert "“动手算”框要等单元格运行过才能用：先从第一格起按顺序运行" in block and "Run All Cells" in block, \
             f"{page.name}: the kit does not say to run the cells in order before using a 动手算 box"
         assert "在 JupyterLab 里读正文" not in block, f"{page.name}: the fold promises what its text advises against"
         scope = "本附录" if notebook.stem == "appendix" else "本章"

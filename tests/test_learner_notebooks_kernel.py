@@ -19,15 +19,22 @@ import labcode
 import learner_kit
 from conftest import SHOTS
 from kernel_server import FRONT_ENDS as ADDRESSES
-from rendered_markdown import exercise_titles, raw_myst, words
+from rendered_markdown import exercise_titles, headed_by, raw_myst
 
 FRONT_ENDS = ["jupyterlab", "notebook7"]
 FOLDER = learner_kit.ZIP_FOLDER
 WITH_SLIDERS = "01_probability_to_loss.ipynb"
 EXPLORER = "widgets.softmax_explorer("
-DRAWN_JS = """n => document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown').length === n"""
+# every Markdown cell drawn, and its Markdown rendered (which happens after the cell is drawn)
+DRAWN_JS = """n => { const drawn = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown');
+                     return drawn.length === n && [...drawn].every(e => e.textContent.trim() !== ''); }"""
 MARKDOWN_JS = """() => Array.from(document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown'),
                                    e => e.innerHTML)"""
+# JupyterLab opens one notebook after another in one page (the app is exposed, tests/kernel_server.py); Notebook 7
+# shows each notebook in a page of its own.
+LAB_JS = "async () => { await window.jupyterapp.restored; }"
+OPEN_JS = "async path => { await window.jupyterapp.commands.execute('docmanager:open', {path, factory: 'Notebook'}); }"
+CLOSE_JS = "() => { window.jupyterapp.shell.currentWidget.dispose(); }"
 CELL_JS = """text => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.classList.contains(
     'jp-CodeCell') && (c.querySelector('.jp-InputArea-editor')?.textContent ?? '').includes(text))"""
 
@@ -72,26 +79,36 @@ def test_each_downloaded_notebook_reads_like_its_page_and_its_sliders_move(front
     server = notebook.server
     unpack(built_site, server)
     page = notebook.page.context.new_page()
+    lab = front_end == "jupyterlab"
+    if lab:
+        page.goto(f"{server.base}/lab?reset&token={server.token}")
+        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60000)
+        page.evaluate(LAB_JS)
     problems = []
     try:
         for name, (markdown_cells, titles) in downloaded.items():
             path = f"{FOLDER}/{name}"
-            page.goto(f"{server.base}{ADDRESSES[front_end].format(notebook=path)}token={server.token}")
+            if lab:
+                page.evaluate(OPEN_JS, path)
+            else:
+                page.goto(f"{server.base}{ADDRESSES[front_end].format(notebook=path)}token={server.token}")
             page.wait_for_function(DRAWN_JS, arg=markdown_cells, timeout=60000)
             drawn = page.evaluate(MARKDOWN_JS)
             problems += [f"{name}: {found}" for found in raw_myst("\n".join(drawn))]
-            text = words("\n".join(drawn))
-            problems += [f"{name}: no exercise title {title}" for title in titles if title not in text]
+            shown = headed_by("\n".join(drawn))
+            problems += [f"{name}: no exercise titled {title}" for title in titles if title not in shown]
             if name == WITH_SLIDERS:
                 page.screenshot(path=str(SHOTS / f"learner_notebook_{front_end}.png"))
-                check_slider(page)
+                check_slider(page, front_end)
+            if lab:
+                page.evaluate(CLOSE_JS)
             server.shut_down(path)
     finally:
         page.close()
     assert problems == []
 
 
-def check_slider(page):
+def check_slider(page, front_end):
     """Run the explorer's cell (Shift+Enter) and drag a slider: the bars follow labcode's softmax of the scores."""
     k = page.evaluate(CELL_JS, EXPLORER)
     assert k >= 0, f"no cell of {WITH_SLIDERS} makes the softmax explorer"
@@ -113,3 +130,4 @@ def check_slider(page):
     assert scores[0] > before_scores[0] and scores[1:] == before_scores[1:], (before_scores, scores)
     np.testing.assert_allclose(heights, 100 * labcode.softmax(scores), atol=0.01, err_msg="bar heights (%)")
     assert heights[0] > before[0], "the dragged score's bar did not grow"
+    page.screenshot(path=str(SHOTS / f"learner_notebook_slider_{front_end}.png"))
