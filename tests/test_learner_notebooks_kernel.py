@@ -81,7 +81,8 @@ def test_each_downloaded_notebook_reads_like_its_page_and_its_sliders_move(front
     page = notebook.page.context.new_page()
     lab = front_end == "jupyterlab"
     if lab:
-        page.goto(f"{server.base}/lab?reset&token={server.token}")
+        # a workspace of its own, empty: the default one would also open the notebook of the other kernel tests
+        page.goto(f"{server.base}/lab/workspaces/learner-notebooks?token={server.token}")
         page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60000)
         page.evaluate(LAB_JS)
     problems = []
