@@ -265,8 +265,9 @@ def _legend_items(stage):
 
 def _figure(stage, layout=WIDE, *, svg=False):
     """The map as a matplotlib Figure, one unit a pixel (72 dpi), y downwards; every artist's gid is "lc-" and its
-    part's key. This chapter's labels get a thin outline of ink (the packaged font has no bold face), except, with
-    ``svg=True``, the words that stay text: the SVG's group makes them bold (``font-weight``), in the page's font."""
+    part's key. A muted part is drawn at MUTED opacity, and this chapter's labels get a thin outline of ink (the
+    packaged font has no bold face). With ``svg=True`` the SVG's part groups do both (``_svg``): the opacity once per
+    group, and the words that stay text bold in the page's font."""
     from matplotlib import patheffects
     from matplotlib.colors import to_rgba
     from matplotlib.figure import Figure
