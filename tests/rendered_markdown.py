@@ -2,10 +2,11 @@
 what JupyterLab and Notebook 7 drew: MyST left raw, and the words a reader sees, to compare with the site's pages."""
 from __future__ import annotations
 
+import copy
 import re
 from pathlib import Path
 
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, SoupStrainer, Tag
 
 # A role renders as “{term}<code>词表</code>”, a backtick directive as a code block whose language is “{name}”, a
 # colon directive, a label, an option line or a substitution as text at the start of a line.
@@ -24,22 +25,24 @@ def raw_myst(html: str) -> list[str]:
             for m in pattern.finditer(html)]
 
 
-def words(html: str) -> str:
+def words(markup: str | Tag) -> str:
     """The text a reader sees, without maths and without spaces: how a page and a notebook are compared (the site
     typesets maths when it is built, a front end when it draws the cell, CommonMark not at all)."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(markup, "html.parser") if isinstance(markup, str) else copy.copy(markup)
     for maths in soup.select(".math, mjx-container, a.headerlink"):
         maths.decompose()
     text = re.sub(r"\$\$.+?\$\$|\$[^$\n]+\$", "", soup.get_text(), flags=re.S)
     return re.sub(r"\s+", "", text)
 
 
-def headed_by(html: str) -> set[str]:
+def headed_by(html: str | Tag) -> set[str]:
     """The words of every bold run in rendered Markdown: the titles of exercises, solutions and boxes."""
-    return {words(str(bold)) for bold in BeautifulSoup(html, "html.parser").select("strong")}
+    soup = BeautifulSoup(html, "html.parser") if isinstance(html, str) else html
+    return {words(bold) for bold in soup.select("strong")}
 
 
-def exercise_titles(page: Path) -> list[str]:
+def exercise_titles(page: Path | Tag) -> list[str]:
     """The exercise titles of a built page (“练习 1.1（你来写：softmax）”), as `words`."""
-    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-    return [words(str(title)) for title in soup.select("div.exercise > p.admonition-title")]
+    if isinstance(page, Path):
+        page = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser", parse_only=SoupStrainer("div"))
+    return [words(title) for title in page.select("div.exercise > p.admonition-title")]
