@@ -7,6 +7,9 @@ next to the HTML output, as handout_links.py does for the PDFs, and copies it in
   environment there, `python -m pip install <wheel> jupyterlab`, then `jupyter lab`; the Windows commands, what
   JupyterLab can do and the same in English fold out below it;
 - the home page offers the whole book: kit/lm-by-hand-notebooks.zip holds every chapter notebook and the wheel.
+The notebooks offered are the learner's copies (learner_notebooks.py): the MyST of their prose resolved into
+Markdown that JupyterLab, Notebook 7, VS Code and GitHub render; their code cells, outputs and widgets are the
+repository's, which nbval checks.
 Plain HTML and a little CSS (static/kit.css): `<details>` folds without script, and the theme's copy button
 already serves every `div.highlight pre`. Without a wheel (a site built without `make kit`) nothing is added and the
 build warns (an error under -W).
@@ -21,6 +24,7 @@ from pathlib import Path
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
+import learner_notebooks
 import site_files
 
 KIT = "kit"                                # the site's folder for the wheel and the zip
@@ -101,11 +105,11 @@ def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool, 
                f"Python: {english_what}, and create a virtual environment, activate it, install the course package "
                "and JupyterLab into it and start JupyterLab (Python 3.11 or newer; the commands above, or the Windows "
                "ones). In every new terminal, activate the environment again before "
-               f"{_code('jupyter lab')}. JupyterLab shows the prose's MyST markup (cross-references, glossary links, "
-               "glued numbers) as plain text: read the prose on this site or in the PDF handouts, and use the "
-               'notebooks to run and change the code. The <span lang="zh-CN">动手算</span> (“work it out”) boxes do '
-               "work there: first run the cells in order from the top (Run ▸ Run All Cells), then write your answer "
-               "in a box and check it.")
+               f"{_code('jupyter lab')}. The notebook reads like this page: its cross-references, numbers, "
+               "exercises and solutions are written out, and the figures and the course map are pictures. The "
+               '<span lang="zh-CN">动手算</span> (“work it out”) boxes and the sliders come alive once the cells have '
+               "run: first run them in order from the top (Run ▸ Run All Cells), then write your answer in a box "
+               "and check it.")
     return (
         '<div class="lc-kit">\n'
         f"<p>{head}</p>\n{_block(commands(wheel))}\n"
@@ -116,9 +120,9 @@ def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool, 
         f"{_block(commands(wheel, windows=True))}\n"
         f"<p>以后每打开一个新终端，先运行 {_code(WINDOWS_ACTIVATE)}，"
         f"再运行 {_code('jupyter lab')}。</p>\n"
-        "<p>JupyterLab 不认识正文里的 MyST 标记：交叉引用、术语链接和由代码代入的数都照原样显示成文字。"
-        "读正文请看网站或 PDF 讲义；笔记本用来运行和修改代码。“动手算”框在笔记本里也能用：先从第一格起按顺序"
-        "运行（最省事的是菜单 Run ▸ Run All Cells），再在框里写答案、当场核对。</p>\n"
+        "<p>笔记本里的正文和这一页一样：交叉引用、编号和由代码算出的数都已写好，练习、解答和“深入”框带着标题，"
+        "图和课程全图都是图片。滑块和“动手算”框要等单元格运行过才能用：先从第一格起按顺序"
+        "运行（最省事的是菜单 Run ▸ Run All Cells），再拖滑块，或在框里写答案、当场核对。</p>\n"
         f'<p lang="en">{english}</p>\n</details>\n</div>\n'
     )
 
@@ -185,8 +189,12 @@ def write_zip(target: Path, notebooks: list[Path], wheel: Path) -> None:
 
 
 def _copy(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    # the learner's copies, over the sources the pages link (with or without a wheel), and the same files in the zip
+    notebooks = learner_notebooks.write(app, notebook_pages(app.env))
     wheel = app.config.learner_kit_wheel
-    if exception is not None or app.builder.format != "html" or not wheel:
+    if not wheel:
         return
     source = kit_folder(app.srcdir, app.outdir, app.config.learner_kit_dir) / wheel
     target = Path(app.outdir) / KIT
@@ -195,7 +203,6 @@ def _copy(app, exception):
         if old.name not in (wheel, ZIP_NAME):
             old.unlink()
     shutil.copyfile(source, target / wheel)
-    notebooks = [Path(app.env.doc2path(d)) for d in notebook_pages(app.env)]
     write_zip(target / ZIP_NAME, notebooks, source)
 
 

@@ -1,9 +1,10 @@
 """课程全图：一个位置从编号走到损失（前向），再从损失走回参数的梯度（反向），每章点亮自己那一段。
 
-:func:`course_map` 返回一个可以直接显示的对象，一次给出几种格式：
-* 网页和 Jupyter：内嵌的 SVG，文字是真文字，线条和文字用 ``currentColor``，跟着亮色、暗色主题走；
-  有横排（宽屏）和竖排（手机，360 像素宽也读得清）两种排法，按窗口宽度自动选一种；
-* PDF 讲义：同一张图的横排，用 matplotlib 画成矢量 PDF（``png()`` 另给 PNG）。
+图只有一种画法（matplotlib），从它得到三种输出：
+* 笔记本：PNG（JupyterLab、Notebook 7、VS Code 和 GitHub 都直接显示）；
+* PDF 讲义：同一张图的矢量 PDF；
+* 网页：同一张图的 SVG，文字是真文字，墨色换成 ``currentColor``，跟着亮色、暗色主题走；有横排（宽屏）和
+  竖排（手机，360 像素宽也读得清）两种排法，按窗口宽度自动选一种（网页构建时由 ``_ext/course_map.py`` 放进页面）。
 
 本章那一段用粗框、粗体和浅色底标出，其余部分变淡变细；前向是实线箭头，反向是橙色虚线箭头。
 替代文字（:func:`course_map_alt`）以“你在这里：”开头，说出本章是哪一段。
@@ -27,7 +28,7 @@ class Stage:
     alt: str
 
 
-# Each chapter's stage: the elements it lights up (node and edge keys below) and its alt text.
+# Each chapter's stage: the parts it lights up (node and edge keys below) and its alt text. A new chapter is one entry.
 STAGES = {
     "softmax": Stage(1, frozenset({"h", "W", "f2", "z", "f3", "softmax", "p", "f4", "nll", "loss"}),
                      "你在这里：第 1 章，从分数到概率，再到损失。位置向量 h 乘输出权重 W 得到分数 z，"
@@ -55,7 +56,7 @@ WHOLE_ALT = ("课程全图。前向：编号 ids 在嵌入表 E 里各查出一�
 # A node sits at (lane, step): lane "op" holds what acts on a forward arrow (the parameters E and W, and
 # the functions softmax and −ln p_y), lane 0 the forward quantities, lane 1 the gradients flowing back,
 # lane 2 the parameters' gradients and the update. Steps run along the forward path: ids 0, h 1, z 2, p 3, ℓ 4.
-# Text uses a little TeX ($…$: letters italic, _ subscript, ^{\mathsf T}, \ell, \eta, \ln, \leftarrow, \,).
+# Labels are matplotlib mathtext ($…$).
 
 @dataclass(frozen=True)
 class Node:
@@ -82,7 +83,7 @@ NODES = {
     "softmax": Node("op", 2.5, ("softmax",), "label"),
     "nll": Node("op", 3.5, (r"$-\ln p_y$",), "label"),
     "g": Node(1, 2, ("$g = p - e_y$", "分数的梯度")),
-    "dh": Node(1, 1, (r"$g\,W^{\mathsf T}$", "$h$ 的梯度")),
+    "dh": Node(1, 1, (r"$g\,W^{\mathrm{T}}$", "$h$ 的梯度")),
     "dE": Node(2, 0.5, ("$dE$", "按编号累加")),
     "dW": Node(2, 1.5, (r"$dW_{ik} = h_i\, g_k$", "$W$ 的梯度")),
     "update": Node(2, 3, (r"$W \leftarrow W - \eta\, dW$", "一步更新"), "update"),
@@ -107,7 +108,7 @@ FEEDS = {"feedE": "E", "feedW": "W", "feedS": "softmax", "feedL": "nll"}  # lit 
 
 @dataclass(frozen=True)
 class Layout:
-    """One arrangement: where lanes and steps go, and how big boxes are."""
+    """One arrangement: where lanes and steps go, and how big boxes are (in px, the SVG's units)."""
     name: str
     width: float
     height: float
@@ -143,10 +144,18 @@ NARROW = Layout(
     (8, 460), 2,
     # Stacked, g and dW would touch corner to corner: dW moves up, so the arrow between them has length.
     {"dW": (2, 1.2)})
-FONT = 'font-family="Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, PingFang SC, Microsoft YaHei, sans-serif"'
-SIZE_SYMBOL, SIZE_NAME = 15, 12.5
+LAYOUTS = {"wide": WIDE, "narrow": NARROW}
+
+# The ink of the PNG and the PDF; the site's SVG draws it in currentColor, the colour of the page's text.
+INK = "#1a1a1a"
 BACKWARD_COLOUR = "#D55E00"   # Okabe-Ito vermillion: readable on light and dark pages
 ACCENT = "#0072B2"            # Okabe-Ito blue, as a light tint behind this chapter's boxes
+TINT, MUTED = 0.16, 0.38      # the tint's opacity; the opacity of what this chapter does not do
+LINE_WIDTH = {"lit": 2.6, "plain": 1.6, "muted": 1.2}
+BOX_WIDTH = {"lit": 2.6, "plain": 1.3, "muted": 1.0}
+SIZE_SYMBOL, SIZE_NAME = 15, 12.5
+# The site's fonts for the SVG's text (the PNG and the PDF use the CJK font that labcode.fonts finds).
+FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, PingFang SC, Microsoft YaHei, sans-serif"
 
 
 def _size(layout, key):
@@ -191,7 +200,7 @@ def course_map_alt(stage=None):
     return WHOLE_ALT if stage is None else STAGES[stage].alt
 
 
-# ---- geometry shared by both renderers ----
+# ---- geometry ----
 
 def _rect(layout, key):
     (cx, cy), (w, h) = layout.place(key), _size(layout, key)
@@ -234,71 +243,6 @@ def _arrowhead(points, size=7.0):
     return [left, (x1, y1), right]
 
 
-# ---- text: the little TeX of the labels ----
-
-_TOKEN = re.compile(r"\\[A-Za-z]+|\\,|[_^]\{[^}]*\}|[_^].|\s|.")
-_COMMANDS = {r"\ell": ("ℓ", ""), r"\eta": ("η", "i"), r"\leftarrow": ("←", "op"), r"\ln": ("ln\u2009", ""),
-             r"\,": ("\u2009", "")}
-
-
-def _runs(text):
-    """'$g = p - e_y$ 的梯度' -> [('g', 'i'), ('=', 'op'), …, ('y', 'sub'), (' 的梯度', '')].
-
-    Styles: '' upright, 'i' italic, 'sub' italic subscript, 'sup' upright superscript, 'op' a binary operator
-    (spaced on both sides, as TeX spaces =, − and ←).
-    """
-    runs = []
-    for i, part in enumerate(text.split("$")):
-        if i % 2 == 0:
-            if part:
-                runs.append((part, ""))
-            continue
-        for token in _TOKEN.findall(part):
-            if token.isspace():
-                continue
-            if token[0] == "_":
-                runs.append((token[1:].strip("{}"), "sub"))
-            elif token[0] == "^":                        # only ^{\mathsf T} (transpose) is used
-                runs.append((token[1:].strip("{}").replace(r"\mathsf", "").strip(), "sup"))
-            elif token in _COMMANDS:
-                runs.append(_COMMANDS[token])
-            elif token == "=":
-                runs.append(("=", "op"))
-            elif token == "-":
-                binary = bool(runs) and runs[-1][1] != "op"
-                runs.append(("−", "op" if binary else ""))
-            elif token.isalpha():
-                runs.append((token, "i"))
-            else:
-                runs.append((token, ""))
-    return runs
-
-
-def _svg_text(x, y, text, size, weight, anchor="middle"):
-    shift, gap = round(0.28 * size, 1), round(0.28 * size, 1)
-    parts, lowered, pending = [], 0, 0
-    for chunk, style in _runs(text):
-        attrs = []
-        if style == "op" or pending:
-            attrs.append(f'dx="{gap if style == "op" else pending}"')
-        pending = gap if style == "op" else 0
-        if style in ("i", "sub"):
-            attrs.append('font-style="italic"')
-        if style in ("sub", "sup"):
-            attrs.append(f'font-size="{round(size * 0.72, 1)}"')
-        dy = {"sub": shift, "sup": -shift * 1.4}.get(style, 0)
-        if lowered:
-            dy -= lowered
-        if dy:
-            attrs.append(f'dy="{round(dy, 1)}"')
-        lowered = {"sub": shift, "sup": -shift * 1.4}.get(style, 0)
-        body = html.escape(chunk, quote=False).replace(" ", "&#160;") if chunk.strip() != chunk else html.escape(chunk)
-        parts.append(f"<tspan {' '.join(attrs)}>{body}</tspan>" if attrs else body)
-    bold = ' font-weight="bold"' if weight == "bold" else ""
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}"{bold}>'
-            f'{"".join(parts)}</text>')
-
-
 def _text_rows(layout, key):
     """(text, font size, baseline offset from the box centre) for each line of a node."""
     lines = _lines(layout, key)
@@ -310,62 +254,6 @@ def _text_rows(layout, key):
     return [(lines[0], first, -2.5), (lines[1], SIZE_NAME, 14.5)]
 
 
-# ---- SVG ----
-
-def _svg(layout, stage):
-    states = _states(stage)
-    width, height = layout.width, layout.height
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-           f'height="{height}" class="lc-map-{layout.name}" role="img" '
-           f'aria-label="{html.escape(course_map_alt(stage))}" {FONT} fill="currentColor">',
-           f"<title>{html.escape(course_map_alt(stage))}</title>"]
-    for key, edge in EDGES.items():
-        out.append(_svg_edge(layout, key, edge, states[key]))
-    for key, node in NODES.items():
-        out.append(_svg_node(layout, key, node, states[key]))
-    out.append(_svg_legend(layout, stage))
-    out.append("</svg>")
-    return "\n".join(part for part in out if part)
-
-
-def _opacity(state):
-    return ' opacity="0.38"' if state == "muted" else ""
-
-
-def _svg_edge(layout, key, edge, state):
-    points = _edge_points(layout, key)
-    path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-    colour = BACKWARD_COLOUR if edge.kind == "backward" else "currentColor"
-    width = {"lit": 2.6, "plain": 1.6, "muted": 1.2}[state] if edge.kind != "feed" else 1.2
-    dash = ' stroke-dasharray="6 4"' if edge.kind == "backward" else ""
-    line = (f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{width}"'
-            f' stroke-linejoin="round"{dash}/>')
-    if edge.kind == "feed":
-        return f'<g data-part="{key}"{_opacity(state)}>{line}</g>'
-    head = " ".join(f"{x:.1f},{y:.1f}" for x, y in _arrowhead(points, 6 + width))
-    return f'<g data-part="{key}"{_opacity(state)}>{line}<polygon points="{head}" fill="{colour}"/></g>'
-
-
-def _svg_node(layout, key, node, state):
-    weight = "bold" if state == "lit" else "normal"
-    parts = []
-    if node.kind == "label":
-        x, y = layout.place(key)
-        parts.append(_svg_text(x, y + 4.5, node.lines[0], SIZE_NAME, weight))
-        return f'<g data-part="{key}"{_opacity(state)}>{"".join(parts)}</g>'
-    x, y, w, h = _rect(layout, key)
-    radius = 10 if node.kind == "param" else 4
-    stroke = {"lit": 2.6, "plain": 1.3, "muted": 1.0}[state]
-    fill = f'fill="{ACCENT}" fill-opacity="0.16"' if state == "lit" else 'fill="none"'
-    dash = ' stroke-dasharray="2 2.5"' if node.kind == "update" and state != "lit" else ""
-    parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w}" height="{h}" rx="{radius}" {fill} '
-                 f'stroke="currentColor" stroke-width="{stroke}"{dash}/>')
-    cx, cy = x + w / 2, y + h / 2
-    for text, size, offset in _text_rows(layout, key):
-        parts.append(_svg_text(cx, cy + offset, text, size, weight))
-    return f'<g data-part="{key}"{_opacity(state)}>{"".join(parts)}</g>'
-
-
 def _legend_items(stage):
     items = [("forward", "前向：算出损失"), ("backward", "反向：算出梯度")]
     if stage is not None:
@@ -373,92 +261,101 @@ def _legend_items(stage):
     return items
 
 
-def _svg_legend(layout, stage):
-    x0, y0 = layout.legend_at
-    parts, x, y = [], x0, y0
-    for i, (kind, label) in enumerate(_legend_items(stage)):
-        if layout.legend_rows == 2 and i == 2:
-            x, y = x0, y0 + 22
-        if kind == "lit":
-            parts.append(f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="26" height="14" rx="3" fill="{ACCENT}" '
-                         f'fill-opacity="0.16" stroke="currentColor" stroke-width="2.6"/>')
-        else:
-            colour = BACKWARD_COLOUR if kind == "backward" else "currentColor"
-            dash = ' stroke-dasharray="6 4"' if kind == "backward" else ""
-            parts.append(f'<line x1="{x:.1f}" y1="{y - 3:.1f}" x2="{x + 22:.1f}" y2="{y - 3:.1f}" stroke="{colour}" '
-                         f'stroke-width="1.6"{dash}/>')
-            head = " ".join(f"{a:.1f},{b:.1f}" for a, b in _arrowhead([(x, y - 3), (x + 28, y - 3)], 7.6))
-            parts.append(f'<polygon points="{head}" fill="{colour}"/>')
-        parts.append(_svg_text(x + 34, y + 1, label, 12, "normal", "start"))
-        x += 34 + 13 * len(label) + 18
-    return "".join(parts)
+# ---- the one drawing ----
 
-
-# ---- matplotlib: the wide map as PDF and PNG, for the handouts ----
-
-def _figure(stage, layout=WIDE):
+def _figure(stage, layout=WIDE, *, svg=False):
+    """The map as a matplotlib Figure, one unit a pixel (72 dpi), y downwards; every artist's gid is "lc-" and its
+    part's key. A muted part is drawn at MUTED opacity, and this chapter's labels get a thin outline of ink (the
+    packaged font has no bold face). With ``svg=True`` the SVG's part groups do both (``_svg``): the opacity once per
+    group, and the words that stay text bold in the page's font."""
     from matplotlib import patheffects
     from matplotlib.colors import to_rgba
     from matplotlib.figure import Figure
-    from matplotlib.patches import FancyBboxPatch, Polygon
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.patches import FancyBboxPatch, PathPatch, Polygon
+    from matplotlib.textpath import TextPath, TextToPath
+    from matplotlib.transforms import Affine2D
 
     from .fonts import use_cjk_font
 
     use_cjk_font()
     states = _states(stage)
-    fig = Figure(figsize=(layout.width / 72, layout.height / 72))
+    fig = Figure(figsize=(layout.width / 72, layout.height / 72), dpi=72)
+    if svg:
+        fig.patch.set_visible(False)     # no background: the page's shows through
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, layout.width)
     ax.set_ylim(layout.height, 0)
     ax.axis("off")
-    ink = "#1a1a1a"
-    TINT = to_rgba(ACCENT, 0.16)  # noqa: N806
+    tint = to_rgba(ACCENT, TINT)
+    measure = TextToPath()
 
     def alpha(state):
-        return 0.38 if state == "muted" else 1.0
+        return MUTED if state == "muted" and not svg else 1.0
 
-    def text(x, y, content, size, state, ha="center", key=None):
-        content = content.replace(r"\mathsf T", r"\mathrm{T}")   # mathtext has no \mathsf
-        # The packaged font has no bold face: a thin outline of the same ink makes this chapter's words bold.
-        bold = [patheffects.withStroke(linewidth=0.7, foreground=ink)] if state == "lit" else []
-        ax.text(x, y, content, fontsize=size, ha=ha, va="baseline", color=ink, alpha=alpha(state),
-                path_effects=bold, gid=key)
+    def text(x, y, content, size, state, key, ha="center"):
+        """One line of a label; maths ($…$) as outlines, the same in every output (a browser has no maths font),
+        words as text."""
+        lit = state == "lit"
+        prop = FontProperties(size=size)
+        runs = [(run, i % 2 == 1) for i, run in enumerate(content.split("$")) if run]
+        widths = [measure.get_text_width_height_descent(f"${run}$" if maths else run, prop, ismath=maths)[0]
+                  for run, maths in runs]
+        left = x - sum(widths) / 2 if ha == "center" else x
+        for (run, maths), width in zip(runs, widths, strict=True):
+            if maths:
+                outline = TextPath((0, 0), f"${run}$", size=size, prop=prop).transformed(
+                    Affine2D().scale(1, -1).translate(left, y))
+                ax.add_patch(PathPatch(outline, facecolor=INK, edgecolor=INK if lit else "none",
+                                       lw=0.7 if lit else 0, alpha=alpha(state), clip_on=False, gid=f"lc-{key}"))
+            else:  # (a browser drops the spaces around SVG text: they become the offset)
+                lead = width - measure.get_text_width_height_descent(run.lstrip(), prop, ismath=False)[0]
+                bold = [patheffects.withStroke(linewidth=0.7, foreground=INK)] if lit and not svg else []
+                ax.text(left + lead, y, run.strip(), fontsize=size, ha="left", va="baseline", color=INK,
+                        alpha=alpha(state), path_effects=bold, gid=f"lc-{key}")
+            left += width
+
+    def arrow(points, colour, width, state, key, dashed):
+        ax.plot(*zip(*points, strict=True), color=colour, lw=width, alpha=alpha(state), solid_capstyle="butt",
+                linestyle=(0, (6 / width, 4 / width)) if dashed else "-", clip_on=False, gid=f"lc-{key}")
+        ax.add_patch(Polygon(_arrowhead(points, 6 + width), closed=True, color=colour, alpha=alpha(state), lw=0,
+                             clip_on=False, gid=f"lc-{key}"))
 
     for key, edge in EDGES.items():
-        state = states[key]
-        points = _edge_points(layout, key)
-        colour = BACKWARD_COLOUR if edge.kind == "backward" else ink
-        width = {"lit": 2.6, "plain": 1.6, "muted": 1.2}[state] if edge.kind != "feed" else 1.2
-        ax.plot(*zip(*points, strict=True), color=colour, lw=width, alpha=alpha(state), solid_capstyle="butt",
-                linestyle=(0, (6 / width, 4 / width)) if edge.kind == "backward" else "-")
-        if edge.kind != "feed":
-            ax.add_patch(Polygon(_arrowhead(points, 6 + width), closed=True, color=colour, alpha=alpha(state), lw=0))
+        state, points = states[key], _edge_points(layout, key)
+        colour = BACKWARD_COLOUR if edge.kind == "backward" else INK
+        if edge.kind == "feed":
+            ax.plot(*zip(*points, strict=True), color=colour, lw=1.2, alpha=alpha(state), solid_capstyle="butt",
+                    clip_on=False, gid=f"lc-{key}")
+        else:
+            arrow(points, colour, LINE_WIDTH[state], state, key, edge.kind == "backward")
     for key, node in NODES.items():
         state = states[key]
         if node.kind == "label":
             x, y = layout.place(key)
-            text(x, y + 4.5, node.lines[0], SIZE_NAME, state, key=key)
+            text(x, y + 4.5, node.lines[0], SIZE_NAME, state, key)
             continue
         x, y, w, h = _rect(layout, key)
         radius = 10 if node.kind == "param" else 4
         ax.add_patch(FancyBboxPatch((x + radius, y + radius), w - 2 * radius, h - 2 * radius,
-                                    boxstyle=f"round,pad={radius}", lw={"lit": 2.6, "plain": 1.3, "muted": 1.0}[state],
-                                    edgecolor=to_rgba(ink, alpha(state)), facecolor=TINT if state == "lit" else "none",
-                                    linestyle=(0, (2, 2.5)) if node.kind == "update" and state != "lit" else "-"))
+                                    boxstyle=f"round,pad={radius}", lw=BOX_WIDTH[state],
+                                    edgecolor=to_rgba(INK, alpha(state)), facecolor=tint if state == "lit" else "none",
+                                    linestyle=(0, (2, 2.5)) if node.kind == "update" and state != "lit" else "-",
+                                    clip_on=False, gid=f"lc-{key}"))
         for content, size, offset in _text_rows(layout, key):
-            text(x + w / 2, y + h / 2 + offset, content, size, state, key=key)
+            text(x + w / 2, y + h / 2 + offset, content, size, state, key)
     x0, y0 = layout.legend_at
-    x = x0
-    for kind, label in _legend_items(stage):
+    x, y = x0, y0
+    for i, (kind, label) in enumerate(_legend_items(stage)):
+        if layout.legend_rows == 2 and i == 2:
+            x, y = x0, y0 + 22
         if kind == "lit":
-            ax.add_patch(FancyBboxPatch((x + 3, y0 - 7), 20, 8, boxstyle="round,pad=3", lw=2.6, edgecolor=ink,
-                                        facecolor=TINT))
+            ax.add_patch(FancyBboxPatch((x + 3, y - 7), 20, 8, boxstyle="round,pad=3", lw=LINE_WIDTH["lit"],
+                                        edgecolor=INK, facecolor=tint, clip_on=False, gid="lc-legend"))
         else:
-            colour = BACKWARD_COLOUR if kind == "backward" else ink
-            ax.plot([x, x + 22], [y0 - 3, y0 - 3], color=colour, lw=1.6,
-                    linestyle=(0, (3.75, 2.5)) if kind == "backward" else "-")
-            ax.add_patch(Polygon(_arrowhead([(x, y0 - 3), (x + 28, y0 - 3)], 7.6), closed=True, color=colour, lw=0))
-        text(x + 34, y0 + 1, label, 12, "plain", "left")
+            arrow([(x, y - 3), (x + 28, y - 3)], BACKWARD_COLOUR if kind == "backward" else INK,
+                  LINE_WIDTH["plain"], "plain", "legend", kind == "backward")
+        text(x + 34, y + 1, label, 12, "plain", "legend", "left")
         x += 34 + 13 * len(label) + 18
     return fig
 
@@ -467,6 +364,50 @@ def _render(fig, fmt, **options):
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, **options)
     return buffer.getvalue()
+
+
+# ---- the site's SVG: the same figure, its ink in currentColor ----
+
+_PART = re.compile(r'<g id="lc-([\w-]+)">')
+_OWN_IDS = re.compile(r'<g id="(?:figure|axes|patch|line2d|text|legend)_\d+">')
+_COMMENT = re.compile(r"\s*<!--.*?-->", re.S)
+_STYLE = re.compile(r"\s*<defs>\s*<style[^>]*>.*?</style>\s*</defs>", re.S)
+_ROOT = re.compile(r"<svg [^>]*>")
+_PATH_DATA = re.compile(r'd="([^"]*)"')
+_NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+def _short_path(match):
+    """Path data on one line, to a tenth of a pixel (finer than any screen shows the map)."""
+    rounded = _NUMBER.sub(lambda number: f"{float(number.group()):.1f}".removesuffix(".0"), match.group(1))
+    return 'd="' + " ".join(rounded.split()) + '"'
+
+
+def _svg(stage, layout):
+    """The figure as an SVG to put inline in a page: no ids of its own (the page holds two maps), one group per
+    part (``data-part``) carrying its state, text in the site's fonts, the ink in ``currentColor``."""
+    from .plots import figure_svg
+
+    states = _states(stage)
+    svg = figure_svg(_figure(stage, layout, svg=True), tight=False)
+    svg = svg[svg.index("<svg "):]                                   # no XML declaration or doctype inline
+    svg = _STYLE.sub("", _COMMENT.sub("", svg)).replace(INK, "currentColor")
+    svg = _PATH_DATA.sub(_short_path, _OWN_IDS.sub("<g>", svg))
+    svg = re.sub(r">\s+<", "><", svg)
+
+    def part(match):
+        key = match.group(1)
+        state = states.get(key, "plain")
+        extra = {"lit": ' font-weight="bold"', "muted": f' opacity="{MUTED}"'}.get(state, "")
+        return f'<g data-part="{key}"{extra}>'
+
+    svg = _PART.sub(part, svg)
+    alt = html.escape(course_map_alt(stage))
+    root = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {layout.width} {layout.height}" '
+            f'width="{layout.width}" height="{layout.height}" class="lc-map-{layout.name}" role="img" '
+            f'aria-label="{alt}" font-family="{FONT}" fill="currentColor" stroke-linejoin="round">'
+            f"\n <title>{alt}</title>")
+    return _ROOT.sub(root, svg, count=1)
 
 
 # ---- the displayable object ----
@@ -478,14 +419,16 @@ STYLE = ("<style>.lc-map{margin:0.5rem 0 1rem}.lc-map svg{display:block;margin:0
          "@media (max-width:600px){.lc-map .lc-map-wide{display:none}.lc-map .lc-map-narrow{display:block}}"
          "html[data-theme] .bd-content div.cell_output div.text_html:has(> div.lc-map)"
          "{background:none;color:inherit;padding:0}</style>")
+PNG_DPI = 144   # two pixels per unit: sharp on high-density screens, shown at the map's own width
+PNG_COLOURS = 32
 
 
 class CourseMap:
     """课程全图（:func:`course_map` 返回它）：在笔记本里作为单元格最后一个值即可显示。
 
-    属性 ``stage`` 是点亮的那一段（None 为全图），``alt`` 是替代文字；``svg()`` 给出横排或竖排的 SVG 文本，
-    ``pdf()`` 与 ``png()`` 给出横排的 PDF 与 PNG 字节。显示时给出内嵌 SVG（网页、Jupyter）、SVG、
-    PDF（讲义）和替代文字；PNG 不放进去，免得每章的笔记本多存几十 KB。
+    属性 ``stage`` 是点亮的那一段（None 为全图），``alt`` 是替代文字。``png()`` 与 ``pdf()`` 给出横排的 PNG
+    与 PDF 字节，``svg()`` 给出网页用的横排或竖排 SVG 文本，``html()`` 给出网页上的两种排法。显示时给出
+    PNG（笔记本）、PDF（讲义）和替代文字；网页构建时换成 ``html()``。
     """
 
     def __init__(self, stage=None):
@@ -493,10 +436,9 @@ class CourseMap:
         self.alt = course_map_alt(stage)
 
     def svg(self, layout="wide"):
-        layouts = {"wide": WIDE, "narrow": NARROW}
-        if layout not in layouts:
+        if layout not in LAYOUTS:
             raise ValueError(f"layout 必须是 'wide'（横排）或 'narrow'（竖排），收到 {layout!r}")
-        return _svg(layouts[layout], self.stage)
+        return _svg(self.stage, LAYOUTS[layout])
 
     def html(self):
         return f'<div class="lc-map">{STYLE}\n{self.svg("wide")}\n{self.svg("narrow")}\n</div>'
@@ -505,19 +447,26 @@ class CourseMap:
         # No creation date: the same map gives the same bytes (stored notebook outputs are compared).
         return _render(_figure(self.stage), "pdf", metadata={"CreationDate": None})
 
-    def png(self, dpi=150):
-        return _render(_figure(self.stage), "png", dpi=dpi, metadata={"Software": None})
+    def png(self, dpi=PNG_DPI):
+        # A few flat colours: a palette of 32 keeps the look at a quarter of the bytes every notebook stores.
+        from PIL import Image
+
+        drawn = Image.open(io.BytesIO(_render(_figure(self.stage), "png", dpi=dpi))).convert("RGB")
+        buffer = io.BytesIO()
+        drawn.quantize(PNG_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+            buffer, format="png", optimize=True)
+        return buffer.getvalue()
 
     def __repr__(self):
         return self.alt
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return {
+        data = {
             "text/plain": self.alt,
-            "text/html": self.html(),
-            "image/svg+xml": self.svg("wide"),
+            "image/png": base64.b64encode(self.png()).decode("ascii"),
             "application/pdf": base64.b64encode(self.pdf()).decode("ascii"),
         }
+        return data, {"image/png": {"width": WIDE.width, "height": WIDE.height}}
 
 
 def course_map(stage=None):
@@ -525,13 +474,12 @@ def course_map(stage=None):
 
     参数
     ----
-    stage : None（全图）、``"softmax"``（第 1 章：分数 → 概率 → 损失）、``"gradient"``（第 2 章：损失 →
-        梯度 p − e_y，经过 W 往回传）、``"embedding"``（第 3 章：编号 → 嵌入表 E → h，以及 dE）、
-        ``"bigram"``（第 4 章：在 bigram 模型上走完前向、反向和一步更新）
+    stage : None（全图），或 :data:`STAGES` 里的一个名字：``"softmax"``（第 1 章）、``"gradient"``（第 2 章）……
+        每一章一个，点亮这一章讲的那一段
 
     返回
     ----
-    map : :class:`CourseMap`，显示时给出内嵌 SVG（网页）、PDF（讲义）和替代文字
+    map : :class:`CourseMap`，显示时给出 PNG（笔记本）、PDF（讲义）和替代文字
 
     >>> course_map("gradient").alt.startswith("你在这里：第 2 章")
     True

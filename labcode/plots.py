@@ -346,13 +346,13 @@ _SVG_NO_ROTATION = re.compile(r' transform="rotate\(-0 [\d.]+ [\d.]+\)"')
 _SVG_SIZE = re.compile(r'width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
-def figure_svg(fig):
+def figure_svg(fig, *, tight=True):
     """Figure 的 SVG 文本：可重复（同一张图每次得到相同的文本），文字保留为文字，
-    显示尺寸与同一张图的 PNG 相同（每英寸 ``fig.dpi`` 个像素）。"""
+    显示尺寸与同一张图的 PNG 相同（每英寸 ``fig.dpi`` 个像素）。``tight=False`` 时保留整张画布，不裁掉空白。"""
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": "labcode", "svg.fonttype": "none"}):
         # dpi only sets the resolution of embedded raster parts (imshow); 72 matches SVG's own unit.
-        fig.savefig(buf, format="svg", bbox_inches="tight", dpi=72, metadata={"Date": None})
+        fig.savefig(buf, format="svg", bbox_inches="tight" if tight else None, dpi=72, metadata={"Date": None})
     svg = _SVG_METADATA.sub("", buf.getvalue())
     fonts = _SVG_FONT_LIST.search(svg)
     if fonts:

@@ -36,6 +36,8 @@ settings.load_profile("book")
 # doctests. Within a folder the largest file starts first (size is a rough measure of time). A new test file needs
 # no entry here: its folder places it.
 BUILDS_FIRST = ("tests/pdf/test_pdf.py", "tests/site/test_accessibility.py")
+# Files that wait for the site build: last in their folder, so their worker runs the others meanwhile.
+AFTER_THE_SITE = ("tests/kernel/test_learner_notebooks_kernel.py",)
 FOLDERS = ("tests/kernel/", "tests/pdf/", "tests/site/", "*.ipynb", "tests/book/", "tests/unit/")
 KERNEL_FOLDER = "tests/kernel/"
 KERNEL_SCOPE = "the kernel test files"
@@ -47,7 +49,7 @@ def start_order(paths: list[str]) -> list[str]:
         folder = next((i for i, f in enumerate(FOLDERS) if fnmatch.fnmatch(path, f"{f}*")), len(FOLDERS))
         first = BUILDS_FIRST.index(path) if path in BUILDS_FIRST else len(BUILDS_FIRST)
         size = (ROOT / path).stat().st_size if (ROOT / path).is_file() else 0
-        return first, folder, -size
+        return first, folder, path in AFTER_THE_SITE, -size
 
     return sorted(paths, key=place)
 

@@ -32,8 +32,9 @@ from browser import free_port
 
 # The server loads every extension installed in its venv: keep those that would reach the internet quiet.
 SERVER_CONFIG = {
+    # (window.jupyterapp: tests/kernel/test_learner_notebooks_kernel.py opens one notebook after another in one page)
     "LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
-               "extension_manager": "readonly"},
+               "extension_manager": "readonly", "expose_app_in_browser": True},
     "LanguageServerManager": {"autodetect": False},
 }
 # JupyterLab restores the layout of its workspace while the notebook opens; `reset` empties it (without it, about
@@ -101,6 +102,10 @@ def start(tmp: Path, kit=None):
     settings = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}', encoding="utf-8")
+    # every cell drawn, not only those near the viewport: tests/kernel/test_learner_notebooks_kernel.py reads them all
+    tracker = config / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True)
+    (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}', encoding="utf-8")
 
     port, token = free_port(), secrets.token_hex(16)
     env = dict(base,

@@ -246,9 +246,11 @@ def test_handout_shows_the_numbers_the_chapter_computes(pdf_dir, chapter):
 def test_every_picture_the_chapter_shows_is_printed(pdf_dir, chapter):
     """Each image output of the chapter's shown cells, and each widget (a snapshot: its text summary must not
     print instead), is one picture in the student handout. An answer box's cell prints as the box (a blank to
-    fill in), not as a picture of its widget."""
+    fill in), not as a picture of its widget. An output with a PDF of its own (the course map) prints that, as
+    vector graphics, which pdfimages does not list."""
     folded = set(hidden_cells.folded(_cells(chapter)))   # answers and solutions: in the answer key only
-    shown = sum(bool({"image/png", WIDGET_MIME} & set(out.get("data", {}))) for i, c in enumerate(_cells(chapter))
+    shown = sum(bool({"image/png", WIDGET_MIME} & set(out.get("data", {}))) and "application/pdf" not in out["data"]
+                for i, c in enumerate(_cells(chapter))
                 if not {"remove-output", "remove-cell", "answer-box"} & set(c["metadata"].get("tags", []))
                 and i not in folded for out in c.get("outputs", []))
     rows = subprocess.run(["pdfimages", "-list", str(pdf_dir / f"{chapter['stem']}.pdf")],

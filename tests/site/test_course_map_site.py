@@ -33,6 +33,21 @@ def test_a_chapter_shows_its_own_stage_once(built_site, chapter):
     assert found and found.group(1) == chapter.number, f"{chapter.docname}: a map reading {shown[0][:20]!r}"
 
 
+def test_the_site_shows_the_figure_labcode_draws(built_site):
+    """The page's map is labcode's own drawing of the stage its cell names (wide and narrow, from the one figure
+    that also gives the notebooks' PNG and the handouts' PDF), not a stored copy."""
+    shown = 0
+    for docname in ["intro", *CHAPTERS]:
+        cells = json.loads((ROOT / f"{docname}.ipynb").read_text(encoding="utf-8"))["cells"]
+        sources = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        calls = [re.search(r'course_map\((?:"(\w+)")?\)', source) for source in sources]
+        for call in filter(None, calls):
+            page = (built_site / f"{docname}.html").read_text(encoding="utf-8")
+            assert overview.course_map(call.group(1)).html() in page, docname
+            shown += 1
+    assert shown >= len(overview.STAGES) + 1
+
+
 def test_a_chapter_map_comes_right_under_its_title():
     """On a phone the first screen is the title and the map; the opening text and the goals come after."""
     for chapter in CHAPTERS:

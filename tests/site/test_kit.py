@@ -4,9 +4,10 @@
   what the notebooks need.
 - The built site serves it (_ext/learner_kit.py): every notebook page links its notebook and the wheel and
   says the commands (a virtual environment first); the home page links a zip of every notebook with the wheel.
-- The site's downloads are the repository's notebooks byte for byte: the files nbval runs, once per test run, in
-  the kit's clean environment (tests/kit_venv.py: only the wheel and JupyterLab, from an empty folder), where
-  tests/nbval_kit.py also checks that nothing of the repository was importable.
+- The site's downloads are the learner's copies of the repository's notebooks (_ext/learner_notebooks.py): their
+  prose resolved, their code cells the files nbval runs, once per test run, in the kit's clean environment
+  (tests/kit_venv.py: only the wheel and JupyterLab, from an empty folder), where tests/nbval_kit.py also checks that
+  nothing of the repository was importable (tests/site/test_learner_notebooks.py compares the two).
 - With no font but matplotlib's own, the figures' Chinese labels use the CJK font the wheel requires.
 The running-kernel tests (tests/kernel_server.py) drive every widget in the kit's own JupyterLab.
 """
@@ -50,7 +51,7 @@ def test_wheel_holds_the_package_its_data_and_the_widgets_front_end(kit_wheel):
     assert metadata["Requires-Python"] == ">=3.11"
     required = {re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() for r in metadata.get_all("Requires-Dist")}
     assert required == {"numpy", "matplotlib", "ipython", "ipywidgets", "anywidget", "traitlets",
-                        "pylopdf-fonts-zh-cn"}
+                        "pylopdf-fonts-zh-cn", "pillow"}
     assert tags["Root-Is-Purelib"] == "true" and tags.get_all("Tag") == ["py3-none-any"]
 
 
@@ -172,16 +173,17 @@ def test_every_notebook_page_offers_its_notebook_the_wheel_and_the_commands(buil
         between = text[text.index("</h1>"):text.index('<div class="lc-kit">')]  # only the handout links
         assert "<p" not in re.sub(r'<p class="lc-handouts">.*?</p>', "", between, flags=re.S), page.name
         linked_notebook, linked_wheel = (resolve(page, href) for href in DOWNLOAD.findall(block))
-        assert linked_notebook.read_bytes() == notebook.read_bytes(), f"{page.name} links a stale notebook"
+        learner_copy = built_site / "_sources" / "book" / notebook.name   # (tests/site/test_learner_notebooks.py)
+        assert linked_notebook == learner_copy, f"{page.name} links {linked_notebook}"
         assert linked_wheel.read_bytes() == kit_wheel.read_bytes(), f"{page.name} links another wheel"
         # The main path is a virtual environment: a bare `pip install` stops on PEP 668 systems. Windows folds out.
         shown, folded = block.split("<details", 1)
         assert f"<pre>{UNIX_STEPS.format(wheel=wheel)}</pre>" in shown and "<pre>pip install" not in block
         assert f"<pre>{WINDOWS_STEPS.format(wheel=wheel)}</pre>" in folded
         assert '<p lang="en">' in folded and '<span lang="zh-CN">动手算</span>' in folded
-        assert "MyST 标记" in block, f"{page.name}: the kit does not say that JupyterLab shows the markup as text"
+        assert "笔记本里的正文和这一页一样" in block and "reads like this page" in block, page.name
         # A box's cell run on its own fails (labcode is imported in the first cell): run them all in order first.
-        assert "“动手算”框在笔记本里也能用：先从第一格起按顺序运行" in block and "Run All Cells" in block, \
+        assert "“动手算”框要等单元格运行过才能用：先从第一格起按顺序运行" in block and "Run All Cells" in block, \
             f"{page.name}: the kit does not say to run the cells in order before using a 动手算 box"
         assert "在 JupyterLab 里读正文" not in block, f"{page.name}: the fold promises what its text advises against"
         scope = "本附录" if notebook.stem == "appendix" else "本章"
@@ -202,6 +204,7 @@ def test_home_page_offers_every_notebook_with_the_wheel_in_one_zip(built_site, k
     assert resolve(home, menu["download-kit-button"]) == linked_wheel
     with zipfile.ZipFile(linked_zip) as archive:
         files = {name: sha256(archive.read(name)).hexdigest() for name in archive.namelist()}
-    expected = {f"lm-by-hand/{p.name}": sha256(p.read_bytes()).hexdigest() for p in [*NOTEBOOKS, kit_wheel]}
+    learner = [built_site / "_sources" / p.relative_to(ROOT) for p in NOTEBOOKS]   # the learner's copies
+    expected = {f"lm-by-hand/{p.name}": sha256(p.read_bytes()).hexdigest() for p in [*learner, kit_wheel]}
     assert files == expected
     assert sorted(p.name for p in (built_site / "kit").iterdir()) == sorted([kit_wheel.name, learner_kit.ZIP_NAME])

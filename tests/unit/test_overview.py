@@ -1,10 +1,16 @@
-"""labcode.overview.course_map: the whole pipeline in one picture, one stage lit per chapter; SVG and PDF."""
+"""labcode.overview.course_map: the whole pipeline in one picture, one stage lit per chapter, drawn once by
+matplotlib: a PNG for the notebooks, a PDF for the handouts, and the same figure as SVG for the site."""
 import base64
+import functools
+import io
 import math
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.patches import PathPatch
+from PIL import Image
 
 from labcode import overview as cm
 
@@ -12,37 +18,69 @@ SVG = "{http://www.w3.org/2000/svg}"
 STAGES = [None, *cm.STAGES]
 
 
+@functools.cache
+def bundle(stage):
+    """What a notebook stores for the map: (data, metadata); rendered once per test process."""
+    return cm.course_map(stage)._repr_mimebundle_()
+
+
+@functools.cache
+def site_svg(stage, layout="wide"):
+    return cm.course_map(stage).svg(layout)
+
+
+def style(element) -> dict:
+    """An SVG element's presentation: its attributes, with what its style attribute says on top."""
+    declared = dict(item.split(":", 1) for item in (element.get("style") or "").split(";") if ":" in item)
+    return {**element.attrib, **{k.strip(): v.strip() for k, v in declared.items()}}
+
+
 def parts(svg_text):
-    """data-part -> its <g> element."""
+    """data-part -> every <g> drawing that part (matplotlib writes one group per artist)."""
     root = ET.fromstring(svg_text)
-    return root, {g.get("data-part"): g for g in root.iter(f"{SVG}g") if g.get("data-part")}
+    groups = {}
+    for g in root.iter(f"{SVG}g"):
+        if g.get("data-part"):
+            groups.setdefault(g.get("data-part"), []).append(g)
+    return root, groups
 
 
-@pytest.mark.parametrize("stage", STAGES)
-def test_one_call_gives_html_svg_pdf_and_the_alt_text(stage):
-    bundle = cm.course_map(stage)._repr_mimebundle_()
-    assert set(bundle) == {"text/plain", "text/html", "image/svg+xml", "application/pdf"}
-    assert base64.b64decode(bundle["application/pdf"]).startswith(b"%PDF")
-    root = ET.fromstring(bundle["image/svg+xml"])
-    assert root.get("role") == "img" and root.get("aria-label") == bundle["text/plain"]
-    assert root.find(f"{SVG}title").text == bundle["text/plain"]
-    html = bundle["text/html"]
-    assert html.count("<svg ") == 2 and 'class="lc-map-wide"' in html and 'class="lc-map-narrow"' in html
-    assert "@media (max-width:600px)" in html
+def drawn(groups, tag):
+    return [element for g in groups for element in g.iter(f"{SVG}{tag}")]
+
+
+@pytest.mark.parametrize("stage", [None, "gradient"])   # (each stage's SVG is checked below, from the same figure)
+def test_a_notebook_shows_a_png_the_handouts_a_pdf_and_the_site_two_svgs(stage):
+    data, metadata = bundle(stage)
+    # No HTML in the notebook: JupyterLab would render it (sanitised, the SVG gone) before the picture.
+    assert set(data) == {"text/plain", "image/png", "application/pdf"}
+    assert data["text/plain"] == cm.course_map_alt(stage)
+    assert base64.b64decode(data["application/pdf"]).startswith(b"%PDF")
+    png = Image.open(io.BytesIO(base64.b64decode(data["image/png"])))
+    assert png.size == (2 * cm.WIDE.width, 2 * cm.WIDE.height) and png.mode == "P"   # sharp on dense screens
+    assert metadata == {"image/png": {"width": cm.WIDE.width, "height": cm.WIDE.height}}   # shown at its own size
+    page = cm.course_map(stage).html()
+    assert page.count("<svg ") == 2 and 'class="lc-map-wide"' in page and 'class="lc-map-narrow"' in page
+    assert "@media (max-width:600px)" in page
+    for layout in cm.LAYOUTS:
+        assert site_svg(stage, layout) in page
+        root = ET.fromstring(site_svg(stage, layout))
+        assert root.get("role") == "img" and root.get("aria-label") == cm.course_map_alt(stage)
+        assert root.find(f"{SVG}title").text == cm.course_map_alt(stage)
 
 
 @pytest.mark.parametrize("stage", list(cm.STAGES))
 def test_a_chapter_map_says_you_are_here_and_names_its_chapter(stage):
     alt = cm.course_map_alt(stage)
     assert alt.startswith(f"你在这里：第 {cm.STAGES[stage].chapter} 章，")
-    assert f"本章（第 {cm.STAGES[stage].chapter} 章）" in cm.course_map(stage).svg()
+    assert f"本章（第 {cm.STAGES[stage].chapter} 章）" in site_svg(stage)
 
 
 def test_the_whole_map_lights_nothing_and_says_so():
     alt = cm.course_map_alt()
     assert alt.startswith("课程全图") and "你在这里" not in alt
-    svg = cm.course_map().svg()
-    assert "本章" not in svg and 'font-weight="bold"' not in svg and 'opacity="0.38"' not in svg
+    svg = site_svg(None)
+    assert "本章" not in svg and 'font-weight="bold"' not in svg and "opacity=" not in svg
 
 
 def test_every_stage_is_one_chapters_and_lights_parts_of_its_own():
@@ -53,38 +91,69 @@ def test_every_stage_is_one_chapters_and_lights_parts_of_its_own():
     for name, stage in cm.STAGES.items():
         assert stage.keys <= keys, f"{name} lights unknown parts {stage.keys - keys}"
     assert len({s.keys for s in cm.STAGES.values()}) == len(cm.STAGES)
+    assert len({s.alt for s in cm.STAGES.values()} | {cm.WHOLE_ALT}) == len(cm.STAGES) + 1
 
 
-@pytest.mark.parametrize("layout", ["wide", "narrow"])
+@pytest.mark.parametrize("layout", list(cm.LAYOUTS))
+def test_every_part_is_drawn_once_per_layout_with_its_state(layout):
+    _, groups = parts(site_svg("bigram", layout))
+    assert set(groups) == {*cm.NODES, *cm.EDGES, "legend"}
+    states = cm._states("bigram")
+    for key, gs in groups.items():
+        want = {"lit": ("bold", None), "muted": (None, str(cm.MUTED))}.get(states.get(key), (None, None))
+        assert {(g.get("font-weight"), g.get("opacity")) for g in gs} == {want}, key
+
+
+@pytest.mark.parametrize("layout", list(cm.LAYOUTS))
 def test_the_stage_is_marked_by_outline_and_weight_not_by_colour_alone(layout):
-    _, groups = parts(cm.course_map("softmax").svg(layout))
+    _, groups = parts(site_svg("softmax", layout))
     lit, muted = groups["z"], groups["ids"]
-    assert lit.find(f"{SVG}rect").get("stroke-width") == "2.6" and lit.get("opacity") is None
-    assert all(t.get("font-weight") == "bold" for t in lit.iter(f"{SVG}text"))
-    assert float(muted.find(f"{SVG}rect").get("stroke-width")) < 1.3 and muted.get("opacity") == "0.38"
-    assert all(t.get("font-weight") is None for t in muted.iter(f"{SVG}text"))
+    [lit_box, muted_box] = (next(p for p in drawn(gs, "path") if style(p).get("fill") != "currentColor")
+                            for gs in (lit, muted))
+    muted_width = float(style(muted_box).get("stroke-width", 1))   # (SVG: 1 unless said)
+    assert float(style(lit_box)["stroke-width"]) == cm.BOX_WIDTH["lit"] > muted_width
+    assert style(lit_box)["fill"].lower() == cm.ACCENT.lower() and style(muted_box)["fill"] == "none"
+    assert all(g.get("font-weight") == "bold" and g.get("opacity") is None for g in lit)
+    assert all(g.get("opacity") == str(cm.MUTED) and g.get("font-weight") is None for g in muted)
+    # a lit symbol (maths, drawn as outlines) carries the same thin outline of ink as the PNG's
+    symbol = [p for p in drawn(lit, "path") if style(p).get("fill") == "currentColor"]
+    assert symbol and all(float(style(p)["stroke-width"]) == 0.7 for p in symbol)
 
 
-@pytest.mark.parametrize("layout", ["wide", "narrow"])
+@pytest.mark.parametrize("layout", list(cm.LAYOUTS))
 def test_forward_and_backward_arrows_look_different(layout):
-    _, groups = parts(cm.course_map().svg(layout))
+    _, groups = parts(site_svg(None, layout))
     for key, edge in cm.EDGES.items():
-        line = groups[key].find(f"{SVG}polyline")
+        if edge.kind == "feed":
+            continue
+        [line] = [p for p in drawn(groups[key], "path") if style(p).get("fill") == "none"]
         if edge.kind == "backward":
-            assert line.get("stroke-dasharray") and line.get("stroke") == cm.BACKWARD_COLOUR, key
+            assert style(line).get("stroke-dasharray") and style(line)["stroke"].lower() == cm.BACKWARD_COLOUR.lower()
         else:
-            assert line.get("stroke-dasharray") is None and line.get("stroke") == "currentColor", key
+            assert "stroke-dasharray" not in style(line) and style(line)["stroke"] == "currentColor", key
 
 
-def test_the_site_map_follows_the_page_colours():
-    for layout in ("wide", "narrow"):
-        svg = cm.course_map("bigram").svg(layout)
-        root = ET.fromstring(svg)
-        assert root.get("fill") == "currentColor"
-        # Text and box outlines take the page's text colour; only the two accents are fixed colours.
-        fixed = {value for element in root.iter() for attr in ("fill", "stroke")
-                 if (value := element.get(attr)) and value.startswith("#")}
-        assert fixed <= {cm.BACKWARD_COLOUR, cm.ACCENT}, fixed
+@pytest.mark.parametrize("layout", list(cm.LAYOUTS))
+def test_the_site_map_follows_the_page_colours_and_has_no_ids(layout):
+    svg = site_svg("bigram", layout)
+    root = ET.fromstring(svg)
+    assert root.get("fill") == "currentColor" and root.get("font-family") == cm.FONT
+    # Text and box outlines take the page's text colour; only the two accents are fixed colours, and nothing
+    # paints a background.
+    fixed = {value.lower() for element in root.iter() for attr in ("fill", "stroke")
+             if (value := style(element).get(attr)) and value.startswith("#")}
+    assert fixed <= {cm.BACKWARD_COLOUR.lower(), cm.ACCENT.lower()}, fixed
+    assert cm.INK not in svg
+    # A page holds both layouts: an id or a stylesheet of one would reach the other (and the whole page).
+    assert not re.search(r'\sid="', svg) and "<style" not in svg and "<defs" not in svg
+
+
+@pytest.mark.parametrize("layout", list(cm.LAYOUTS))
+def test_words_stay_text_and_maths_is_drawn_as_outlines(layout):
+    root = ET.fromstring(site_svg("gradient", layout))
+    words = {"".join(t.itertext()) for t in root.iter(f"{SVG}text")}
+    assert {"位置向量", "分数的梯度", "的梯度", "一步更新", "softmax", "本章（第 2 章）"} <= words
+    assert not any("$" in w or "\\" in w for w in words), words   # no TeX left for a browser to show raw
 
 
 def test_the_narrow_map_reads_on_a_phone():
@@ -117,36 +186,36 @@ def test_boxes_keep_apart_and_stay_on_the_canvas(layout):
 
 @pytest.mark.parametrize("layout", [cm.WIDE, cm.NARROW], ids=["wide", "narrow"])
 def test_every_label_fits_in_its_box(layout):
-    """Measured with matplotlib's own text layout (the fonts of the PDF handouts)."""
+    """Measured with matplotlib's own layout (the fonts of the PNG and the PDF): words and maths outlines."""
     fig = cm._figure("bigram", layout)
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     renderer = canvas.get_renderer()
     ax = fig.axes[0]
     to_data = ax.transData.inverted()
-    checked = 0
-    for text in ax.texts:
-        key = text.get_gid()
-        if key is None or cm.NODES[key].kind == "label":
-            continue
-        (x0, y0), (x1, y1) = to_data.transform(text.get_window_extent(renderer).get_points())
+    labels = [*ax.texts, *(p for p in ax.patches if isinstance(p, PathPatch))]
+    extents = {}
+    for artist in labels:
+        key = artist.get_gid().removeprefix("lc-")
+        if key in cm.NODES and cm.NODES[key].kind != "label":
+            (x0, y0), (x1, y1) = to_data.transform(artist.get_window_extent(renderer).get_points())
+            extents.setdefault(key, []).append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+    assert set(extents) == {k for k, n in cm.NODES.items() if n.kind != "label"}
+    for key, boxes in extents.items():
         bx, by, bw, bh = cm._rect(layout, key)
-        assert bx + 2 <= min(x0, x1) and max(x0, x1) <= bx + bw - 2, f"{key}: {text.get_text()!r} is too wide"
-        assert by <= min(y0, y1) and max(y0, y1) <= by + bh, f"{key}: {text.get_text()!r} is too tall"
-        checked += 1
-    assert checked >= 2 * len(cm.NODES) - 8
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        assert bx + 2 <= left and right <= bx + bw - 2, f"{key}: its label is too wide"
+        assert by <= top and bottom <= by + bh, f"{key}: its label is too tall"
 
 
-def test_the_pdf_is_the_same_every_time():
+def test_the_outputs_are_the_same_every_time():
     """Stored notebook outputs are compared byte for byte after a refresh."""
-    assert cm.course_map("gradient").pdf() == cm.course_map("gradient").pdf()
-    assert cm.course_map("gradient").png(dpi=60)[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_math_in_labels_becomes_italic_subscripts_and_spaced_operators():
-    assert cm._runs("$g = p - e_y$") == [("g", "i"), ("=", "op"), ("p", "i"), ("−", "op"), ("e", "i"), ("y", "sub")]
-    assert cm._runs(r"$-\ln p_y$")[:2] == [("−", ""), ("ln\u2009", "")]
-    assert cm._runs(r"$h^{\mathsf T}$ 的") == [("h", "i"), ("T", "sup"), (" 的", "")]
+    data, _ = bundle("gradient")
+    again = cm.course_map("gradient")
+    assert base64.b64decode(data["image/png"]) == again.png()
+    assert base64.b64decode(data["application/pdf"]) == again.pdf()
+    assert site_svg("gradient", "narrow") == again.svg("narrow")
 
 
 @pytest.mark.parametrize("stage", ["Softmax", "loss", 1, ""])
