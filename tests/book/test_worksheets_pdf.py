@@ -15,7 +15,7 @@ import build_pdf
 from conftest import IN_CI, require_tool
 from handouts import flat, pages, typeset
 from labcode.practice.problems import KINDS
-from test_answer_box import run_page_script
+from page_script import run_page_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SALT = "pdf-test-salt-2026"

@@ -9,6 +9,7 @@ from bs4 import BeautifulSoup, SoupStrainer
 import chapter_registry
 from labcode import overview
 
+ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = chapter_registry.numbered()
 
 
@@ -37,13 +38,14 @@ def test_the_site_shows_the_figure_labcode_draws(built_site):
     """The page's map is labcode's own drawing of the stage its cell names (wide and narrow, from the one figure
     that also gives the notebooks' PNG and the handouts' PDF), not a stored copy."""
     shown = 0
-    for docname in ["intro", *CHAPTERS]:
-        cells = json.loads((ROOT / f"{docname}.ipynb").read_text(encoding="utf-8"))["cells"]
+    pages = [("intro.html", ROOT / "intro.ipynb"), *((c.page, c.notebook) for c in CHAPTERS)]
+    for page_name, notebook in pages:
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
         sources = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
         calls = [re.search(r'course_map\((?:"(\w+)")?\)', source) for source in sources]
         for call in filter(None, calls):
-            page = (built_site / f"{docname}.html").read_text(encoding="utf-8")
-            assert overview.course_map(call.group(1)).html() in page, docname
+            page = (built_site / page_name).read_text(encoding="utf-8")
+            assert overview.course_map(call.group(1)).html() in page, page_name
             shown += 1
     assert shown >= len(overview.STAGES) + 1
 

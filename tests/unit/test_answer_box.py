@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import subprocess
 import textwrap
 from fractions import Fraction
 from pathlib import Path
@@ -24,11 +23,11 @@ from hypothesis import strategies as st
 import answer_box
 import labcode
 from box_formats import answer_text, to_latex
-from conftest import require_tool
 from labcode.practice import problems
 from labcode.practice.problems import KINDS, ProblemError, box_problem, problem
 from labcode.widgets._family import STATIC
 from labcode.widgets.answer_box import WHERE
+from page_script import run_page_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -222,21 +221,6 @@ def test_the_box_writes_its_maths_as_the_book_sets_it(tmp_path):
     assert '<p class="ab-progress">' in site and "data-answer-box" not in widget and "ab-progress" not in widget
     bare = re.sub(r' data-answer-box="[^"]*"|<p class="ab-progress"></p>\n', "", site)
     assert widget == bare.replace("ch1-ab-loss", "w1")        # one markup: the site's adds the spec and the count
-
-
-def run_page_script(tmp_path, body: str):
-    """The page script in Node with no page around it; `body` (JavaScript) prints one JSON value."""
-    node = require_tool("node", "sudo apt-get install nodejs (also needed for `make assets`)")
-    (tmp_path / "page.js").write_text((STATIC / "answer_box.page.js").read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "run.js").write_text(
-        'globalThis.window = globalThis;\n'
-        'globalThis.document = { readyState: "complete", querySelectorAll: () => [] };\n'
-        'globalThis.location = { pathname: "/book/test.html", hash: "" };\n'
-        'globalThis.addEventListener = () => {};\n'
-        'require("./page.js");\n' + body, encoding="utf-8")
-    proc = subprocess.run([node, "run.js"], cwd=tmp_path, capture_output=True, text=True, check=False)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
 
 
 def test_a_new_row_gradient_draw_never_lets_the_overwrite_answer_pass(tmp_path):

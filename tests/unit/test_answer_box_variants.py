@@ -13,7 +13,7 @@ import pytest
 from labcode.practice.problems import KINDS, ProblemError
 from labcode.practice.variants import IDS, nth_variant, variant, variant_id, variant_text
 from notebook_outputs import book_boxes
-from test_answer_box import run_page_script
+from page_script import run_page_script
 
 # Spread over the whole ID space (2003 is prime, so the IDs are distinct), for the book's labels and one other.
 IDS_CHECKED = [k * 2003 % IDS for k in range(250)]
