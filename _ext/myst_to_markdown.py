@@ -7,6 +7,7 @@ JupyterLab 4, Notebook 7, VS Code and GitHub render CommonMark with $…$ maths 
 - ``{ref}``/``{numref}``/``{doc}`` as the text the site links, with the target's number (“练习 1.4”,
   “……一节（§2.7）”), ``{term}`` as its word, every ``{glue:…}`` as the value stored in the notebook's outputs;
 - exercises and solutions under their numbered titles (“练习 1.1（你来写：softmax）”, a folded “解答：……”),
+  answer folds (``answer-start``/``answer-end``) as a headed note over their closed cells,
   admonitions and “深入” boxes as headed quotations, tables under their numbered captions, figures' captions in a
   Markdown cell under the cell that draws them.
 Code cells, their outputs and the notebook's metadata (widget state included) are not touched, so the notebook
@@ -82,15 +83,24 @@ def export_notebook(nb, docname: str, book: Book, where: str | None = None):
     cells = []
     for index, cell in enumerate(nb.cells):
         context.cell = index
+        hidden = cell.get("metadata", {}).get("jupyter", {}).get("source_hidden", False)
         if cell.cell_type == "markdown":
             text = context.markdown(cell.source).strip("\n")
+            if text.strip() and hidden and not text.startswith("<details>"):
+                # a closed cell of an answer or a solution: JupyterLab keeps it closed by its metadata,
+                # GitHub and VS Code (which ignore it) get it folded too
+                text = folded(context.fold_title(), text)
             if text.strip():
                 cells.append(nbformat.from_dict({**copy.deepcopy(cell), "source": text}))
             continue
         cells.append(copy.deepcopy(cell))
         caption = context.figure_caption(cell)
         if caption:
-            cells.append(nbformat.v4.new_markdown_cell(caption, id=f"{cell.get('id', index)}-caption"[:64]))
+            if hidden:   # a figure inside a fold: its caption (which may state the answer) stays closed with it
+                caption = folded(context.fold_title(), caption)
+            metadata = {"jupyter": {"source_hidden": True}} if hidden else {}
+            cells.append(nbformat.v4.new_markdown_cell(caption, id=f"{cell.get('id', index)}-caption"[:64],
+                                                       metadata=metadata))
     context.finish()
     out.cells = cells
     return out
@@ -285,6 +295,10 @@ class Context:
         if target.kind == "section":
             return f"§{target.number}"
         return self.book.numfig_format.get(target.kind, "%s") % target.number
+
+    def fold_title(self) -> str:
+        """The title of the fold or solution a closed cell belongs to (看答案 when none is open)."""
+        return self.open[-1][1] if self.open else ANSWER_TITLE
 
     def gate(self, name: str, title: str):
         self.open.append((name, title))
@@ -500,6 +514,24 @@ def _solution_end(c, d):
     return "", None
 
 
+ANSWER_TITLE = "看答案"
+
+
+def _answer_start(c, d):
+    """An answer fold (_ext/answer_folds.py): its cells are closed by their metadata; the marker says so."""
+    title = c.inline(d.argument) if d.argument.strip() else ANSWER_TITLE
+    c.gate(d.name, title)
+    what = "答案" if title == ANSWER_TITLE else title.removeprefix("看").strip()
+    space = " " if what[:1].isascii() else ""   # a space between Chinese and code, as in the prose
+    return headed(title, f"下面收起的单元格是{space}{what}：先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。"), None
+
+
+def _answer_end(c, d):
+    title = c.ungate(d.name)
+    what = "答案" if title == ANSWER_TITLE else title.removeprefix("看").strip()
+    return quote(f"**{what}到此为止**"), None
+
+
 def _deep_start(c, d):
     title = f"深入：{c.inline(d.argument)}"
     c.gate(d.name, title)
@@ -520,6 +552,8 @@ DIRECTIVES: dict[str, Callable[[Context, Directive], tuple[str, Callable | None]
     "solution-end": _solution_end,
     "deep-start": _deep_start,
     "deep-end": _deep_end,
+    "answer-start": _answer_start,
+    "answer-end": _answer_end,
     "table": lambda c, d: (table(c, d), None),
     "list-table": lambda c, d: (list_table(c, d), None),
     "tableofcontents": lambda c, d: (contents(c, d), None),
