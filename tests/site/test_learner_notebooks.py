@@ -121,18 +121,18 @@ def test_exercises_solutions_and_deep_boxes_keep_their_numbered_titles():
 
 def test_an_answer_fold_is_a_note_over_cells_that_stay_closed_everywhere():
     """JupyterLab keeps the fold's cells closed by their metadata; GitHub and VS Code ignore it, so its words fold."""
-    nb = notebook("先自己算。\n\n:::{answer-start}\n:::", "答案是 $\\tfrac{4}{7}$。", ":::{answer-end}\n:::\n\n接着讲。",
-                  ":::{answer-start} 看 `labcode` 的写法\n:::", ":::{answer-end}\n:::")
+    nb = notebook("先自己算。\n\n:::{answer-start}\n:::", "答案是 $\\tfrac{4}{7}$。",
+                  ":::{answer-end}\n:::\n\n接着讲。", ":::{answer-start} 看 `labcode` 的写法\n:::", ":::{answer-end}\n:::")
     nb.cells[1].metadata["jupyter"] = {"source_hidden": True}
     learner = export_notebook(nb, "book/02_b", BOOK)
     texts = [(c.source, c.metadata.get("jupyter")) for c in learner.cells if c.cell_type == "markdown"]
+    how = "先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。"
     assert texts == [
-        ("先自己算。\n\n> **看答案**\n>\n> 下面收起的单元格是答案：先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。", None),
+        (f"先自己算。\n\n> **看答案**\n>\n> 下面收起的单元格是答案：{how}", None),
         ("<details>\n<summary><strong>看答案</strong></summary>\n\n答案是 $\\tfrac{4}{7}$。\n\n</details>",
          {"source_hidden": True}),
         ("> **答案到此为止**\n\n接着讲。", None),
-        ("> **看 `labcode` 的写法**\n>\n> 下面收起的单元格是 `labcode` 的写法：先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。",
-         None),
+        (f"> **看 `labcode` 的写法**\n>\n> 下面收起的单元格是 `labcode` 的写法：{how}", None),
         ("> **`labcode` 的写法到此为止**", None)]
 
 
