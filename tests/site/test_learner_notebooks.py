@@ -122,7 +122,8 @@ def test_exercises_solutions_and_deep_boxes_keep_their_numbered_titles():
 def test_an_answer_fold_is_a_note_over_cells_that_stay_closed_everywhere():
     """JupyterLab keeps the fold's cells closed by their metadata; GitHub and VS Code ignore it, so its words fold."""
     nb = notebook("先自己算。\n\n:::{answer-start}\n:::", "答案是 $\\tfrac{4}{7}$。",
-                  ":::{answer-end}\n:::\n\n接着讲。", ":::{answer-start} 看 `labcode` 的写法\n:::", ":::{answer-end}\n:::")
+                  ":::{answer-end}\n:::\n\n接着讲。", ":::{answer-start} 看 `labcode` 的写法\n:::",
+                  ":::{answer-end}\n:::")
     nb.cells[1].metadata["jupyter"] = {"source_hidden": True}
     learner = export_notebook(nb, "book/02_b", BOOK)
     texts = [(c.source, c.metadata.get("jupyter")) for c in learner.cells if c.cell_type == "markdown"]
