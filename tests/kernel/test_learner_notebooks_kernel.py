@@ -41,7 +41,7 @@ CELL_JS = """text => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].fin
 
 @pytest.fixture(scope="module")
 def downloaded(built_site):
-    """{notebook name: (its Markdown cells, its page's exercise titles)}, from the zip the home page offers."""
+    """{notebook name: (its open Markdown cells, its page's exercise titles)}, from the zip the home page offers."""
     found = {}
     with zipfile.ZipFile(built_site / "kit" / learner_kit.ZIP_NAME) as archive:
         for entry in archive.namelist():
@@ -49,7 +49,10 @@ def downloaded(built_site):
                 nb = nbformat.reads(archive.read(entry).decode("utf-8"), as_version=4)
                 name = entry.rsplit("/", 1)[-1]
                 page = built_site / ("intro.html" if name == "intro.ipynb" else f"book/{name[:-6]}.html")
-                found[name] = (sum(c.cell_type == "markdown" for c in nb.cells), exercise_titles(page))
+                # a closed cell (an answer or a solution: jupyter.source_hidden) is drawn without its Markdown
+                shown = [c for c in nb.cells if c.cell_type == "markdown"
+                         and not c.metadata.get("jupyter", {}).get("source_hidden")]
+                found[name] = (len(shown), exercise_titles(page))
     return found
 
 
