@@ -6,7 +6,9 @@ everything the checks need is gathered during that one visit (the `site_tour` fi
 it once per test run):
 - axe-core in the light theme at both widths (every rule that can report a serious or critical problem) and,
   at 1200 px, after the theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
-- at 360 px, table first columns squeezed to a letter a line and inline code running off the screen;
+- at 360 px, table first columns squeezed to a letter a line and inline code running off the screen; and, as a
+  phone is used (touch, `locator.tap()`), the site menu (☰) and the page contents opened, their links listed and
+  closed again (tests/test_site_nav.py);
 - at 1200 px, in each theme, the colours painted behind every widget of the family, every answer box and every
   “你来写” report on screen, and behind each of their texts;
 - the typeset formulas, and on pages with widgets how many of their views were drawn;
@@ -123,7 +125,8 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
     the theme lays the page out by CSS media queries and the widgets redraw on resize, so the wide page
     is the one a desktop load shows (and loading every page twice would double the tour's cost).
     """
-    context = chromium.new_context(viewport=WIDTHS[min(WIDTHS)])
+    # As a phone opens the page: touch events, `tap()`, the mobile viewport (widened later, as a desktop shows it).
+    context = chromium.new_context(viewport=WIDTHS[min(WIDTHS)], has_touch=True, is_mobile=True)
     page = context.new_page()
     blocked = browser.offline(context)
     log = {}
@@ -174,6 +177,7 @@ def _check(page, width: int) -> dict:
         record[f"background_{scheme}"] = page.evaluate(BACKGROUND)
         if scheme == "light" and width <= 360:
             record["phone"] = page.evaluate(PHONE_CHECKS)
+            record["nav"] = _phone_nav(page)
         if width >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
             record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
         if width >= 1200 and page.locator(ANSWER_BOX).count():
@@ -184,6 +188,47 @@ def _check(page, width: int) -> dict:
     record["formulas"] = page.locator("mjx-container").count()
     record["views"] = page.evaluate(VIEWS)
     return record
+
+
+# The links a menu shows, as absolute URLs (a link scrolled out of the dialog's view still counts: it is in the
+# dialog's scrolling list, drawn and not hidden).
+MENU_LINKS = """(dialog) => [...document.querySelectorAll(dialog + ' a[href]')]
+    .filter(a => a.getClientRects().length && getComputedStyle(a).visibility === 'visible')
+    .map(a => a.href)"""
+# The sections of the article the page contents must list (its h2 and h3), as absolute URLs.
+SECTIONS = """() => [...document.querySelectorAll('.bd-article section[id]')]
+    .filter(s => s.querySelector(':scope > h2, :scope > h3'))
+    .map(s => new URL('#' + s.id, location.href).href)"""
+DIALOGS = {"primary": "#pst-primary-sidebar-modal", "secondary": "#pst-secondary-sidebar-modal"}
+
+
+def _phone_nav(page) -> dict:
+    """Tap the ☰ and the page-contents button of the page header: does each open its dialog, which links does it
+    show, and does its 关闭 button close it again? None for a button the page does not show."""
+    found = {"sections": page.evaluate(SECTIONS)}
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for which, dialog in DIALOGS.items():
+        toggle = page.locator(f".bd-header-article .{which}-toggle")
+        if not toggle.count() or not toggle.is_visible():
+            found[which] = None
+            continue
+        toggle.tap()
+        opened = _wait(page, f"() => document.querySelector('{dialog}').open")
+        links = page.evaluate(MENU_LINKS, dialog) if opened else []
+        if opened:
+            page.locator(f"{dialog} .lc-dialog-close button").tap()
+        closed = _wait(page, f"() => !document.querySelector('{dialog}').open")
+        found[which] = {"opened": opened, "links": links, "closed": closed,
+                        "label": toggle.get_attribute("aria-label")}
+    return found
+
+
+def _wait(page, condition: str) -> bool:
+    try:
+        page.wait_for_function(condition, timeout=3000)
+        return True
+    except Exception:  # noqa: BLE001 (Playwright's TimeoutError: the condition never held)
+        return False
 
 
 NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
