@@ -177,6 +177,7 @@ def _check(page, width: int) -> dict:
         record[f"background_{scheme}"] = page.evaluate(BACKGROUND)
         if scheme == "light" and width <= 360:
             record["phone"] = page.evaluate(PHONE_CHECKS)
+            record["overflow"] = page.evaluate(OVERFLOW)
             record["nav"] = _phone_nav(page)
         if width >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
             record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
@@ -190,6 +191,40 @@ def _check(page, width: int) -> dict:
     return record
 
 
+# Every element of the article wider than its box (at 360 px): the box must scroll and show the cue of
+# _ext/scroll_cues.py (a fade at the edge); an element that is cut off, or that reaches past the screen's
+# edge with no box around it that scrolls, is a problem. Inside a formula's drawing only the <svg> counts;
+# the formulas' hidden MathML for screen readers and visually hidden helpers (1 px wide) do not.
+OVERFLOW = """() => {
+    const screen = document.documentElement.clientWidth;
+    const problems = [];
+    const where = (el) => {
+        const text = (el.closest('p, li, td, th, h1, h2, h3, h4, dt, dd, figcaption, pre') || el).innerText || '';
+        return `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${text.trim().slice(0, 60)}`;
+    };
+    for (const el of document.querySelectorAll('.bd-article *')) {
+        if (el.closest('mjx-assistive-mml') || (el.closest('svg') && el.tagName.toLowerCase() !== 'svg')) continue;
+        const style = getComputedStyle(el);
+        if (style.display === 'none' || style.visibility === 'hidden' || el.clientWidth <= 1) continue;
+        if (el.scrollWidth > el.clientWidth + 1 && style.overflowX !== 'visible') {
+            const mask = style.maskImage || style.webkitMaskImage || 'none';
+            if (!['auto', 'scroll'].includes(style.overflowX)) {
+                problems.push(['cut off', where(el), el.clientWidth, el.scrollWidth]);
+            } else if (!el.classList.contains('lc-scrolls') || mask === 'none') {
+                problems.push(['scrolls with no cue', where(el), el.clientWidth, el.scrollWidth]);
+            }
+        }
+        const right = el.getBoundingClientRect().right;
+        if (right > screen + 1) {
+            let box = el.parentElement;
+            while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+            if (!box || box === document.documentElement || box === document.body) {
+                problems.push(['past the screen', where(el), screen, Math.round(right)]);
+            }
+        }
+    }
+    return problems;
+}"""
 # The links a menu shows, as absolute URLs (a link scrolled out of the dialog's view still counts: it is in the
 # dialog's scrolling list, drawn and not hidden).
 MENU_LINKS = """(dialog) => [...document.querySelectorAll(dialog + ' a[href]')]
