@@ -6,6 +6,8 @@ everything the checks need is gathered during that one visit (the `site_tour` fi
 it once per test run):
 - axe-core in the light theme at both widths (every rule that can report a serious or critical problem) and,
   at 1200 px, after the theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
+- the reading mode (on at 360 px, off at 1200 px) and what it leaves on screen;
+- at 360 px, with the code shown, every element wider than its box (it must scroll and show it);
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen; and, as a
   phone is used (touch, `locator.tap()`), the site menu (☰) and the page contents opened, their links listed and
   closed again (tests/test_site_nav.py);
@@ -177,8 +179,8 @@ def _check(page, width: int) -> dict:
         record[f"background_{scheme}"] = page.evaluate(BACKGROUND)
         if scheme == "light" and width <= 360:
             record["phone"] = page.evaluate(PHONE_CHECKS)
-            record["overflow"] = page.evaluate(OVERFLOW)
             record["nav"] = _phone_nav(page)
+            record["overflow"] = _with_code_shown(page, OVERFLOW)
         if width >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
             record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
         if width >= 1200 and page.locator(ANSWER_BOX).count():
@@ -186,6 +188,7 @@ def _check(page, width: int) -> dict:
         if width >= 1200 and page.locator(PRACTICE_REPORT).count():
             record.setdefault("practice_reports", {})[scheme] = _measure_widgets(page, PRACTICE_REPORT)
     page.emulate_media(color_scheme="light")
+    record["reading"] = page.evaluate(READING)
     record["formulas"] = page.locator("mjx-container").count()
     record["views"] = page.evaluate(VIEWS)
     return record
@@ -225,6 +228,29 @@ OVERFLOW = """() => {
     }
     return problems;
 }"""
+# Reading mode (_ext/reading_mode.py): is it on, and what of the text's cells is on screen: code (not a
+# solution's), figures, widgets.
+READING = """() => {
+    const shown = (selector) => [...document.querySelectorAll('.bd-article ' + selector)]
+        .filter(el => el.getClientRects().length && !el.closest('.solution, details:not([open])')).length;
+    return {on: document.documentElement.classList.contains('lc-reading'), code: shown('.cell_input'),
+            figures: shown('.cell_output img'), widgets: shown('.widget-subarea'),
+            answer_boxes: shown('.answer-box')};
+}"""
+
+
+def _with_code_shown(page, script: str):
+    """`script`'s result with the reading mode off for a moment (a phone reader may show the code)."""
+    was_on = page.evaluate("() => document.documentElement.classList.contains('lc-reading')")
+    page.evaluate("() => document.documentElement.classList.remove('lc-reading')")
+    page.evaluate(NEXT_FRAMES)
+    try:
+        return page.evaluate(script)
+    finally:
+        if was_on:
+            page.evaluate("() => document.documentElement.classList.add('lc-reading')")
+
+
 # The links a menu shows, as absolute URLs (a link scrolled out of the dialog's view still counts: it is in the
 # dialog's scrolling list, drawn and not hidden).
 MENU_LINKS = """(dialog) => [...document.querySelectorAll(dialog + ' a[href]')]
