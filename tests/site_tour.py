@@ -7,7 +7,8 @@ it once per test run):
 - axe-core in the light theme at both widths (every rule that can report a serious or critical problem) and,
   at 1200 px, after the theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
 - the reading mode (on at 360 px, off at 1200 px) and what it leaves on screen;
-- at 360 px, with the code shown, every element wider than its box (it must scroll and show it);
+- at 360 px, with the code shown and every fold open, every element wider than its box (it must scroll and show
+  it) and every control smaller than a finger; halfway down, what stays fixed on screen over the text;
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen; and, as a
   phone is used (touch, `locator.tap()`), the site menu (☰) and the page contents opened, their links listed and
   closed again (tests/test_site_nav.py);
@@ -181,6 +182,8 @@ def _check(page, width: int) -> dict:
             record["phone"] = page.evaluate(PHONE_CHECKS)
             record["nav"] = _phone_nav(page)
             record["overflow"] = _with_code_shown(page, OVERFLOW)
+            record["small_targets"] = _with_code_shown(page, SMALL_TARGETS)
+            record["covering"] = page.evaluate(COVERING)
         if width >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
             record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
         if width >= 1200 and page.locator(ANSWER_BOX).count():
@@ -208,7 +211,7 @@ OVERFLOW = """() => {
     for (const el of document.querySelectorAll('.bd-article *')) {
         if (el.closest('mjx-assistive-mml') || (el.closest('svg') && el.tagName.toLowerCase() !== 'svg')) continue;
         const style = getComputedStyle(el);
-        if (style.display === 'none' || style.visibility === 'hidden' || el.clientWidth <= 1) continue;
+        if (!el.checkVisibility({visibilityProperty: true}) || el.clientWidth <= 1) continue;
         if (el.scrollWidth > el.clientWidth + 1 && style.overflowX !== 'visible') {
             const mask = style.maskImage || style.webkitMaskImage || 'none';
             if (!['auto', 'scroll'].includes(style.overflowX)) {
@@ -228,6 +231,47 @@ OVERFLOW = """() => {
     }
     return problems;
 }"""
+# Controls on screen (header, text, widgets, answer boxes) smaller than a finger: 44 × 44 CSS px. A checkbox or
+# radio button inside a label is hit through its label.
+SMALL_TARGETS = """() => {
+    const controls = 'button, summary, select, input:not([type=hidden]), [role=button], a.btn';
+    const found = [];
+    for (const el of document.querySelectorAll(controls)) {
+        if (el.closest('dialog:not([open]), .bd-sidebar-primary, .bd-sidebar-secondary')) continue;
+        const target = ['checkbox', 'radio'].includes(el.type) && el.closest('label') || el;
+        const box = target.getBoundingClientRect();
+        if (!box.width || !box.height || !target.checkVisibility({visibilityProperty: true})) continue;
+        if (box.width < 44 - 0.5 || box.height < 44 - 0.5) {
+            const name = (el.getAttribute('aria-label') || el.innerText || el.name || '').trim().slice(0, 30);
+            found.push(`${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 2).join('.')} "${name}": `
+                       + `${Math.round(box.width)} × ${Math.round(box.height)}`);
+        }
+    }
+    return [...new Set(found)];
+}"""
+# Halfway down the page, what stays on screen however the page scrolls (fixed or sticky) and covers the text:
+# the page's own header bar excepted (the text scrolls under it; headings land below it).
+COVERING = """async () => {
+    window.scrollTo(0, document.documentElement.scrollHeight / 2);
+    window.scrollBy(0, -200);   // scrolling back up is what shows a back-to-top button
+    await new Promise(done => setTimeout(done, 400));
+    const text = document.querySelector('.bd-article').getBoundingClientRect();
+    const found = [];
+    for (const el of document.body.querySelectorAll('*')) {
+        const style = getComputedStyle(el);
+        if (!['fixed', 'sticky'].includes(style.position) || el.closest('.bd-header-article, dialog')) continue;
+        const box = el.getBoundingClientRect();
+        const shown = style.display !== 'none' && style.visibility === 'visible' && Number(style.opacity) > 0;
+        const onScreen = box.width > 0 && box.height > 0 && box.right > 0 && box.left < innerWidth
+                         && box.bottom > 0 && box.top < innerHeight;
+        const overText = box.right > text.left && box.left < text.right;
+        if (shown && onScreen && overText) {
+            found.push(`${el.tagName.toLowerCase()}#${el.id}.${[...el.classList].join('.')}`);
+        }
+    }
+    window.scrollTo(0, 0);
+    return found;
+}"""
 # Reading mode (_ext/reading_mode.py): is it on, and what of the text's cells is on screen: code (not a
 # solution's), figures, widgets.
 READING = """() => {
@@ -240,15 +284,41 @@ READING = """() => {
 
 
 def _with_code_shown(page, script: str):
-    """`script`'s result with the reading mode off for a moment (a phone reader may show the code)."""
-    was_on = page.evaluate("() => document.documentElement.classList.contains('lc-reading')")
-    page.evaluate("() => document.documentElement.classList.remove('lc-reading')")
+    """`script`'s result with everything a reader can unfold unfolded for a moment: the code (reading mode
+    off), the folded outputs, “深入” boxes and solutions."""
+    page.evaluate(UNFOLD)
     page.evaluate(NEXT_FRAMES)
     try:
         return page.evaluate(script)
     finally:
-        if was_on:
-            page.evaluate("() => document.documentElement.classList.add('lc-reading')")
+        page.evaluate(REFOLD)
+
+
+UNFOLD = """() => {
+    const root = document.documentElement;
+    root.dataset.tourReading = root.classList.contains('lc-reading');
+    root.classList.remove('lc-reading');
+    for (const d of document.querySelectorAll('.bd-article details:not([open])')) {
+        d.open = true;
+        d.dataset.tourClosed = '';
+    }
+    for (const s of document.querySelectorAll('.bd-article .toggle-hidden')) {
+        s.classList.remove('toggle-hidden');
+        s.dataset.tourHidden = '';
+    }
+}"""
+REFOLD = """() => {
+    const root = document.documentElement;
+    root.classList.toggle('lc-reading', root.dataset.tourReading === 'true');
+    for (const d of document.querySelectorAll('[data-tour-closed]')) {
+        d.open = false;
+        delete d.dataset.tourClosed;
+    }
+    for (const s of document.querySelectorAll('[data-tour-hidden]')) {
+        s.classList.add('toggle-hidden');
+        delete s.dataset.tourHidden;
+    }
+}"""
 
 
 # The links a menu shows, as absolute URLs (a link scrolled out of the dialog's view still counts: it is in the

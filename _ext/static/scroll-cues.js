@@ -3,7 +3,7 @@
 (() => {
   const SCROLLERS = [
     "div.math mjx-container", "span.math", ".pst-scrollable-table-container", "div.highlight pre",
-    ".cell_output pre", ".cell_output .output", ".bd-article table.table",
+    ".cell_output pre", ".cell_output .output", ".bd-article table.table", ".lc-pan",
   ].map((s) => `.bd-article ${s}`).join(", ");
 
   function mark(box) {
