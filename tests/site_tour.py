@@ -8,7 +8,8 @@ it once per test run):
   at 1200 px, after the theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
 - the reading mode (on at 360 px, off at 1200 px) and what it leaves on screen;
 - at 360 px, with the code shown and every fold open, every element wider than its box (it must scroll and show
-  it) and every control smaller than a finger; halfway down, what stays fixed on screen over the text;
+  it), every control smaller than a finger and every picture (its shown and its stored width); halfway down,
+  what stays fixed on screen over the text;
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen; and, as a
   phone is used (touch, `locator.tap()`), the site menu (☰) and the page contents opened, their links listed and
   closed again (tests/test_site_nav.py);
@@ -183,6 +184,7 @@ def _check(page, width: int) -> dict:
             record["nav"] = _phone_nav(page)
             record["overflow"] = _with_code_shown(page, OVERFLOW)
             record["small_targets"] = _with_code_shown(page, SMALL_TARGETS)
+            record["images"] = _with_code_shown(page, IMAGES)
             record["covering"] = page.evaluate(COVERING)
         if width >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
             record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
@@ -248,6 +250,14 @@ SMALL_TARGETS = """() => {
         }
     }
     return [...new Set(found)];
+}"""
+# Every picture of the text as the phone shows it: [file, shown width, stored width] in CSS px / pixels. The
+# pictures load lazily, as the reader comes near them: they are loaded here (after the first visit was weighed).
+IMAGES = """async () => {
+    const images = [...document.querySelectorAll('.bd-article img')].filter(img => img.checkVisibility());
+    images.forEach(img => { img.loading = 'eager'; });
+    await Promise.all(images.map(img => img.decode().catch(() => null)));
+    return images.map(img => [img.getAttribute('src'), img.clientWidth, img.naturalWidth]);
 }"""
 # Halfway down the page, what stays on screen however the page scrolls (fixed or sticky) and covers the text:
 # the page's own header bar excepted (the text scrolls under it; headings land below it).
