@@ -39,7 +39,15 @@ BUTTON = {"type": "javascript", "javascript": "", "tooltip": "阅读模式：折
 
 
 def has_code(doctree) -> bool:
-    return any(str(n.get("nb_element", "")).startswith("cell_code") for n in doctree.findall(nodes.container))
+    """Code on the page's main line (the home page's code is all in a “深入” box: no line under its title)."""
+    def on_main_line(node):
+        while node is not None:
+            if type(node).__name__ == "deep_box":
+                return False
+            node = node.parent
+        return True
+
+    return any(n.get("nb_element") == "cell_code_source" and on_main_line(n) for n in doctree.findall(nodes.container))
 
 
 def add_write_notes(app, doctree, docname) -> None:

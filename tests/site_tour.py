@@ -265,7 +265,8 @@ COVERING = """async () => {
     window.scrollTo(0, document.documentElement.scrollHeight / 2);
     window.scrollBy(0, -200);   // scrolling back up is what shows a back-to-top button
     await new Promise(done => setTimeout(done, 400));
-    const text = document.querySelector('.bd-article').getBoundingClientRect();
+    const article = document.querySelector('.bd-article, .bd-search-container, main');
+    const text = article.getBoundingClientRect();
     const found = [];
     for (const el of document.body.querySelectorAll('*')) {
         const style = getComputedStyle(el);

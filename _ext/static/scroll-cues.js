@@ -16,7 +16,7 @@
     }
     const x = Math.abs(box.scrollLeft);
     box.dataset.scrollAt = x <= 1 ? "start" : x >= hidden - 1 ? "end" : "middle";
-    if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");   // a keyboard scrolls it too
+    if (box.tabIndex < 0) box.setAttribute("tabindex", "0");   // a keyboard scrolls it too (the theme may say -1)
   }
 
   function start() {
