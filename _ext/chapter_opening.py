@@ -143,5 +143,5 @@ def setup(app):
     app.connect("doctree-resolved", add_card)
     app.connect("html-page-context", first_under_title, priority=750)
     site_files.serve_static(app)
-    app.add_css_file("chapter-opening.css")
+    site_files.on_every_page(app, "chapter-opening.css")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

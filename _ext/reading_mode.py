@@ -76,8 +76,8 @@ def _page(app, pagename, templatename, context, doctree):
 def setup(app):
     site_files.serve_static(app)
     app.add_js_file(None, body=HEAD_SCRIPT)
-    app.add_css_file("reading-mode.css")
-    app.add_js_file("reading-mode.js", loading_method="defer")
+    site_files.on_every_page(app, "reading-mode.css")
+    site_files.on_every_page(app, "reading-mode.js")
     app.connect("doctree-resolved", add_write_notes)
     # before the title's other lines (site_nav 700, chapter_opening 710): this one goes last, above the text
     app.connect("html-page-context", _page, priority=690)

@@ -17,6 +17,6 @@ import site_files
 
 def setup(app):
     site_files.serve_static(app)
-    app.add_css_file("scroll-cues.css")
-    app.add_js_file("scroll-cues.js", loading_method="defer")
+    site_files.on_every_page(app, "scroll-cues.css")
+    site_files.on_every_page(app, "scroll-cues.js")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

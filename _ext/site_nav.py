@@ -92,8 +92,8 @@ def _page(app, pagename, templatename, context, doctree):
 
 def setup(app):
     site_files.serve_static(app)
-    app.add_css_file(CSS)
-    app.add_js_file(JS, loading_method="defer")
+    site_files.on_every_page(app, CSS)
+    site_files.on_every_page(app, JS)
     # after the handout links (500) and the learner's kit (600): the links sit right under the title
     app.connect("html-page-context", _page, priority=700)
     site_files.rewrite_when_built(app, rewrite)

@@ -20,7 +20,7 @@ ON = "() => document.documentElement.classList.contains('lc-reading')"
 def test_phone_pages_open_in_reading_mode_and_desktop_pages_show_the_code(site_tour):
     phone, desktop = site_tour["360"], site_tour["1200"]
     with_code = [path for path, visit in desktop.items() if visit["reading"]["code"]]
-    assert PAGE in with_code and len(with_code) >= 6
+    assert PAGE in with_code and len(with_code) >= 5
     for path in with_code:
         on_phone, on_desktop = phone[path]["reading"], desktop[path]["reading"]
         assert on_phone["on"] and on_phone["code"] == 0, (path, on_phone)
@@ -81,7 +81,8 @@ def test_junk_in_the_browser_memory_counts_as_no_choice(context, site_url, junk)
     assert page.evaluate(ON), f"{junk!r}: a phone with no valid choice reads in reading mode"
     assert page.evaluate(f"localStorage.getItem({KEY!r})") is None, "the junk is left behind"
     page.locator(".bd-header-article .btn-reading-mode-button").tap()
-    assert not page.evaluate(ON) and page.evaluate(f"localStorage.getItem({KEY!r})") == "off"
+    page.wait_for_function(f"() => !({ON})()", timeout=3000)
+    assert page.evaluate(f"localStorage.getItem({KEY!r})") == "off"
     assert page.errors == []
 
 

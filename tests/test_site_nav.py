@@ -97,7 +97,8 @@ def test_previous_and_next_pages_are_linked_under_the_title(built_site):
     page = (built_site / "book" / "02_gradient.html").read_text(encoding="utf-8")
     title_end = page.index("</h1>", page.index('<article class="bd-article">'))
     nav = page.index('<nav class="lc-page-nav"', title_end)
-    assert nav - title_end < 200, "the links are not right under the title"
+    # on the first screen: after the chapter's opening card (_ext/chapter_opening.py), before the folded kit
+    assert page.index("<!-- lc-opening -->", title_end) < nav < page.index('<details class="lc-kit-fold">', title_end)
     block = page[nav:page.index("</nav>", nav)]
     assert 'href="01_probability_to_loss.html"' in block and 'href="03_shared_embedding.html"' in block
 
