@@ -40,7 +40,8 @@ SLOW_FILES_FIRST = [
     "tests/test_cross_references.py", "tests/test_softmax_explorer_browser.py",
     "tests/test_gradient_explorer_browser.py", "tests/test_bigram_trainer_browser.py",
     "tests/test_embedding_explorer_browser.py",
-    "tests/test_answer_box_browser.py", "tests/test_handout_links.py", "tests/test_site_offline.py",
+    "tests/test_answer_box_browser.py", "tests/test_reading_mode.py", "tests/test_search.py", "tests/test_touch.py",
+    "tests/test_site_nav.py", "tests/test_handout_links.py", "tests/test_site_offline.py",
     "tests/test_deep_boxes.py",
     # nbval runs a notebook cell by cell in one kernel (chapter 4 takes about 25 s): before the short files.
     "book/04_bigram.ipynb", "book/02_gradient.ipynb", "book/03_shared_embedding.ipynb", "book/appendix.ipynb",
