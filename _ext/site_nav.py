@@ -13,7 +13,7 @@ the same ☰ folds the sidebar away, as sphinx-book-theme intends). The rewrite 
   method="dialog": it needs no script);
 - opens the page contents with the chapter's own title (its first screen), in place of the floating
   back-to-top button, which covered the text on a phone (static/site-nav.css hides it);
-- names the heading, term, figure and table anchors in Chinese.
+- names the heading, term, figure and table anchors in Chinese, and the print button in simplified Chinese.
 static/site-nav.js closes a dialog when one of its links leads to this same page (the page scrolls; the
 dialog would otherwise stay open over it).
 """
@@ -36,7 +36,8 @@ SIDEBAR = re.compile(r'(<div id="pst-(primary|secondary)-sidebar" class="[^"]*">
 CLOSE = ('<form method="dialog" class="lc-dialog-close"><button type="submit">'
          '<span aria-hidden="true">✕</span> 关闭{what}</button></form>')
 PAGE_TOC = re.compile(r'(<nav id="pst-page-toc-nav" class="page-toc"[^>]*>\s*<ul class="[^"]*">)')
-HEADER_LINK_TITLES = {"Link to this heading": "链接到本节", "Link to this term": "链接到本词条",
+HEADER_LINK_TITLES = {"列印成 PDF": "打印本页（可另存为 PDF）",
+                      "Link to this heading": "链接到本节", "Link to this term": "链接到本词条",
                       "Link to this image": "链接到本图", "Link to this table": "链接到本表",
                       "Link to this equation": "链接到本式", "Link to this code": "链接到本段代码"}
 ARTICLE_TOP = re.compile(r'<article class="bd-article">\s*<section[^>]*\bid="([^"]+)">\s*(?:<span id="[^"]*"></span>)*'

@@ -115,3 +115,19 @@ def test_the_rewrite_leaves_the_visible_buttons_only_and_names_them_in_chinese()
     assert 'aria-label="全书目录"' in out and "Toggle" not in out and "tooltip" not in out
     assert '<form method="dialog" class="lc-dialog-close">' in out and 'title="链接到本节"' in out
     assert site_nav.rewrite(out) == out
+
+
+ENGLISH_LABEL = re.compile(r'\b(?:title|aria-label|data-bs-title|placeholder)='
+                           r'"(?=[^"]*[A-Za-z]{3,} [A-Za-z]{2,})([^"]*)"')
+
+
+def test_labels_and_tooltips_of_every_page_are_chinese(built_site):
+    """No English name or tooltip on a button or link (“Toggle primary sidebar”, “Link to this heading”), and no
+    traditional-Chinese wording from the theme's catalogue (列印)."""
+    found = {}
+    for path in site_pages(built_site):
+        page = (built_site / path).read_text(encoding="utf-8")
+        english = [m for m in ENGLISH_LABEL.findall(page) if not re.search(r"[\u4e00-\u9fff]", m)]
+        if english or "列印" in page:
+            found[path] = sorted(set(english)) + (["列印"] if "列印" in page else [])
+    assert found == {}, found
