@@ -44,14 +44,14 @@ def context(chromium):
         context.close()
 
 
-def open_page(context, site_url, stored=None):
+def open_page(context, site_url, stored=None, path=PAGE):
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
     if stored is not None:  # what the browser kept, before the page's own scripts run
         page.add_init_script(f"try {{ localStorage.setItem({KEY!r}, {stored!r}); }} catch (e) {{}}")
-    page.goto(f"{site_url}/{PAGE}", wait_until="networkidle")
+    page.goto(f"{site_url}/{path}", wait_until="networkidle")
     return page
 
 
@@ -75,9 +75,10 @@ def test_the_switch_folds_and_shows_the_code_and_is_remembered(context, site_url
     assert not open_page(context(**DESKTOP), site_url).evaluate(ON)
 
 
-@pytest.mark.parametrize("junk", ["", "1", "true", "{}", "1e308", "ON", "null", "<b>off</b>", "off "])
+@pytest.mark.parametrize("junk", ["", "true", "{}", "1e308", "ON", "<b>off</b>", "off "])
 def test_junk_in_the_browser_memory_counts_as_no_choice(context, site_url, junk):
-    page = open_page(context(**PHONE), site_url, stored=junk)
+    """On the light glossary page: the switch and its memory are the same script on every page."""
+    page = open_page(context(**PHONE), site_url, stored=junk, path="book/glossary.html")
     assert page.evaluate(ON), f"{junk!r}: a phone with no valid choice reads in reading mode"
     assert page.evaluate(f"localStorage.getItem({KEY!r})") is None, "the junk is left behind"
     page.locator(".bd-header-article .btn-reading-mode-button").tap()
