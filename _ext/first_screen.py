@@ -6,7 +6,10 @@
   search.html keeps them.
 - Figures. Every image of the text (`_images/`) gets `loading="lazy"` (fetched when the reader comes near it)
   and `decoding="async"`, and its own width and height, so that the page keeps its layout while it loads
-  (the style below keeps the width and height in proportion when the column is narrower).
+  (the style below keeps the width and height in proportion when the column is narrower). A figure stored at
+  twice its resolution (the notebooks' "retina" PNGs) comes with its display size, which Sphinx writes as a
+  fixed inline style: it becomes the width and height instead, so that a narrow column shrinks it in
+  proportion too.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import site_files
 SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools|_static/language_data|searchindex)\.js">'
                             r"</script>")
 IMAGE = re.compile(r'<img\b(?![^>]*\bloading=)([^>]*\bsrc="([^"]*_images/[^"]+)"[^>]*?)\s*/?>')
+STYLE_SIZE = re.compile(r'\s*style="width:\s*([\d.]+)px;\s*height:\s*([\d.]+)px;?"')
 SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"')
 STYLE = '<style id="first-screen">.bd-article img[loading=lazy]{height:auto}</style>'
 
@@ -45,7 +49,12 @@ def defer(page: str, page_path: Path, is_search: bool) -> str:
 
     def lazy(match):
         attributes, src = match.group(1), match.group(2)
-        size = image_size((page_path.parent / src.split("?")[0]).resolve())
+        styled = STYLE_SIZE.search(attributes)
+        if styled:   # the display size of an image stored at a higher resolution
+            attributes = STYLE_SIZE.sub("", attributes)
+            size = round(float(styled.group(1))), round(float(styled.group(2)))
+        else:
+            size = image_size((page_path.parent / src.split("?")[0]).resolve())
         dims = f' width="{size[0]}" height="{size[1]}"' if size and " width=" not in attributes else ""
         return f'<img{attributes} loading="lazy" decoding="async"{dims} />'
 

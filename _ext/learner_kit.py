@@ -127,6 +127,12 @@ def kit_html(wheel: str, wheel_href: str, notebook_href: str, whole_book: bool, 
     )
 
 
+def folded(block: str, scope: str) -> str:
+    """The block folded under one line: the first screen of a page is its text, not the installation."""
+    return (f'<details class="lc-kit-fold">\n<summary>在自己的电脑上运行{scope}：下载笔记本与课程包</summary>\n'
+            f"{block}</details>\n")
+
+
 def insert_under_title(body: str, snippet: str) -> str:
     """After the page title and the handout links under it (handout_links.py), else at the top."""
     end = body.find("</h1>")
@@ -164,7 +170,8 @@ def _page(app, pagename, templatename, context, doctree):
     wheel_href = pathto(f"{KIT}/{wheel}", 1)
     notebook_href = pathto(f"{KIT}/{ZIP_NAME}", 1) if whole_book else pathto(f"_sources/{context['sourcename']}", 1)
     context["body"] = insert_under_title(context.get("body", ""),
-                                         kit_html(wheel, wheel_href, notebook_href, whole_book, scope))
+                                         folded(kit_html(wheel, wheel_href, notebook_href, whole_book, scope),
+                                                "全书" if whole_book else scope))
     menu = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
     if menu is None:
         return

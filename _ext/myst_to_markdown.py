@@ -552,6 +552,7 @@ DIRECTIVES: dict[str, Callable[[Context, Directive], tuple[str, Callable | None]
     "solution-end": _solution_end,
     "deep-start": _deep_start,
     "deep-end": _deep_end,
+    "chapter-question": lambda c, d: (headed("本章回答", c.markdown(d.body)), None),   # _ext/chapter_opening.py
     "answer-start": _answer_start,
     "answer-end": _answer_end,
     "table": lambda c, d: (table(c, d), None),

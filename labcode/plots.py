@@ -21,11 +21,12 @@ NAMED_COLOURS = {"红": "#D55E00", "黄": "#E69F00", "绿": "#009E73", "蓝": "#
 
 # Most readers read on a phone, where the site shrinks a PNG to the text column (about 312 CSS px wide on a
 # 360 px screen). A label of s points on a figure w inches wide then shows s * 312 / (72 * w) px high, so the
-# chapter figures are drawn FIGURE_WIDTH inches wide with no label under LABEL_PT points: at least 9 px on a
+# chapter figures are drawn FIGURE_WIDTH inches wide with no label under LABEL_PT points: at least 11 px on a
 # phone. On a desktop (shown at 100 px per inch) and on paper (at its own size) the same PNG is about as wide
-# as the text column.
+# as the text column. The notebooks store the PNGs at twice that resolution (`InlineBackend.figure_formats =
+# ["retina"]`), shown at the same size: sharp on a phone's screen.
 FIGURE_WIDTH = 4.8
-LABEL_PT = 10.5
+LABEL_PT = 12.5
 
 
 def colours_for(labels):
@@ -385,7 +386,8 @@ def count_heatmap(counts, symbols):
     if N.shape != (V, V) or (N < 0).any():
         raise ValueError(f"counts 必须是 ({V}, {V}) 的非负计数（与 symbols 的长度一致），收到形状 {N.shape}")
     size = max(4.0, 0.4 * V)
-    fig = SvgFigure(figsize=(size, size + 0.4), layout="constrained", dpi=150)
+    # 100 px an inch: its 8-point digits are 11 CSS px at its own size, as a phone shows it (_ext/wide_figures.py)
+    fig = SvgFigure(figsize=(size, size + 0.4), layout="constrained", dpi=100)
     ax = fig.subplots()
     norm = PowerNorm(gamma=0.5, vmin=0, vmax=max(N.max(), 1))
     ax.imshow(N, cmap="Blues", norm=norm)

@@ -6,7 +6,13 @@ everything the checks need is gathered during that one visit (the `site_tour` fi
 it once per test run):
 - axe-core in the light theme at both widths (every rule that can report a serious or critical problem) and,
   at 1200 px, after the theme follows the system's dark mode, in the dark theme (the rules that depend on colour);
-- at 360 px, table first columns squeezed to a letter a line and inline code running off the screen;
+- the reading mode (on at 360 px, off at 1200 px) and what it leaves on screen;
+- at 360 px, with the code shown and every fold open, every element wider than its box (it must scroll and show
+  it), every control smaller than a finger and every picture (its shown and its stored width); halfway down,
+  what stays fixed on screen over the text;
+- at 360 px, table first columns squeezed to a letter a line and inline code running off the screen; and, as a
+  phone is used (touch, `locator.tap()`), the site menu (☰) and the page contents opened, their links listed and
+  closed again (tests/site/test_site_nav.py);
 - at 1200 px, in each theme, the colours painted behind every widget of the family, every answer box and every
   “你来写” report on screen, and behind each of their texts;
 - the typeset formulas, and on pages with widgets how many of their views were drawn;
@@ -124,7 +130,8 @@ def visit(chromium, site_url: str, pages: list[str], axe_source: str) -> dict:
     the theme lays the page out by CSS media queries and the widgets redraw on resize, so the wide page
     is the one a desktop load shows (and loading every page twice would double the tour's cost).
     """
-    context = chromium.new_context(viewport=WIDTHS[min(WIDTHS)])
+    # As a phone opens the page: touch events, `tap()`, the mobile viewport (widened later, as a desktop shows it).
+    context = chromium.new_context(viewport=WIDTHS[min(WIDTHS)], has_touch=True, is_mobile=True)
     page = context.new_page()
     blocked = browser.offline(context)
     log = {}
@@ -175,6 +182,11 @@ def _check(page, width: int) -> dict:
         record[f"background_{scheme}"] = page.evaluate(BACKGROUND)
         if scheme == "light" and width <= 360:
             record["phone"] = page.evaluate(PHONE_CHECKS)
+            record["nav"] = _phone_nav(page)
+            record["overflow"] = _with_code_shown(page, OVERFLOW)
+            record["small_targets"] = _with_code_shown(page, SMALL_TARGETS)
+            record["images"] = _with_code_shown(page, IMAGES)
+            record["covering"] = page.evaluate(COVERING)
         if width >= 1200 and page.evaluate(HAS_FAMILY_WIDGET):
             record.setdefault("widgets", {})[scheme] = _measure_widgets(page)
         if width >= 1200 and page.locator(ANSWER_BOX).count():
@@ -183,6 +195,7 @@ def _check(page, width: int) -> dict:
             record.setdefault("practice_reports", {})[scheme] = _measure_widgets(page, PRACTICE_REPORT)
     page.emulate_media(color_scheme="light")
     record["around"] = page.evaluate(AROUND, SCREEN_HEIGHTS[width])
+    record["reading"] = page.evaluate(READING)
     record["formulas"] = page.locator("mjx-container").count()
     record["views"] = page.evaluate(VIEWS)
     return record
@@ -243,6 +256,182 @@ AROUND = """(screen) => {
     });
     return {boxes, exercises};
 }"""
+
+
+# Every element of the article wider than its box (at 360 px): the box must scroll and show the cue of
+# _ext/scroll_cues.py (a fade at the edge); an element that is cut off, or that reaches past the screen's
+# edge with no box around it that scrolls, is a problem. Inside a formula's drawing only the <svg> counts;
+# the formulas' hidden MathML for screen readers and visually hidden helpers (1 px wide) do not.
+OVERFLOW = """() => {
+    const screen = document.documentElement.clientWidth;
+    const problems = [];
+    const where = (el) => {
+        const text = (el.closest('p, li, td, th, h1, h2, h3, h4, dt, dd, figcaption, pre') || el).innerText || '';
+        return `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${text.trim().slice(0, 60)}`;
+    };
+    for (const el of document.querySelectorAll('.bd-article *')) {
+        if (el.closest('mjx-assistive-mml') || (el.closest('svg') && el.tagName.toLowerCase() !== 'svg')) continue;
+        const style = getComputedStyle(el);
+        if (!el.checkVisibility({visibilityProperty: true}) || el.clientWidth <= 1) continue;
+        if (el.scrollWidth > el.clientWidth + 1 && style.overflowX !== 'visible') {
+            const mask = style.maskImage || style.webkitMaskImage || 'none';
+            if (!['auto', 'scroll'].includes(style.overflowX)) {
+                problems.push(['cut off', where(el), el.clientWidth, el.scrollWidth]);
+            } else if (!el.classList.contains('lc-scrolls') || mask === 'none') {
+                problems.push(['scrolls with no cue', where(el), el.clientWidth, el.scrollWidth]);
+            }
+        }
+        const right = el.getBoundingClientRect().right;
+        if (right > screen + 1) {
+            let box = el.parentElement;
+            while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+            if (!box || box === document.documentElement || box === document.body) {
+                problems.push(['past the screen', where(el), screen, Math.round(right)]);
+            }
+        }
+    }
+    return problems;
+}"""
+# Controls on screen (header, text, widgets, answer boxes) smaller than a finger: 44 × 44 CSS px. A checkbox or
+# radio button inside a label is hit through its label.
+SMALL_TARGETS = """() => {
+    const controls = 'button, summary, select, input:not([type=hidden]), [role=button], a.btn';
+    const found = [];
+    for (const el of document.querySelectorAll(controls)) {
+        if (el.closest('dialog:not([open]), .bd-sidebar-primary, .bd-sidebar-secondary')) continue;
+        const target = ['checkbox', 'radio'].includes(el.type) && el.closest('label') || el;
+        const box = target.getBoundingClientRect();
+        if (!box.width || !box.height || !target.checkVisibility({visibilityProperty: true})) continue;
+        if (box.width < 44 - 0.5 || box.height < 44 - 0.5) {
+            const name = (el.getAttribute('aria-label') || el.innerText || el.name || '').trim().slice(0, 30);
+            found.push(`${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 2).join('.')} "${name}": `
+                       + `${Math.round(box.width)} × ${Math.round(box.height)}`);
+        }
+    }
+    return [...new Set(found)];
+}"""
+# Every picture of the text as the phone shows it: [file, shown width, stored width] in CSS px / pixels. The
+# pictures load lazily, as the reader comes near them: they are loaded here (after the first visit was weighed).
+IMAGES = """async () => {
+    const images = [...document.querySelectorAll('.bd-article img')].filter(img => img.checkVisibility());
+    images.forEach(img => { img.loading = 'eager'; });
+    await Promise.all(images.map(img => img.decode().catch(() => null)));
+    return images.map(img => [img.getAttribute('src'), img.clientWidth, img.naturalWidth]);
+}"""
+# Halfway down the page, what stays on screen however the page scrolls (fixed or sticky) and covers the text:
+# the page's own header bar excepted (the text scrolls under it; headings land below it).
+COVERING = """async () => {
+    window.scrollTo(0, document.documentElement.scrollHeight / 2);
+    window.scrollBy(0, -200);   // scrolling back up is what shows a back-to-top button
+    await new Promise(done => setTimeout(done, 400));
+    const article = document.querySelector('.bd-article, .bd-search-container, main');
+    const text = article.getBoundingClientRect();
+    const found = [];
+    for (const el of document.body.querySelectorAll('*')) {
+        const style = getComputedStyle(el);
+        if (!['fixed', 'sticky'].includes(style.position) || el.closest('.bd-header-article, dialog')) continue;
+        const box = el.getBoundingClientRect();
+        const shown = style.display !== 'none' && style.visibility === 'visible' && Number(style.opacity) > 0;
+        const onScreen = box.width > 0 && box.height > 0 && box.right > 0 && box.left < innerWidth
+                         && box.bottom > 0 && box.top < innerHeight;
+        const overText = box.right > text.left && box.left < text.right;
+        if (shown && onScreen && overText) {
+            found.push(`${el.tagName.toLowerCase()}#${el.id}.${[...el.classList].join('.')}`);
+        }
+    }
+    window.scrollTo(0, 0);
+    return found;
+}"""
+# Reading mode (_ext/reading_mode.py): is it on, and what of the text's cells is on screen: code (not a
+# solution's), figures, widgets.
+READING = """() => {
+    const shown = (selector) => [...document.querySelectorAll('.bd-article ' + selector)]
+        .filter(el => el.getClientRects().length && !el.closest('.solution, details:not([open])')).length;
+    return {on: document.documentElement.classList.contains('lc-reading'), code: shown('.cell_input'),
+            figures: shown('.cell_output img'), widgets: shown('.widget-subarea'),
+            answer_boxes: shown('.answer-box')};
+}"""
+
+
+def _with_code_shown(page, script: str):
+    """`script`'s result with everything a reader can unfold unfolded for a moment: the code (reading mode
+    off), the folded outputs, “深入” boxes and solutions."""
+    page.evaluate(UNFOLD)
+    page.evaluate(NEXT_FRAMES)
+    try:
+        return page.evaluate(script)
+    finally:
+        page.evaluate(REFOLD)
+
+
+UNFOLD = """() => {
+    const root = document.documentElement;
+    root.dataset.tourReading = root.classList.contains('lc-reading');
+    root.classList.remove('lc-reading');
+    for (const d of document.querySelectorAll('.bd-article details:not([open])')) {
+        d.open = true;
+        d.dataset.tourClosed = '';
+    }
+    for (const s of document.querySelectorAll('.bd-article .toggle-hidden')) {
+        s.classList.remove('toggle-hidden');
+        s.dataset.tourHidden = '';
+    }
+}"""
+REFOLD = """() => {
+    const root = document.documentElement;
+    root.classList.toggle('lc-reading', root.dataset.tourReading === 'true');
+    for (const d of document.querySelectorAll('[data-tour-closed]')) {
+        d.open = false;
+        delete d.dataset.tourClosed;
+    }
+    for (const s of document.querySelectorAll('[data-tour-hidden]')) {
+        s.classList.add('toggle-hidden');
+        delete s.dataset.tourHidden;
+    }
+}"""
+
+
+# The links a menu shows, as absolute URLs (a link scrolled out of the dialog's view still counts: it is in the
+# dialog's scrolling list, drawn and not hidden).
+MENU_LINKS = """(dialog) => [...document.querySelectorAll(dialog + ' a[href]')]
+    .filter(a => a.getClientRects().length && getComputedStyle(a).visibility === 'visible')
+    .map(a => a.href)"""
+# The sections of the article the page contents must list (its h2 and h3), as absolute URLs.
+SECTIONS = """() => [...document.querySelectorAll('.bd-article section[id]')]
+    .filter(s => s.querySelector(':scope > h2, :scope > h3'))
+    .map(s => new URL('#' + s.id, location.href).href)"""
+DIALOGS = {"primary": "#pst-primary-sidebar-modal", "secondary": "#pst-secondary-sidebar-modal"}
+
+
+def _phone_nav(page) -> dict:
+    """Tap the ☰ and the page-contents button of the page header: does each open its dialog, which links does it
+    show, and does its 关闭 button close it again? None for a button the page does not show."""
+    found = {"sections": page.evaluate(SECTIONS)}
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for which, dialog in DIALOGS.items():
+        toggle = page.locator(f".bd-header-article .{which}-toggle")
+        if not toggle.count() or not toggle.is_visible():
+            found[which] = None
+            continue
+        toggle.tap()
+        opened = _wait(page, f"() => document.querySelector('{dialog}').open")
+        links = page.evaluate(MENU_LINKS, dialog) if opened else []
+        if opened:
+            page.locator(f"{dialog} .lc-dialog-close button").tap()
+        closed = _wait(page, f"() => !document.querySelector('{dialog}').open")
+        found[which] = {"opened": opened, "links": links, "closed": closed,
+                        "label": toggle.get_attribute("aria-label")}
+    return found
+
+
+def _wait(page, condition: str) -> bool:
+    try:
+        page.wait_for_function(condition, timeout=3000)
+        return True
+    except Exception:  # noqa: BLE001 (Playwright's TimeoutError: the condition never held)
+        return False
+
+
 NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # Widget views embedded in the page, and those drawn (each in the .widget-subarea the loader or the manager makes).
 VIEWS = """() => [document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,

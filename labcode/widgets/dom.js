@@ -13,7 +13,29 @@ export function widgetRoot(el, cls, label) {
   const root = make("div", `${cls} lc-widget`, el);
   root.setAttribute("role", "group");
   root.setAttribute("aria-label", label);
+  scrollNotSlide(root);
   return root;
+}
+
+// A finger dragging up or down across a slider means to scroll the page. The browser scrolls (touch-action:
+// pan-y, family.css) and cancels the pointer, but the slider has already jumped to where the finger landed:
+// put its value back, with the events a reader's move sends, so the widget shows it again.
+function scrollNotSlide(root) {
+  let before = null; // [input, value] while a finger is down on a slider
+  root.addEventListener("pointerdown", (event) => {
+    const input = event.target;
+    before = event.pointerType === "touch" && input.type === "range" ? [input, input.value] : null;
+  }, true);
+  root.addEventListener("pointercancel", (event) => {
+    if (!before || before[0] !== event.target) return;
+    const [input, value] = before;
+    before = null;
+    if (input.value === value) return;
+    input.value = value;
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  }, true);
+  root.addEventListener("pointerup", () => { before = null; }, true);
 }
 
 // One labelled slider with its readout, on one grid row: [swatch name] [range input] [value].

@@ -51,9 +51,18 @@ function controls(model, root) {
   bug.setAttribute("role", "switch");
   make("span", "", switchLabel, "对照错误写法 dE[ids] += dH");
 
+  // The phrase has at most one character per row of grad_out. A character is a code point, as Python counts it
+  // (an input's maxLength would count UTF-16 units: an emoji or a rare character took two): what is cut is said.
+  const cut = make("p", "ee-cut", box);
+  cut.setAttribute("aria-live", "polite");
   const maxLen = () => model.get("grad_out").length;
   const send = (text) => {
-    model.set("text", Array.from(text).slice(0, maxLen()).join(""));
+    const chars = Array.from(text);
+    const kept = chars.slice(0, maxLen()).join("");
+    cut.textContent = chars.length > maxLen()
+      ? `短语最多 ${maxLen()} 个字：只取了前 ${maxLen()} 个，后面的 ${chars.length - maxLen()} 个没有用上。` : "";
+    if (kept !== text && input.value === text) input.value = kept;
+    model.set("text", kept);
     model.save_changes();
   };
   // Chinese input methods compose pinyin first: send the phrase once the characters are chosen.
@@ -64,7 +73,7 @@ function controls(model, root) {
     model.set("show_bug", bug.checked);
     model.save_changes();
   });
-  return { input, select, bug, maxLen };
+  return { input, select, bug };
 }
 
 function build(model, el) {
@@ -124,7 +133,6 @@ function build(model, el) {
     const showBug = model.get("show_bug");
     const s = explorerState(text, vocab, unk, model.get("E"), model.get("grad_out"), index);
     if (ui.input.value !== text) ui.input.value = text; // equal while the reader types
-    ui.input.maxLength = ui.maxLen();
     ui.select.value = model.get("examples").includes(text) ? text : "";
     ui.bug.checked = showBug;
     root.classList.toggle("ee-show-bug", showBug);

@@ -184,8 +184,12 @@ function build(model, el) {
     select.value = String(y);
     const steps = model.get("steps");
     const atEnd = steps >= model.get("max_steps");
+    // A button that disables itself under the reader's focus would drop it to the page: the next move is
+    // 回到起点, so the focus goes there.
+    const dropped = [stepButton, playButton].includes(document.activeElement);
     stepButton.disabled = atEnd;
     playButton.disabled = atEnd && timer === null;
+    if (dropped && document.activeElement.disabled) resetButton.focus();
     playButton.textContent = timer === null ? "连续走" : "暂停";
     playButton.setAttribute("aria-pressed", String(timer !== null));
     lossLine.textContent = "";

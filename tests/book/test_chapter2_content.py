@@ -224,9 +224,10 @@ def opening(nb):
 
 
 def assert_map_right_under_the_title(nb, label, stage):
-    """The title cell holds only the label and the H1; the map follows, hidden code; then the opening text."""
+    """The title cell holds only the label, the H1 and the question the chapter answers (_ext/chapter_opening.py);
+    the map follows, hidden code; then the opening text."""
     title = _source(nb[0])
-    assert re.fullmatch(rf"\({label}\)=\n# [^\n]+", title), title[:80]
+    assert re.fullmatch(rf"\({label}\)=\n# [^\n]+(?:\n\n:::\{{chapter-question\}}\n[^\n]+\n:::)?", title), title[:80]
     cell = nb[1]
     assert cell["cell_type"] == "code" and _source(cell) == f'import labcode\n\nlabcode.course_map("{stage}")'
     text = nb[2]

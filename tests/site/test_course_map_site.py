@@ -51,10 +51,12 @@ def test_the_site_shows_the_figure_labcode_draws(built_site):
 
 
 def test_a_chapter_map_comes_right_under_its_title():
-    """On a phone the first screen is the title and the map; the opening text and the goals come after."""
+    """On a phone the first screen is the title, what the chapter answers (_ext/chapter_opening.py) and the map;
+    the opening text and the goals come after."""
     for chapter in CHAPTERS:
         path = chapter.notebook
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        title = "".join(cells[0]["source"]).strip().splitlines()
+        source = re.sub(r"\n*:::\{chapter-question\}\n.*?\n:::$", "", "".join(cells[0]["source"]).strip(), flags=re.S)
+        title = source.splitlines()
         assert title[-1].startswith("# ") and len(title) <= 2, f"{path.name}: title cell has more than label + title"
         assert "course_map(" in "".join(cells[1]["source"]), f"{path.name}: map is not the cell under the title"

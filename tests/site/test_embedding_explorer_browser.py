@@ -153,3 +153,23 @@ def test_screenshots_in_both_themes_and_no_overflow_at_phone_and_desktop_width(p
     root.locator(".ee-bug").check()
     assert shown(page)["lines"] == 7
     assert_fits_desktop_and_phone(page, root, "embedding_explorer", ".ee-text, .ee-examples, .ee-bug", least=18)
+
+
+def test_the_phrase_limit_counts_characters_and_says_what_was_cut(page):
+    """The limit is one character per row of grad_out, counted as Python counts a string (code points): eight
+    emoji or rare characters (two UTF-16 units each) all stay; a phrase past the limit is cut and the widget says so."""
+    limit = len(import_module(page, MARKER)["grad_out"])
+    wide = "😀𠀀" * 4                                              # 8 characters, 16 UTF-16 units
+    type_phrase(page, wide)
+    s = shown(page)
+    assert s["text"] == wide and len(s["ids"]) == 8 and s["positions"] == 8
+    assert widget(page).locator(".ee-cut").inner_text() == ""
+    long = "好好学习天天向上谢谢你们大家"                                 # 14 characters
+    assert len(long) == limit + 2
+    widget(page).locator(".ee-text").fill(long)                       # pasted at once
+    s = shown(page)
+    assert s["text"] == long[:limit] and len(s["ids"]) == limit
+    assert widget(page).locator(".ee-cut").inner_text() == \
+        f"短语最多 {limit} 个字：只取了前 {limit} 个，后面的 2 个没有用上。"
+    type_phrase(page, "谢谢")
+    assert widget(page).locator(".ee-cut").inner_text() == ""

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import labcode
-from widget_page import assert_fits_desktop_and_phone, call_module, numbers, press
+from widget_page import assert_fits_desktop_and_phone, call_module, import_module, numbers, press
 
 PAGE = "book/02_gradient.html"
 WIDGET = ".gx-root"
@@ -164,3 +164,18 @@ def test_screenshots_and_no_overflow(page):
     root.locator(".gx-step").click()
     assert_fits_desktop_and_phone(page, root, "gradient_explorer", ".gx-logit, .gx-lr, .gx-select, .gx-step, .gx-play, "
                                   ".gx-reset")
+
+
+def test_the_focus_stays_in_the_widget_when_the_last_step_disables_the_step_button(page):
+    """At the step limit 走一步 disables itself under the reader's focus: the focus goes to 回到起点, not to the page,
+    and Enter there starts again."""
+    root = widget(page)
+    limit = import_module(page, MARKER)["max_steps"]
+    step = root.locator(".gx-step")
+    step.focus()
+    for _ in range(limit):
+        page.keyboard.press("Enter")
+    assert shown_state(page)["steps"] == limit and step.is_disabled()
+    assert page.evaluate("document.activeElement.className") == "gx-reset"
+    page.keyboard.press("Enter")
+    assert shown_state(page)["steps"] == 0 and not step.is_disabled()

@@ -170,8 +170,12 @@ def test_every_notebook_page_offers_its_notebook_the_wheel_and_the_commands(buil
     for page, notebook in notebook_pages(built_site).items():
         block = kit_block(page)
         text = page.read_text(encoding="utf-8")
-        between = text[text.index("</h1>"):text.index('<div class="lc-kit">')]  # only the handout links
-        assert "<p" not in re.sub(r'<p class="lc-handouts">.*?</p>', "", between, flags=re.S), page.name
+        # between the title and the kit: the chapter's opening card (_ext/chapter_opening.py), the reading-mode line
+        # (_ext/reading_mode.py) and the handout links only
+        between = text[text.index("</h1>"):text.index('<div class="lc-kit">')]
+        between = re.sub(r'<div class="lc-opening">.*?<!-- lc-opening -->|<p class="lc-(?:handouts|reading-state)"'
+                         r"[^>]*>.*?</p>", "", between, flags=re.S)
+        assert "<p" not in between and '<details class="lc-kit-fold">' in between, page.name
         linked_notebook, linked_wheel = (resolve(page, href) for href in DOWNLOAD.findall(block))
         learner_copy = built_site / "_sources" / "book" / notebook.name   # (tests/site/test_learner_notebooks.py)
         assert linked_notebook == learner_copy, f"{page.name} links {linked_notebook}"

@@ -119,6 +119,12 @@ def test_exercises_solutions_and_deep_boxes_keep_their_numbered_titles():
         "> **深入结束**（边界 $x$）\n\n接着读。"]
 
 
+def test_the_chapter_question_is_a_headed_note_under_the_title():
+    title, *_ = markdown("(ch1-x)=\n# 标题\n\n:::{chapter-question}\n分数怎样变成{term}`概率`？\n:::",
+                         "## 一节 $z$", "## 整体平移", docname="book/01_a")
+    assert title == "# 第 1 章　标题\n\n> **本章回答**\n>\n> 分数怎样变成概率？"
+
+
 def test_an_answer_fold_is_a_note_over_cells_that_stay_closed_everywhere():
     """JupyterLab keeps the fold's cells closed by their metadata; GitHub and VS Code ignore it, so its words fold."""
     nb = notebook("先自己算。\n\n:::{answer-start}\n:::", "答案是 $\\tfrac{4}{7}$。",

@@ -1,0 +1,33 @@
+/* Boxes of the text that scroll sideways show it (_ext/scroll_cues.py): class lc-scrolls while the content is
+   wider than the box, data-scroll-at = start | middle | end for where the reader is in it. */
+(() => {
+  const SCROLLERS = [
+    "div.math mjx-container", "span.math", ".pst-scrollable-table-container", "div.highlight pre",
+    ".cell_output pre", ".cell_output .output", ".bd-article table.table", ".lc-pan",
+  ].map((s) => `.bd-article ${s}`).join(", ");
+
+  function mark(box) {
+    const hidden = box.scrollWidth - box.clientWidth;
+    const scrolls = hidden > 1 && box.clientWidth > 0;
+    box.classList.toggle("lc-scrolls", scrolls);
+    if (!scrolls) {
+      delete box.dataset.scrollAt;
+      return;
+    }
+    const x = Math.abs(box.scrollLeft);
+    box.dataset.scrollAt = x <= 1 ? "start" : x >= hidden - 1 ? "end" : "middle";
+    if (box.tabIndex < 0) box.setAttribute("tabindex", "0");   // a keyboard scrolls it too (the theme may say -1)
+  }
+
+  function start() {
+    const boxes = document.querySelectorAll(SCROLLERS);
+    const resized = new ResizeObserver((entries) => entries.forEach((e) => mark(e.target)));
+    boxes.forEach((box) => { mark(box); resized.observe(box); });
+    document.addEventListener("scroll", (event) => {
+      if (event.target instanceof Element && event.target.classList.contains("lc-scrolls")) mark(event.target);
+    }, { capture: true, passive: true });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
