@@ -34,7 +34,7 @@ WRITE_NOTE = ('<p class="lc-reading-note"><strong>不运行代码时：</strong>
               "再展开下面的“解答”对照；检查格的报告只在运行笔记本时才有。</p>")
 STATE_LINE = ('<p class="lc-reading-state" hidden><span class="lc-reading-text">阅读模式：代码已折叠。</span>'
               '<button type="button" class="lc-reading-toggle">显示代码</button></p>\n')
-BUTTON = {"type": "javascript", "javascript": "", "tooltip": "阅读模式：折叠代码，只看正文、图和插件",
+BUTTON = {"type": "javascript", "javascript": "", "tooltip": "阅读模式：折叠代码，只看正文、图和交互组件",
           "icon": "fas fa-book-open", "label": "reading-mode-button"}
 
 

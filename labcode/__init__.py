@@ -1,4 +1,4 @@
-"""labcode：课程各章共用的代码（数学、数据、插件与插图）。"""
+"""labcode：课程各章共用的代码（数学、数据、交互组件与插图）。"""
 from . import corpus, idioms, practice
 from ._glue import glue
 from .batch import BOS, EOS, IGNORE, UNK, collate, valid_mean
@@ -47,7 +47,7 @@ __all__ += ["idioms", "load_idioms", "course_map", "course_map_alt"]
 
 
 def __getattr__(name):
-    # 插件会导入 ipywidgets 和 matplotlib：用到时才导入。
+    # 交互组件会导入 ipywidgets 和 matplotlib：用到时才导入。
     if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
                 "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"):
         from . import widgets

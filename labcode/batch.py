@@ -1,8 +1,8 @@
-"""把若干篇文档（编号序列）拼成一个批次：特殊编号、右侧填充与错位一格的目标。
+"""把若干篇文档（编号序列）拼成一个批次：特殊词元、右侧填充与错位一格的目标。
 
 约定
 ----
-* 特殊编号 ``UNK, BOS, EOS = 0, 1, 2``（:mod:`labcode.vocab`）：未知词、文档开头、文档结尾；``IGNORE = -100`` 是
+* 特殊词元 ``UNK, BOS, EOS = 0, 1, 2``（:mod:`labcode.vocab`）：未知词、文档开头、文档结尾；``IGNORE = -100`` 是
   “这个位置没有目标”的标记，交叉熵（``ignore_index=-100``）跳过它。
 * 传给 :func:`collate` 的每篇文档已经带好首尾：以 BOS 开头、以 EOS 结尾，中间只有普通编号
   （UNK 可以出现在中间）。输入是文档去掉最后一个编号，目标是文档去掉第一个编号，
@@ -59,7 +59,7 @@ def collate(docs, vocab_size=None):
     """
     docs = as_list(docs, "docs", "文档（编号序列）")
     if vocab_size is not None:
-        check_int(vocab_size, "vocab_size", EOS + 1, note="要容纳特殊编号 UNK、BOS、EOS")
+        check_int(vocab_size, "vocab_size", EOS + 1, note="要容纳特殊词元 UNK、BOS、EOS")
     arrays = [_check_doc(doc, i, vocab_size) for i, doc in enumerate(docs)]
     T = max(len(a) for a in arrays) - 1
     inputs = np.full((len(arrays), T), EOS, dtype=np.int64)     # (B, T)

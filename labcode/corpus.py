@@ -73,7 +73,7 @@ def encode(text):
 
 
 def decode(ids):
-    """把一维编号序列换回文字；特殊编号写成 ``<UNK>``、``<BOS>``、``<EOS>``。
+    """把一维编号序列换回文字；特殊词元写成 ``<UNK>``、``<BOS>``、``<EOS>``。
 
     讲解：:ref:`ch3-corpus`
     >>> decode([1, *encode("你好"), 2])

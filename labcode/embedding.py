@@ -146,7 +146,7 @@ def rows_read(ids):
 
 
 def embed_with_positions(E, P, ids):
-    """字向量加位置向量：H[..., t, :] = E[ids[..., t]] + P[t]。
+    """字的嵌入加位置表的一行：H[..., t, :] = E[ids[..., t]] + P[t]。
 
     参数
     ----

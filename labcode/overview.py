@@ -31,14 +31,14 @@ class Stage:
 # Each chapter's stage: the parts it lights up (node and edge keys below) and its alt text. A new chapter is one entry.
 STAGES = {
     "softmax": Stage(1, frozenset({"h", "W", "f2", "z", "f3", "softmax", "p", "f4", "nll", "loss"}),
-                     "你在这里：第 1 章，从分数到概率，再到损失。位置向量 h 乘输出权重 W 得到分数 z，"
+                     "你在这里：第 1 章，从分数到概率，再到损失。隐状态 h 乘输出权重 W 得到分数 z，"
                      "softmax 把分数变成概率 p，−ln p_y 给出损失 ℓ。"),
     "gradient": Stage(2, frozenset({"loss", "b1", "g", "b2", "dh", "b4", "dW"}),
                       "你在这里：第 2 章，从损失回到梯度。损失对分数的梯度是 g = p − e_y，"
-                      "再经过 W 往回传，得到 W 的梯度 dW（dW_ik = h_i g_k）和位置向量的梯度 g Wᵀ。"),
+                      "再经过 W 往回传，得到 W 的梯度 dW（dW_ik = h_i g_k）和隐状态的梯度 g Wᵀ。"),
     "embedding": Stage(3, frozenset({"ids", "E", "f1", "h", "dh", "b3", "dE"}),
                        "你在这里：第 3 章，共享嵌入。编号 ids 在嵌入表 E 里各查出一行，"
-                       "模型读前文时从这些行算出位置向量 h；"
+                       "模型读前文时从这些行算出隐状态 h；"
                        "反向时，h 的梯度按编号累加进 dE，同一个字读了几次，它那一行就收到几份。"),
     "bigram": Stage(4, frozenset({"ids", "f1", "h", "f2", "W", "z", "f3", "softmax", "p", "f4", "nll", "loss",
                                   "b1", "g", "b4", "dW", "u", "update"}),
@@ -46,10 +46,10 @@ STAGES = {
                     "乘 W 得到分数，softmax 给出概率，算出损失和梯度 g = p − e_y，由它得到 dW，"
                     "一步更新 W，再从头来一遍。"),
 }
-WHOLE_ALT = ("课程全图。前向：编号 ids 在嵌入表 E 里各查出一行，模型读完前文，从这些行算出位置向量 h，"
+WHOLE_ALT = ("课程全图。前向：编号 ids 在嵌入表 E 里各查出一行，模型读完前文，从这些行算出隐状态 h，"
              "乘输出权重 W 得到分数 z，softmax 给出概率 p，−ln p_y 给出损失 ℓ。"
              "反向：损失对分数的梯度是 g = p − e_y，由它得到 W 的梯度 dW（dW_ik = h_i g_k）"
-             "和位置向量的梯度 g Wᵀ，后者按编号累加进 dE；最后一步更新 W ← W − η dW。")
+             "和隐状态的梯度 g Wᵀ，后者按编号累加进 dE；最后一步更新 W ← W − η dW。")
 
 
 # ---- the picture, described once ----
@@ -74,7 +74,7 @@ class Edge:
 
 NODES = {
     "ids": Node(0, 0, ("ids", "编号")),
-    "h": Node(0, 1, ("$h$", "位置向量")),
+    "h": Node(0, 1, ("$h$", "隐状态")),
     "z": Node(0, 2, ("$z$", "分数")),
     "p": Node(0, 3, ("$p$", "概率")),
     "loss": Node(0, 4, (r"$\ell$", "损失")),

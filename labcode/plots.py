@@ -32,7 +32,7 @@ LABEL_PT = 12.5
 def colours_for(labels):
     """每个候选一种颜色：名字是颜色的（红、黄、绿……）用那种颜色，其余按 PALETTE 的顺序取还没用过的颜色。
 
-    返回的列表先是各候选的颜色，再接上 PALETTE 里剩下的颜色（插件按编号取色，候选变多时也有颜色可用）；
+    返回的列表先是各候选的颜色，再接上 PALETTE 里剩下的颜色（交互组件按编号取色，候选变多时也有颜色可用）；
     没有一个名字是颜色时，它就是 PALETTE 本身。
     """
     named = [NAMED_COLOURS.get(str(label)) for label in labels]
@@ -92,7 +92,7 @@ def _legible(fig, size=LABEL_PT):
 
 
 def vector_text(values):
-    """一行向量的最短写法，图上和插件的文字里都用它：[1, -0.5, 2]。
+    """一行向量的最短写法，图上和交互组件的文字里都用它：[1, -0.5, 2]。
 
     >>> vector_text([1.0, -0.5, 2])
     '[1, -0.5, 2]'

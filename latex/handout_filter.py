@@ -198,7 +198,7 @@ def tall_figures(app, doctree, docname) -> None:
 
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-WIDGET_NOTE = ("本节的插件只能在网页上或 Jupyter 里操作，讲义里印的是它初始状态的图。"
+WIDGET_NOTE = ("本节的交互组件只能在网页上或 Jupyter 里操作，讲义里印的是它初始状态的图。"
                "下面说的拖动、点按和输入，请在网页版里动手试；这里可以对照图读。")
 
 

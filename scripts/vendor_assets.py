@@ -20,7 +20,7 @@ VENDOR = ROOT / "_vendor"
 
 def npm_install():
     if shutil.which("npm") is None:
-        sys.exit("找不到 npm：网站自带的公式与插件脚本要用它从 npm 仓库安装。请先安装 Node.js 与 npm，"
+        sys.exit("找不到 npm：网站自带的公式与交互组件脚本要用它从 npm 仓库安装。请先安装 Node.js 与 npm，"
                  "例如 `sudo apt-get install nodejs npm`。\n"
                  "npm was not found. Install Node.js and npm first, e.g. `sudo apt-get install nodejs npm`.")
     stamp = MODULES / ".package-lock.json"

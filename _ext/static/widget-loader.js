@@ -86,7 +86,7 @@
     try {
       await (await widgetModule(model)).default.render({ model, el });
     } catch (error) {
-      area.textContent = `插件无法显示：${error}`;
+      area.textContent = `交互组件无法显示：${error}`;
       console.error(error);
     }
   }

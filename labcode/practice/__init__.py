@@ -7,8 +7,8 @@
 抛出什么、退出、改动参数都只是没通过的一项。``check_*(fn, seed=整数)`` 把随机的几项换成另一组数（评分用，
 见 :mod:`labcode.grade`）。
 
-“动手算”框也在这里：``answer_box(kind, label=..., **选项)`` 给出一个读者写答案、当场核对的插件
-（题目与答案见 :mod:`labcode.practice.problems`，插件见 :mod:`labcode.widgets.answer_box`）。
+“动手算”框也在这里：``answer_box(kind, label=..., **选项)`` 给出一个读者写答案、当场核对的交互组件
+（题目与答案见 :mod:`labcode.practice.problems`，交互组件见 :mod:`labcode.widgets.answer_box`）。
 """
 from .bigram import check_bigram_loss_and_grad, check_counts_loss_and_grad
 from .embedding import check_embedding_backward

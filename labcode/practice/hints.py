@@ -370,7 +370,7 @@ ALL_TARGETS_PER_ROW = Hint(
     "all_targets_per_row", "每一行取了所有目标的概率",
     "logp[:, ys] 的形状是 (N, N)：每一行都取了全部 N 个目标，而不是只取自己那一个；再求平均，损失就错了，"
     "代码却照常运行。",
-    "两个下标数组配对使用：logp[np.arange(N), ys]，只取 N 个数。",
+    "两个索引数组配对使用：logp[np.arange(N), ys]，只取 N 个数。",
     "ch4-network", "同一个模型，写成一层网络")
 
 GRAD_ROWS_BY_YS = Hint(

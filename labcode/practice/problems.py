@@ -2,7 +2,7 @@
 
 每种题（kind）规定它的选项（书中的数，写成 Python 算式，如 ``"[ln(2), 0, -ln(2)]"``）、题目和输入框的
 标签（模板：``{选项名}`` 换成选项的显示形式，``$…$`` 标出数学式）、用 labcode 算出的答案，以及读者的答案
-与它相差多少以内算对（容差）。插件与网页共用的脚本 ``labcode/widgets/answer_box.js`` 有同样的题型：
+与它相差多少以内算对（容差）。交互组件与网页共用的脚本 ``labcode/widgets/answer_box.js`` 有同样的题型：
 它出新的数（与 :mod:`.variants` 相同），用每种题的公式求解，认出常见的错，并说出错答案差在哪一部分。
 """
 from __future__ import annotations

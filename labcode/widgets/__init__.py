@@ -1,6 +1,6 @@
-"""课程的交互插件（anywidget）：每个插件一个 Python 模块和一个同名 JS 模块，数学与 labcode 共用。
+"""课程的交互交互组件（anywidget）：每个交互组件一个 Python 模块和一个同名 JS 模块，数学与 labcode 共用。
 
-插件工厂只返回插件，不自己调用 ``display``；放在单元格最后一行即可显示。
+交互组件工厂只返回交互组件，不自己调用 ``display``；放在单元格最后一行即可显示。
 """
 from ._family import fmt
 from .answer_box import AnswerBox, answer_box

@@ -1,9 +1,9 @@
-"""插件家族的公共部分：前端模块、数字格式、纸面快照和基类。
+"""交互组件家族的公共部分：前端模块、数字格式、纸面快照和基类。
 
-每个插件 = 一个 Python 类（traitlets 是唯一的真值来源）+ 一个同名的 JS 模块（anywidget 的 ``_esm``）。
+每个交互组件 = 一个 Python 类（traitlets 是唯一的真值来源）+ 一个同名的 JS 模块（anywidget 的 ``_esm``）。
 JS 模块用真正的 ``import`` 写明它从家族共用模块里取了什么（``maths.js`` 是与 labcode 对应的数学，
 ``dom.js`` 是界面小工具，``candidates.js`` 是候选探索器共用的柱状图、滑块行与表格）。
-esbuild（web/build_widgets.mjs，``make assets``）把每个插件模块和它导入的共用模块打包成一个 ES 模块，
+esbuild（web/build_widgets.mjs，``make assets``）把每个交互组件模块和它导入的共用模块打包成一个 ES 模块，
 放在 ``static/name.mjs``：不联网、从 file:// 打开都能用，课程包（wheel）里带着它们。
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ def bundle(name):
     """``name.js`` 与它导入的共用模块打成的 ES 模块文本（esbuild 的结果），作为 anywidget 的 ``_esm``。"""
     path = STATIC / f"{name}.mjs"
     if not path.exists():
-        raise RuntimeError(f"找不到插件的前端模块 {path}：在仓库里先运行 `make assets`（用 esbuild 打包 "
+        raise RuntimeError(f"找不到交互组件的前端模块 {path}：在仓库里先运行 `make assets`（用 esbuild 打包 "
                            f"labcode/widgets/*.js）。The widget's bundle is missing: run `make assets` first.")
     return path.read_text(encoding="utf-8")
 
@@ -56,9 +56,9 @@ def figure_png(fig):
 
 
 class FamilyWidget(anywidget.AnyWidget):
-    """家族插件的基类：子类实现 ``summary()``（一行文字）和 ``snapshot_png()``（PNG 字节）。
+    """家族交互组件的基类：子类实现 ``summary()``（一行文字）和 ``snapshot_png()``（PNG 字节）。
 
-    纯文本界面、GitHub 和 PDF 讲义不能运行插件，它们显示这两样东西而不是插件对象的 repr。
+    纯文本界面、GitHub 和 PDF 讲义不能运行交互组件，它们显示这两样东西而不是交互组件对象的 repr。
     """
 
     def summary(self):

@@ -56,9 +56,9 @@ def trainer_vocab(vocab, V):
     return check_vocab(vocab, first=BOUNDARY, size=V, of="counts")
 
 
-# ---------------------------------------------------------------- 插件
+# ---------------------------------------------------------------- 交互组件
 class BigramTrainer(FamilyWidget):
-    """Bigram 训练器插件。训练在浏览器里进行（静态网页也能训练），Python 端也能用 labcode 训练。
+    """Bigram 训练器（交互组件）。训练在浏览器里进行（静态网页也能训练），Python 端也能用 labcode 训练。
 
     特性（traitlets，唯一的真值来源）：``counts``（V×V 整数）与 ``vocab`` 是数据；``alpha``、``reg``、
     ``lr``、``temperature``、``seed`` 对应网页上的滑块与输入框（可以 ``jslink``）；``W`` 与 ``history``
@@ -235,7 +235,7 @@ def default_counts():
 # ---------------------------------------------------------------- 工厂函数
 def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=NAMES_LR, temperature=1.0, seed=0,
                    steps=1000, n_names=8):
-    """创建 Bigram 训练器（返回插件，不自动显示；放在单元格最后一行即可显示）。
+    """创建 Bigram 训练器（返回交互组件，不自动显示；放在单元格最后一行即可显示）。
 
     参数
     ----

@@ -4,7 +4,7 @@
 并排显示 ``dE[ids] += dH`` 的结果（dH 是各位置的上游梯度 ``grad_out``）：重复的行的每个元素只留下
 其中一次写入，其余几份丢了（NumPy 不规定留下的是哪一次）。
 浏览器里的编码、查表和累加由 ``embedding_explorer.js``（数学在共用的 ``maths.js``）完成，
-冻结的词表随插件状态一起放进网页，所以静态网页上没有内核、不联网也能边打字边更新；
+冻结的词表随交互组件状态一起放进网页，所以静态网页上没有内核、不联网也能边打字边更新；
 在 Jupyter 内核里，Python 端用 labcode 的 ``encode``、``embedding``、``embedding_backward`` 算同样的数。
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ PROBE_ROWS = ((1.0, 2.0), (-1.0, 1.0), (3.0, -1.0))  # 第 3 章探针的系数 
 DEFAULT_SEED = 3
 
 
-# ---------------------------------------------------------------- 关于本插件参数的检查
+# ---------------------------------------------------------------- 关于本交互组件参数的检查
 def _check_text(text, max_len):
     check_text(text, "text", note="字符串（一个中文短语）", empty=True)
     if len(text) > max_len:
@@ -59,7 +59,7 @@ def _check_table(E, n_rows):
 
 
 def default_tables(rng, dim=DIM, max_len=MAX_LEN):
-    """插件的小嵌入表 E（V, d）和每个位置的上游梯度 grad_out = dH（max_len, d）。
+    """交互组件的小嵌入表 E（V, d）和每个位置的上游梯度 grad_out = dH（max_len, d）。
 
     E 的元素保留一位小数；grad_out 是 -3 到 3 的整数，前三个位置用第 3 章探针的系数 A 的三行
     [1, 2]、[-1, 1]、[3, -1]（d = 2 时），所以累加一眼就能核对。
@@ -71,9 +71,9 @@ def default_tables(rng, dim=DIM, max_len=MAX_LEN):
     return E, grad_out
 
 
-# ---------------------------------------------------------------- 插件
+# ---------------------------------------------------------------- 交互组件
 class EmbeddingExplorer(FamilyWidget):
-    """嵌入探索器插件。``text``（短语）和 ``show_bug``（错误写法开关）是读者改动的特性，
+    """嵌入探索器（交互组件）。``text``（短语）和 ``show_bug``（错误写法开关）是读者改动的特性，
     ``vocab``、``E``、``grad_out`` 随状态进入网页；在浏览器里打字会改 ``text``，
     在 Python 里赋值（如 ``w.text = "谢谢"``）会改网页。
 
@@ -146,7 +146,7 @@ class EmbeddingExplorer(FamilyWidget):
         self.set_trait("grad_rows_overwrite", dE_bug[rows].tolist())
 
     def token(self, i):
-        """编号 i 在图上的名字：特殊编号写 UNK 等，其余就是那个字。"""
+        """编号 i 在图上的名字：特殊词元写 UNK 等，其余就是那个字。"""
         return "UNK" if i == self.unk else self.vocab[i]
 
     def summary(self):
@@ -205,7 +205,7 @@ def _snapshot_figure(w, dpi):
 
 # ---------------------------------------------------------------- 工厂函数
 def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DIM, show_bug=False, rng=None):
-    """创建嵌入探索器（返回插件，不自动显示；放在单元格最后一行即可显示）。
+    """创建嵌入探索器（返回交互组件，不自动显示；放在单元格最后一行即可显示）。
 
     参数
     ----
@@ -225,7 +225,7 @@ def embedding_explorer(text=EXAMPLES[0], *, examples=None, grad_out=None, dim=DI
     >>> w.counts, w.grad_rows[0]      # “我”读了两次：[1, 2] + [3, -1]
     ([2, 1, 1], [4.0, 1.0])
     """
-    dim = check_int(dim, "dim", 1, MAX_DIM, note="嵌入宽度 d，插件只画得下这么宽")
+    dim = check_int(dim, "dim", 1, MAX_DIM, note="嵌入宽度 d，交互组件只画得下这么宽")
     rng = np.random.default_rng(DEFAULT_SEED) if rng is None else check_rng(rng)
     E, default_grad = default_tables(rng, dim)
     g = default_grad if grad_out is None else _check_grad_out(grad_out, dim)

@@ -1,7 +1,7 @@
 """梯度一步探索器：把一个位置的分数 z 直接当作变量，沿梯度 p - e_y 走一步，看概率和损失怎样变。
 
 分数本身就是被更新的变量，所以每走一步分数之和不变、损失只降不升；真实训练更新的是产生分数的参数，
-学习率太大时损失可以上升（第 4 章）。插件的网页、文字摘要和纸面快照都这样说明。
+学习率太大时损失可以上升（第 4 章）。交互组件的网页、文字摘要和纸面快照都这样说明。
 
 浏览器里的计算由 ``gradient_explorer.js`` 完成（与 labcode 同一套公式），静态网页上没有内核也能走步；
 在 Jupyter 内核里，Python 端用 labcode 的 ``gradient_step``、``cross_entropy`` 与 ``cross_entropy_grad``
@@ -29,7 +29,7 @@ SCOPE = "把一个位置的分数 z 直接当作变量更新"
 
 
 class GradientExplorer(CandidateExplorer):
-    """梯度一步探索器插件。``logits``、``target``、``lr`` 与走步记录是唯一的真值来源。
+    """梯度一步探索器（交互组件）。``logits``、``target``、``lr`` 与走步记录是唯一的真值来源。
 
     在 Python 里给 ``logits`` 或 ``target`` 赋值，等于从当前分数重新开始（记录清零）；改 ``lr`` 不清零，
     只影响以后的步子（它是标量，可以用 ``ipywidgets.jslink`` 接到一个标准滑块上）。
@@ -199,7 +199,7 @@ def _draw_losses(ax, w):
 def gradient_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=DEFAULT_TARGET, lr=DEFAULT_LR, *,
                       logit_range=(-10.0, 10.0), logit_step=0.1, lr_range=(0.1, 5.0), lr_step=0.1,
                       max_steps=DEFAULT_MAX_STEPS):
-    """创建梯度一步探索器（返回插件，不自动显示；放在单元格最后一行即可显示）。
+    """创建梯度一步探索器（返回交互组件，不自动显示；放在单元格最后一行即可显示）。
 
     参数
     ----

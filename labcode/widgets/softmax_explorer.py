@@ -16,7 +16,7 @@ from ._family import bundle, figure_png, fmt, short, styles
 
 
 class SoftmaxExplorer(CandidateExplorer):
-    """Softmax 探索器插件。``logits``、``temperature``、``target`` 三个特性是唯一的真值来源：
+    """Softmax 探索器（交互组件）。``logits``、``temperature``、``target`` 三个特性是唯一的真值来源：
 
     在浏览器里拖动滑块会改它们，在 Python 里赋值（如 ``w.logits = [0, 1, 3]``）会移动滑块。
     ``probs``、``loss``、``grad`` 由 labcode 算出（只在 Python 端，浏览器自己算同样的数）。
@@ -63,7 +63,7 @@ class SoftmaxExplorer(CandidateExplorer):
         return f"Softmax 探索器：{self._state_line()}，p=[{ps}]，损失={fmt(self.loss, 4)}"
 
     def snapshot_png(self, dpi=100):
-        """当前状态的柱状图（PNG 字节），供 PDF 与不能运行插件的页面使用。"""
+        """当前状态的柱状图（PNG 字节），供 PDF 与不能运行交互组件的页面使用。"""
         from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
 
         fig = Figure(figsize=(max(3.4, 0.6 * len(self.labels) + 1.6), 2.4), dpi=dpi, layout="constrained")
@@ -74,7 +74,7 @@ class SoftmaxExplorer(CandidateExplorer):
 
 def softmax_explorer(logits=DEFAULT_LOGITS, labels=DEFAULT_LABELS, target=None, temperature=1.0, *,
                      logit_range=(-10.0, 10.0), logit_step=0.1, temperature_range=(0.1, 10.0)):
-    """创建 Softmax 探索器（返回插件，不自动显示；放在单元格最后一行即可显示）。
+    """创建 Softmax 探索器（返回交互组件，不自动显示；放在单元格最后一行即可显示）。
 
     参数
     ----

@@ -83,7 +83,7 @@ def symbol_table():
 
 
 # GUIDE-level decisions: each symbol, a word its meaning or shape must contain.
-DECIDED = {"V": "词表", "d": "宽度", "B": "序列条数", "T": "位置个数", r"\tau": "温度", "h": "位置向量",
+DECIDED = {"V": "词表", "d": "宽度", "B": "序列条数", "T": "位置个数", r"\tau": "温度", "h": "隐状态",
            r"\delta": "步长", r"\eta": "学习率", "W": "(d, V)", "b": "偏置", "E": "(V, d)", "P": "T_{\\max}",
            "H": "(T, d)", "z": "分数", "Z": "(n, V)", "S": "分母", "X": "(n, d)", "A": "系数", "q": "目标分布",
            "y": "真实目标", "e_y": "独热", r"\ell": "损失", "g": "p - e_y", "dZ": "梯度", "N": "有效目标",
@@ -150,7 +150,7 @@ def test_english_index_lists_every_entry_alphabetically():
 def test_glossary_has_the_terms_the_book_uses():
     terms = {term for term, _ in glossary_entries()}
     needed = {"反向传播", "偏置", "标签平滑", "机器精度", "掩码", "步长", "凸函数", "一阶近似", "特征值", "奈特",
-              "权重共享"}
+              "权重绑定"}
     assert needed <= terms, f"not in the glossary: {sorted(needed - terms)}"
     text = GLOSSARY.read_text(encoding="utf-8")
     chain_rule = text[text.index("\n链式法则\n"):text.index("\n反向传播\n")]

@@ -306,7 +306,7 @@ def test_batching_and_padding_moved_to_chapter_3():
     code = "\n".join(_source(c) for c in cells() if c["cell_type"] == "code")
     text = markdown_text()
     assert "labcode.collate(" not in code and "labcode.BOS" not in code
-    assert "`UNK`" not in text and "| `BOS` |" not in text and "{term}`特殊编号`" not in text
+    assert "`UNK`" not in text and "| `BOS` |" not in text and "{term}`特殊词元`" not in text
     assert "<ch3-batch>" in text and "{term}`忽略标记`" in text and "{term}`掩码`" in text
     ch3 = "\n".join(_source(c) for c in cells("03_shared_embedding.ipynb"))
     assert "labcode.collate(docs)" in ch3 and "<ch2-batch>" in ch3

@@ -112,7 +112,7 @@ def test_chapter3_follows_the_symbol_table(rule):
 def test_chapter3_opening_places_the_embedding_before_h():
     """E[id] is the model's input; h comes after the context is mixed in (and chapter 2 already used E[ids])."""
     text = opening(cells(NOTEBOOK))
-    assert "<ch2-shapes>" in text and "<ch3-tying>" in text and "{term}`权重共享`" in text
+    assert "<ch2-shapes>" in text and "<ch3-tying>" in text and "{term}`权重绑定`" in text
     assert "前两章的模型从一个" not in text
 
 
@@ -195,7 +195,7 @@ def test_one_hot_times_a_matrix_is_explained_once_here():
 
 def test_the_tied_gradient_check_is_folded_and_its_result_stays_on_the_main_line():
     nb = cells(NOTEBOOK)
-    code = boxed_code(nb, "权重共享")
+    code = boxed_code(nb, "权重绑定")
     assert "labcode.numerical_grad(tied_loss, E_zh)" in code and 'glue("tied_rows_both"' in code
     main = "\n".join(_source(c) for c in main_line(nb) if c["cell_type"] == "markdown")
     for name in ("tied_distinct", "tied_rows_input", "tied_rows_both"):

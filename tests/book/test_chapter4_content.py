@@ -340,7 +340,7 @@ def test_one_hot_times_W_is_a_recap_of_chapter_3_not_a_fourth_explanation(notebo
 
 def test_new_terms_are_linked_in_chapter4(notebook):
     prose = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
-    for term in ["凸函数", "特征值", "标签平滑", "验证集", "测试集", "奈特", "权重共享"]:
+    for term in ["凸函数", "特征值", "标签平滑", "验证集", "测试集", "奈特", "权重绑定"]:
         assert f"{{term}}`{term}`" in prose, term
 
 
@@ -498,7 +498,7 @@ def test_the_chapter_ends_with_next_steps_and_full_references(notebook):
                      "Language Models are Unsupervised Multitask Learners", "Ofir Press, Lior Wolf", "Hakan Inan",
                      "https://github.com/karpathy/makemore", "https://github.com/openai/gpt-2"]:
         assert citation in text, citation
-    for idea in ["`h = wte[ids] + wpe[positions]`", "`logits = h @ wte.T`", "{term}`权重共享`", "<ch3-tying>`",
+    for idea in ["`h = wte[ids] + wpe[positions]`", "`logits = h @ wte.T`", "{term}`权重绑定`", "<ch3-tying>`",
                  "窗口", "注意力"]:
         assert idea in text, idea
     out = printed(notebook)

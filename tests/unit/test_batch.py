@@ -81,7 +81,7 @@ def test_ids_must_be_integers():
 def test_ids_must_fit_the_vocabulary():
     with pytest.raises(IndexError, match=r"docs\[0\] 的编号必须小于 vocab_size=5"):
         collate([[1, 7, 2]], vocab_size=5)
-    with pytest.raises(ValueError, match=r"vocab_size 必须是不小于 3 的整数（要容纳特殊编号 UNK、BOS、EOS），收到 2"):
+    with pytest.raises(ValueError, match=r"vocab_size 必须是不小于 3 的整数（要容纳特殊词元 UNK、BOS、EOS），收到 2"):
         collate([[1, 2]], vocab_size=2)
 
 

@@ -116,5 +116,5 @@ def test_the_page_script_is_a_classic_script_that_starts_the_boxes(tmp_path):
 
 def test_a_missing_bundle_says_how_to_make_it(tmp_path, monkeypatch):
     monkeypatch.setattr(_family, "STATIC", tmp_path)
-    with pytest.raises(RuntimeError, match=r"找不到插件的前端模块 .*softmax_explorer\.mjs：在仓库里先运行 `make"):
+    with pytest.raises(RuntimeError, match=r"找不到交互组件的前端模块 .*softmax_explorer\.mjs：在仓库里先运行 `make"):
         _family.bundle("softmax_explorer")

@@ -101,8 +101,8 @@ def test_int_checks_pass_integers_through_as_python_ints():
     assert check_int(np.int64(7), "seed", 0, 2**32 - 1) == 7 and type(check_count(np.int8(3), "n")) is int
     with pytest.raises(ValueError, match=r"^seed 必须是 \[0, 4294967295\] 内的整数，收到 4294967296$"):
         check_int(2**32, "seed", 0, 2**32 - 1)
-    with pytest.raises(ValueError, match=r"^vocab_size 必须是不小于 3 的整数（要容纳特殊编号），收到 2$"):
-        check_int(2, "vocab_size", 3, note="要容纳特殊编号")
+    with pytest.raises(ValueError, match=r"^vocab_size 必须是不小于 3 的整数（要容纳特殊词元），收到 2$"):
+        check_int(2, "vocab_size", 3, note="要容纳特殊词元")
 
 
 @pytest.mark.parametrize("pair, error", [((1, 1), ValueError), ((2, 1), ValueError), ((0, math.inf), ValueError),
