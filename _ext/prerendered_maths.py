@@ -12,15 +12,13 @@ The PDF handouts are not concerned: LaTeX typesets their formulas.
 from __future__ import annotations
 
 import html
-import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 from sphinx.ext.mathjax import html_visit_displaymath, html_visit_math
 from sphinx.util import logging
 
+import node_json
 import site_files
 
 logger = logging.getLogger(__name__)
@@ -47,18 +45,11 @@ def tex_of(kind: str, content: str) -> tuple[str, str, bool]:
 
 def render(pages: list[list[tuple[str, bool]]]) -> dict:
     """Run the Node renderer once on every formula of every page (see web/render_maths.cjs)."""
-    node = shutil.which("node")
-    if node is None or not (RENDERER.parent / "node_modules" / "mathjax-full").is_dir():
-        raise RuntimeError("网站的公式在构建时由 Node.js 排版：找不到 node 或 web/node_modules/mathjax-full，"
-                           "请先运行 `make assets`。\n"
-                           "Formulas are typeset at build time by Node.js: node or web/node_modules/mathjax-full "
-                           "is missing; run `make assets` first.")
-    request = json.dumps({"pages": pages}, ensure_ascii=False)
-    proc = subprocess.run([node, str(RENDERER)], input=request, capture_output=True, text=True, encoding="utf-8",
-                          cwd=RENDERER.parent)
-    if proc.returncode != 0:
-        raise RuntimeError(f"web/render_maths.cjs failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout)
+    return node_json.run(RENDERER, {"pages": pages}, needs=RENDERER.parent / "node_modules" / "mathjax-full",
+                         cwd=RENDERER.parent, missing=(
+                             "网站的公式在构建时由 Node.js 排版：找不到 node 或 web/node_modules/mathjax-full，"
+                             "请先运行 `make assets`。\nFormulas are typeset at build time by Node.js: node or "
+                             "web/node_modules/mathjax-full is missing; run `make assets` first."))
 
 
 def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
