@@ -16,7 +16,8 @@ from pathlib import Path
 IDIOMS = Path(__file__).resolve().parent.parent / "labcode" / "data" / "idioms.txt"
 
 TRADITIONAL = dict(zip("佔併俠倖傯卻噁幾彫捲採搧旂梘棊榪汙洩猙琱皁祕禿穢綈習脣脩舖蝟襪覈謭貍蹠躥迴適闇靦餬餵餿鴆齧",
-                       "占并侠幸偬却恶几雕卷采扇旗枧棋杩污泄狰雕皂秘秃秽绨习唇修铺猬袜核谫狸跖蹿回适暗腼糊喂馊鸩啮"))
+                       "占并侠幸偬却恶几雕卷采扇旗枧棋杩污泄狰雕皂秘秃秽绨习唇修铺猬袜核谫狸跖蹿回适暗腼糊喂馊鸩啮",
+                       strict=True))
 MISREAD_CHARS = {"壸": "壶",   # kǔn, a palace path, for hú (a pot): 一壶千金, 冰壶秋月, 中流一壶
                  "蠙": "隙"}   # pín, an oyster, for xì (a gap): 有隙可乘, 驷之过隙
 MISREAD_LINES = {"冯髈弹铗": "冯谖弹铗", "鲂鱼趙尾": "鲂鱼赪尾", "渊涓蠖瀋": "渊涓蠖濩", "閒今铸古": "熔今铸古",
@@ -27,7 +28,7 @@ def clean(idioms):
     """The cleaned list and the number of lines each rule changed."""
     table = str.maketrans({**TRADITIONAL, **MISREAD_CHARS})
     fixed = [MISREAD_LINES.get(w, w).translate(table) for w in idioms]
-    changed = sum(a != b for a, b in zip(idioms, fixed))
+    changed = sum(a != b for a, b in zip(idioms, fixed, strict=True))
     out = sorted(set(fixed))
     return out, changed, len(fixed) - len(out)
 
