@@ -172,3 +172,34 @@ def test_the_packaged_list_is_clean_and_cleaning_it_again_changes_nothing(data):
     assert clean_idioms.clean(words_) == (words_, 0, 0)
     dirty = ["冯髈弹铗", "一壸千金", "一壶千金", "不習水土"]        # a misread line, a misread char making a duplicate
     assert clean_idioms.clean(dirty) == (["一壶千金", "不习水土", "冯谖弹铗"], 3, 1)
+
+
+def test_interpolation_against_a_loop_over_the_pairs():
+    C = np.array([[0, 3, 1], [2, 0, 0], [0, 0, 0]])          # the row of id 2 has no counts: unigram only
+    xs, ys, gamma = [0, 0, 1, 2, 1], [1, 2, 0, 1, 2], 0.3
+    N, V = C.sum(), 3
+    uni = [(sum(C[i][y] for i in range(V)) + 1) / (N + V) for y in range(V)]
+    probs = []
+    for x, y in zip(xs, ys, strict=True):
+        n = sum(C[x])
+        probs.append(gamma * C[x][y] / n + (1 - gamma) * uni[y] if n else uni[y])
+    assert idioms.interpolated_nll(C, xs, ys, gamma) == pytest.approx(-sum(map(math.log, probs)) / len(probs))
+    for x in range(V):
+        row = idioms.interpolated_probs(C, x, gamma)
+        assert row.sum() == pytest.approx(1.0) and (row > 0).all()
+    assert idioms.interpolated_probs(C, 2, gamma).tolist() == pytest.approx(uni)
+
+
+def test_interpolation_at_the_ends_of_gamma(data):
+    _, _, xs, ys, C = data
+    assert idioms.interpolated_nll(C, xs, ys, 1.0) == pytest.approx(idioms.pair_nll(C, xs, ys), rel=1e-12)
+    uni = (C.sum(axis=0) + 1) / (C.sum() + len(C))
+    assert idioms.interpolated_nll(C, xs, ys, 0.0) == pytest.approx(-np.mean(np.log(uni[ys])), rel=1e-12)
+
+
+@pytest.mark.parametrize("gamma", [-0.1, 1.5, float("nan")])
+def test_interpolation_weight_outside_0_1_is_refused(gamma):
+    with pytest.raises(ValueError, match=r"^gamma 必须是 \[0, 1\] 内的有限实数（插值权重 γ），收到 "):
+        idioms.interpolated_nll([[1, 1], [1, 1]], [0], [1], gamma)
+    with pytest.raises(ValueError, match=r"^gamma 必须是 \[0, 1\] 内的有限实数"):
+        idioms.interpolated_probs([[1, 1], [1, 1]], 0, gamma)
