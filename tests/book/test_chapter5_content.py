@@ -1,6 +1,8 @@
 """Chapter 5: what the stored outputs print and glue, on the shipped idioms (the worked figures: tests/figures.py)."""
 import json
+import math
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -112,6 +114,87 @@ def test_alpha_is_chosen_on_a_shuffled_idiom_split_with_unknown_characters(zh_sp
     assert glued["zh_test"] == pytest.approx(s["test"], rel=1e-12) and glued["zh_fit"] == pytest.approx(s["fit"])
     assert s["dev_loss"][1.0] - s["dev_loss"][s["best"]] > 1                 # add-one is far worse on held-out idioms
     assert s["test"] - s["fit"] > 1
+
+
+class Interpolation:
+    """The interpolated model of §ch5-backoff, counted here with Counters over characters (not labcode.idioms):
+    characters outside `keep` are □, p(y | x) = γ C_xy / n_x + (1 − γ)(c_y + 1) / (N + V), a row without counts
+    falls back on the unigram."""
+
+    def __init__(self, train, keep):
+        self.keep = keep
+        self.pairs_n = Counter(self.pairs(train))
+        self.rows, self.cols = Counter(), Counter()
+        for (a, b), n in self.pairs_n.items():
+            self.rows[a] += n
+            self.cols[b] += n
+        self.N, self.V = sum(self.pairs_n.values()), len(keep) + 2
+
+    def pairs(self, words):
+        for w in words:
+            s = [".", *(c if c in self.keep else "□" for c in w), "."]
+            yield from zip(s, s[1:], strict=False)
+
+    def unigram(self, y):
+        return (self.cols[y] + 1) / (self.N + self.V)
+
+    def prob(self, x, y, gamma):
+        if not self.rows[x]:
+            return self.unigram(y)
+        return gamma * self.pairs_n[x, y] / self.rows[x] + (1 - gamma) * self.unigram(y)
+
+    def nll(self, words, gamma):
+        logs = [math.log(self.prob(x, y, gamma)) for x, y in self.pairs(words)]
+        return -sum(logs) / len(logs)
+
+
+@pytest.fixture(scope="module")
+def backoff(zh):
+    train, dev, test = bigram.split_words(zh["idioms"], np.random.default_rng(2026))
+    model = Interpolation(train, set("".join(train)))
+    dev_loss = {g: model.nll(dev, g) for g in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)}
+    best = min(dev_loss, key=dev_loss.get)
+    return {"train": train, "dev": dev, "model": model, "dev_loss": dev_loss, "best": best,
+            "test": model.nll(test, best)}
+
+
+def test_interpolation_is_chosen_on_the_dev_set_and_beats_add_alpha_on_the_test_set(backoff, zh_split, numbers,
+                                                                                       glued):
+    b = backoff
+    for value in b["dev_loss"].values():
+        assert shown(numbers, value, 4)
+    assert glued["zh_gamma"] == b["best"] == 0.5
+    assert glued["zh_interp_dev"] == pytest.approx(b["dev_loss"][b["best"]], rel=1e-9)
+    assert glued["zh_interp_test"] == pytest.approx(b["test"], rel=1e-9)
+    assert glued["zh_interp_gain"] == pytest.approx(zh_split["test"] - b["test"], rel=1e-9)
+    assert zh_split["dev_loss"][zh_split["best"]] - b["dev_loss"][b["best"]] > 0.2     # "低了一截"
+    assert zh_split["test"] - b["test"] > 0.2
+
+
+def test_the_row_of_bu_gives_a_common_unseen_character_more_than_a_rare_one(backoff, zh_split, glued, notebook):
+    m = backoff["model"]
+    unseen = sorted(y for y in m.keep if y != "不" and m.cols[y] and not m.pairs_n["不", y])   # code point order
+    common = max(unseen, key=lambda y: m.cols[y])
+    rare = min(unseen, key=lambda y: m.cols[y])
+    assert (glued["bu_common"], glued["bu_rare"]) == (common, rare) and m.cols[rare] == 1
+    assert glued["bu_common_n"] == f"{m.cols[common]:,}"
+    alpha = zh_split["best"]
+    assert glued["bu_add_same"] == pytest.approx(alpha / (m.rows["不"] + alpha * m.V), rel=1e-9)
+    gamma = backoff["best"]
+    assert glued["bu_mix_ratio"] == pytest.approx(m.prob("不", common, gamma) / m.prob("不", rare, gamma), rel=1e-9)
+    assert f"“不{common}”：“{common}”作后一个字 {m.cols[common]:>5,} 次" in printed(notebook)
+
+
+def test_training_singletons_into_unknown_answers_the_exercise(backoff, glued):
+    b = backoff
+    freq = Counter("".join(b["train"]))
+    keep = {c for c, n in freq.items() if n > 1}
+    model = Interpolation(b["train"], keep)
+    assert glued["zh_seen"] == f"{len(freq):,}" and glued["zh_singletons"] == f"{len(freq) - len(keep):,}"
+    assert glued["zh_size_1"] == f"{len(keep) + 2:,}"
+    assert glued["zh_unk_before"] == pytest.approx(b["model"].unigram("□"), rel=1e-9)
+    assert glued["zh_unk_after"] == pytest.approx(model.unigram("□"), rel=1e-9)
+    assert model.nll(b["dev"], b["best"]) < b["dev_loss"][b["best"]]      # "比上一节的 … 低"
 
 
 def test_a_capped_vocabulary_moves_the_loss_either_way_without_a_better_model(zh, notebook, glued):
