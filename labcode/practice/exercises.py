@@ -58,4 +58,6 @@ EXERCISES = (
              "my_train", "check_training_loop"),
     Exercise("04_bigram.ipynb", "4.2", "训练循环，先逐条、再计数", "ch4-ex-write-training",
              "my_counts_loss_and_grad", "check_counts_loss_and_grad"),
+    Exercise("05_idiom_bigram.ipynb", "5.1", "插值模型的平均损失", "ch5-ex-write-interpolated",
+             "my_interpolated_nll", "check_interpolated_nll"),
 )

@@ -15,13 +15,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import labcode
-from labcode import bigram
+from labcode import bigram, idioms
 from labcode.practice import (
     check_bigram_loss_and_grad,
     check_counts_loss_and_grad,
     check_cross_entropy,
     check_cross_entropy_grad,
     check_embedding_backward,
+    check_interpolated_nll,
     check_logsumexp,
     check_mean_loss,
     check_numerical_grad,
@@ -48,6 +49,7 @@ CHECKS = {
     check_embedding_backward: (lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), [0, 1]),
     check_bigram_loss_and_grad: (bigram.loss_and_grad, [0, 1, 2]),
     check_counts_loss_and_grad: (bigram.loss_and_grad_from_counts, [0, 1]), check_training_loop: (train, [1]),
+    check_interpolated_nll: (idioms.interpolated_nll, [0, 1, 2]),
 }
 CASES = {check: len(check(right).cases) for check, (right, _) in CHECKS.items()}
 
