@@ -231,7 +231,8 @@ def _interpolated(counts, targets, gamma, symbols, prev, next):
         if value not in symbols:
             raise ProblemError(f"{name} 必须是 symbols 里的一个名字 {symbols}，收到 {value!r}")
     if not len(symbols) == len(counts) == len(targets):
-        raise ProblemError(f"symbols、counts 与 targets 要一样长，收到 {len(symbols)}、{len(counts)}、{len(targets)} 个")
+        raise ProblemError(f"symbols、counts 与 targets 要一样长，"
+                           f"收到 {len(symbols)}、{len(counts)}、{len(targets)} 个")
     if any(t < c for c, t in zip(counts, targets, strict=True)):
         raise ProblemError(f"targets 的每一项都不能小于 counts 的同一项（这一行的计数也算在里面），收到 {targets}")
     if not 0 <= gamma <= 1 or sum(counts) <= 0:
