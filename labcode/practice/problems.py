@@ -213,11 +213,16 @@ def _row_gradient(ids, dH, row):
     return embedding_backward(dH, ids, max(max(ids), row) + 1)[row]
 
 
-def _smoothed(counts, alpha, symbols, prev, next):
-    """count_probs 给出的 P[prev, next]：计数矩阵中 prev 那一行是 counts（各行互不影响）。"""
+def _check_symbols(symbols, prev, next):
+    """prev 与 next 都是 symbols 里的名字。"""
     for name, value in (("prev", prev), ("next", next)):
         if value not in symbols:
             raise ProblemError(f"{name} 必须是 symbols 里的一个名字 {symbols}，收到 {value!r}")
+
+
+def _smoothed(counts, alpha, symbols, prev, next):
+    """count_probs 给出的 P[prev, next]：计数矩阵中 prev 那一行是 counts（各行互不影响）。"""
+    _check_symbols(symbols, prev, next)
     if len(symbols) != len(counts):
         raise ProblemError(f"symbols 与 counts 要一样长，收到 {len(symbols)} 个名字、{len(counts)} 个计数")
     N = np.ones((len(symbols), len(symbols)))                           # (V, V)
@@ -227,9 +232,7 @@ def _smoothed(counts, alpha, symbols, prev, next):
 
 def _interpolated(counts, targets, gamma, symbols, prev, next):
     """插值模型的一个概率：γ C/n + (1 − γ)(t + 1)/(N + V)，C 是 prev 那一行的计数，t 是各字作后一个字的次数。"""
-    for name, value in (("prev", prev), ("next", next)):
-        if value not in symbols:
-            raise ProblemError(f"{name} 必须是 symbols 里的一个名字 {symbols}，收到 {value!r}")
+    _check_symbols(symbols, prev, next)
     if not len(symbols) == len(counts) == len(targets):
         raise ProblemError(f"symbols、counts 与 targets 要一样长，"
                            f"收到 {len(symbols)}、{len(counts)}、{len(targets)} 个")
