@@ -179,7 +179,7 @@ def test_the_row_of_bu_gives_a_common_unseen_character_more_than_a_rare_one(back
     assert (glued["bu_common"], glued["bu_rare"]) == (common, rare) and m.cols[rare] == 1
     assert glued["bu_common_n"] == f"{m.cols[common]:,}"
     alpha = zh_split["best"]
-    assert glued["bu_add_same"] == pytest.approx(alpha / (m.rows["不"] + alpha * m.V), rel=1e-9)
+    assert glued["bu_add_same_ppm"] == pytest.approx(1e6 * alpha / (m.rows["不"] + alpha * m.V), rel=1e-9)
     gamma = backoff["best"]
     assert glued["bu_mix_ratio"] == pytest.approx(m.prob("不", common, gamma) / m.prob("不", rare, gamma), rel=1e-9)
     assert f"“不{common}”：“{common}”作后一个字 {m.cols[common]:>5,} 次" in printed(notebook)
