@@ -56,6 +56,9 @@ _BY_NOTEBOOK = {
         ("4.2", "训练循环，先逐条、再计数", "training", {"my_train": "check_training_loop",
                                                 "my_counts_loss_and_grad": "check_counts_loss_and_grad"}),
     ),
+    "05_idiom_bigram.ipynb": (
+        ("5.1", "插值模型的平均损失", "interpolated", {"my_interpolated_nll": "check_interpolated_nll"}),
+    ),
 }
 
 EXERCISES = tuple(

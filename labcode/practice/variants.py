@@ -178,6 +178,29 @@ def _draw_smoothed_prob(rand):
                     "counts": _vector(counts), "alpha": _num(alpha), "prev": f"“{prev}”", "next": f"“{following}”"}
 
 
+def _draw_interpolated_prob(rand):
+    letters = []
+    while len(letters) < 3:
+        c = _pick(rand, "abcdefghijklmnopqrstuvwxyz")
+        if c not in letters:
+            letters.append(c)
+    symbols = [".", *letters]
+    while True:
+        counts = [_int(rand, 0, 4) for _ in symbols]
+        if 0 in counts and sum(counts) > 0:
+            break
+    targets = [c + _int(rand, 0, 6) for c in counts]
+    zero = [s for s, c in zip(symbols, counts, strict=True) if c == 0]
+    following = _pick(rand, zero) if rand() < 0.5 else _pick(rand, symbols)
+    gamma = _pick(rand, [0.5, 0.8, 0.9])
+    prev = _pick(rand, letters)
+    values = {"symbols": symbols, "counts": counts, "targets": targets, "gamma": gamma, "prev": prev,
+              "next": following}
+    return values, {"symbols": "、".join(f"“{s}”" for s in symbols), "V": str(len(symbols)), "N": str(sum(targets)),
+                    "counts": _vector(counts), "targets": _vector(targets), "gamma": _num(gamma),
+                    "prev": f"“{prev}”", "next": f"“{following}”"}
+
+
 def _draw_mse_gradient(rand):
     while True:   # 梯度 (2/n) Xᵀr 是 [0, 0] 时重抽
         X = [[_int(rand, 0, 10), _int(rand, 0, 10)] for _ in range(3)]
@@ -191,7 +214,8 @@ def _draw_mse_gradient(rand):
 
 DRAWS = {"softmax": _draw_softmax, "loss": _scores, "gradient": _scores, "step": _draw_step,
          "mean-loss": _draw_mean_loss, "row-gradient": _draw_row_gradient,
-         "smoothed-prob": _draw_smoothed_prob, "mse-gradient": _draw_mse_gradient}
+         "smoothed-prob": _draw_smoothed_prob, "interpolated-prob": _draw_interpolated_prob,
+         "mse-gradient": _draw_mse_gradient}
 
 
 def variant(kind: str, label: str, variant) -> Problem:

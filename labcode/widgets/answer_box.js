@@ -521,6 +521,50 @@ const KINDS = {
       ];
     },
   },
+  "interpolated-prob": {
+    percent: true,
+    draw(rand) {
+      const letters = [];
+      while (letters.length < 3) {
+        const c = pick(rand, "abcdefghijklmnopqrstuvwxyz".split(""));
+        if (!letters.includes(c)) letters.push(c);
+      }
+      const symbols = [".", ...letters];
+      let counts;
+      do counts = symbols.map(() => int(rand, 0, 4)); while (!counts.includes(0) || sum(counts) === 0);
+      const targets = counts.map((c) => c + int(rand, 0, 6));
+      const zero = symbols.filter((_, j) => counts[j] === 0);
+      const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
+      const gamma = pick(rand, [0.5, 0.8, 0.9]);
+      const values = { symbols, counts, targets, gamma, prev: pick(rand, letters), next };
+      const quote = (s) => `“${s}”`;
+      return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
+                                N: String(sum(targets)), counts: vector(counts), targets: vector(targets),
+                                gamma: num(gamma), prev: quote(values.prev), next: quote(next) } };
+    },
+    formula(v) {   // γ C/n + (1 − γ)(t + 1)/(N + V)
+      const j = v.symbols.indexOf(v.next), gamma = leaf(v.gamma, "$γ$");
+      return plus([
+        times([gamma, over(leaf(v.counts[j], "计数 $C$"), leaf(sum(v.counts), "这一行的总数 $n$"), "$C/n$")],
+              "$γ C/n$"),
+        times([plus([leaf(1, "$1$"), negative(gamma, "$−γ$")], "$1 − γ$", "单字频率的权重"),
+               over(plus([leaf(v.targets[j], "单字次数 $t$"), leaf(1, "加的一")], "$t + 1$"),
+                    plus([leaf(sum(v.targets), "$N$"), leaf(v.counts.length, "$V$")], "$N + V$"), "$p̂(y)$")],
+              "$(1 − γ) p̂(y)$"),
+      ], "$p$");
+    },
+    mistakes: (v) => {
+      const j = v.symbols.indexOf(v.next), n = sum(v.counts), N = sum(v.targets), V = v.counts.length;
+      const C = v.counts[j], t = v.targets[j], g = v.gamma;
+      return [
+        [g * C / n, "只算了计数那一项：还要加上 $(1 − γ)$ 乘单字频率。"],
+        [g * C / n + (1 - g) * t / N, "单字频率没有加一：$p̂(y) = (t + 1)/(N + V)$。"],
+        [g * C / n + (1 - g) * (t + 1) / N, "单字频率的分母要加 $V$：每个次数都加了一，分母是 $N + V$。"],
+        [(1 - g) * C / n + g * (t + 1) / (N + V), "$γ$ 乘错了项：$γ$ 是计数概率的权重，$1 − γ$ 才是单字频率的。"],
+        [g * C / n + (1 - g) * (C + 1) / (n + V), "单字频率要用整个训练集里作后一个字的次数，不是这一行的计数。"],
+      ];
+    },
+  },
   "mse-gradient": {
     draw(rand) {   // again while the gradient is [0, 0] (every residual 0, or X^T r = 0)
       let values;

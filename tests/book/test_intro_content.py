@@ -39,7 +39,7 @@ def test_the_table_after_bu_is_computed_from_the_idioms(glued, model):
     row = C[vocab[PROMPT]]
     order = np.argsort(-row, kind="stable")[:TOP]      # counted here without labcode.idioms
     itos = list(vocab)
-    assert glued["hook_idioms"] == len(chengyu) == 29_502
+    assert glued["hook_idioms"] == len(chengyu) == 29_430
     for k, j in enumerate(order):
         assert glued[f"hook_c{k}"] == itos[j]
         assert glued[f"hook_n{k}"] == row[j]

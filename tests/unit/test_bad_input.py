@@ -90,6 +90,8 @@ SURFACES = {
     "pair_nll": (idioms.pair_nll, lambda: dict(counts=COUNTS, xs=[0], ys=[1], alpha=0.5), ("counts",)),
     "next_probs": (idioms.next_probs, lambda: dict(counts=COUNTS, prev=0, alpha=0.5, temperature=1.0), ("counts",)),
     "top_next": (idioms.top_next, lambda: dict(counts=COUNTS, vocab=A, prev=".", k=1, alpha=0.0), ("counts",)),
+    "interpolated_probs": (idioms.interpolated_probs, lambda: dict(counts=COUNTS, prev=0, gamma=0.5), ("counts",)),
+    "interpolated_nll": (idioms.interpolated_nll, lambda: dict(counts=COUNTS, xs=[0], ys=[1], gamma=0.5), ("counts",)),
     "sample_from_counts": (idioms.sample_from_counts, lambda: dict(counts=COUNTS, vocab=A, rng=rng(), n=2, alpha=0.0,
                                                                    temperature=1.0, max_len=5), ("counts",)),
     "corpus.encode": (corpus.encode, lambda: dict(text="谢谢"), ()),

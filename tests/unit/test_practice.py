@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import labcode
-from labcode import bigram, practice
+from labcode import bigram, idioms, practice
 from labcode.practice import (
     CheckResult,
     check_bigram_loss_and_grad,
@@ -19,6 +19,7 @@ from labcode.practice import (
     check_cross_entropy,
     check_cross_entropy_grad,
     check_embedding_backward,
+    check_interpolated_nll,
     check_logsumexp,
     check_mean_loss,
     check_numerical_grad,
@@ -265,6 +266,38 @@ def counts_loops(W, C):
     return loss, dW
 
 
+def interpolated_loops(C, xs, ys, gamma):
+    """One pair at a time, in plain Python."""
+    C = np.asarray(C).tolist()
+    V, N = len(C), sum(map(sum, C))
+    columns = [sum(row[y] for row in C) for y in range(V)]
+    logs = []
+    for x, y in zip(xs, ys, strict=True):
+        unigram = (columns[y] + 1) / (N + V)
+        n = sum(C[x])
+        logs.append(math.log(gamma * C[x][y] / n + (1 - gamma) * unigram if n else unigram))
+    return -sum(logs) / len(logs)
+
+
+def interpolated_float32(C, xs, ys, gamma):
+    C = C.astype(np.float32)
+    n, unigram = C.sum(axis=1), (C.sum(axis=0) + 1) / (C.sum() + len(C))
+    w = np.where(n[xs] > 0, np.float32(gamma), np.float32(0))
+    return -np.log(w * C[xs, ys] / np.maximum(n[xs], 1) + (1 - w) * unigram[ys]).mean()
+
+
+def interpolated_with(unigram=None, weight=None, empty_keeps_gamma=False):
+    """A reader's interpolation with one slip: another unigram, another weight, or 1 − γ kept on empty rows."""
+    def fn(C, xs, ys, gamma):
+        C = C.astype(float)
+        n, N, V = C.sum(axis=1), C.sum(), len(C)
+        uni = unigram(C, N, V) if unigram else (C.sum(axis=0) + 1) / (N + V)
+        g = weight(gamma) if weight else gamma
+        w = np.full(len(xs), g) if empty_keeps_gamma else np.where(n[xs] > 0, g, 0.0)
+        return -np.mean(np.log(w * C[xs, ys] / np.maximum(n[xs], 1) + (1 - w) * uni[ys]))
+    return fn
+
+
 RIGHT = {
     check_softmax: [labcode.softmax, softmax_loops, softmax_float32, softmax_via_logsumexp],
     check_logsumexp: [labcode.logsumexp, logsumexp_loops, logsumexp_float32_0d],
@@ -280,6 +313,7 @@ RIGHT = {
     check_counts_loss_and_grad: [bigram.loss_and_grad_from_counts, counts_log_softmax, counts_loops, counts_nansum,
                                  counts_from_scores],
     check_training_loop: [train_append_after, train_in_place, train_like_bigram],
+    check_interpolated_nll: [idioms.interpolated_nll, interpolated_loops, interpolated_float32],
 }
 
 if HAVE_SCIPY:  # scipy is not a dependency: these cases exist only where it is installed
@@ -690,6 +724,15 @@ def mean_loss_one_hot_then_mask(logits, targets):
 
 
 WRONG = [
+    (check_interpolated_nll, interpolated_with(unigram=lambda C, N, V: C.sum(axis=0) / N), "unigram_not_smoothed",
+     ["拉普拉斯", "ch5-backoff"]),
+    (check_interpolated_nll, interpolated_with(unigram=lambda C, N, V: (C.sum(axis=1) + 1) / (N + V)),
+     "unigram_from_rows", ["列和"]),
+    (check_interpolated_nll, interpolated_with(unigram=lambda C, N, V: (C.sum(axis=0) + 1) / N),
+     "unigram_not_normalised", ["(N + V)"]),
+    (check_interpolated_nll, interpolated_with(weight=lambda g: 1 - g), "gamma_swapped", ["1 − γ"]),
+    (check_interpolated_nll, interpolated_with(empty_keeps_gamma=True), "empty_row_keeps_gamma", ["np.where"]),
+    (check_interpolated_nll, lambda *a: idioms.interpolated_nll(*a) * len(a[1]), "sum_not_mean", ["len(xs)"]),
     (check_softmax, no_shift_softmax, "no_max_shift", ["最大值", "上溢", "ch1-overflow"]),
     (check_counts_loss_and_grad, counts_zero_times_inf, "zero_times_inf",
      ["0 × (-inf)", "np.where(C > 0, logp, 0.0)", "W = ln C", "ch4-identity"]),
@@ -838,6 +881,7 @@ def test_each_mistake_the_checkers_predict_is_named_when_a_reader_makes_exactly_
     from labcode.practice import bigram as b
     from labcode.practice import embedding as e
     from labcode.practice import gradient as g
+    from labcode.practice import idioms as i
     from labcode.practice import probability as p
     from labcode.practice import training as t
     seen = {}
@@ -846,7 +890,7 @@ def test_each_mistake_the_checkers_predict_is_named_when_a_reader_makes_exactly_
         seen[check] = probes, options["predict"]
         return battery.run(check, fn, probes, **options)
 
-    for module in (p, g, e, b, t):
+    for module in (p, g, e, b, t, i):
         monkeypatch.setattr(module, "run", spy)
     named = 0
     for check, fns in RIGHT.items():

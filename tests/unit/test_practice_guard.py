@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import labcode
-from labcode import bigram, practice
+from labcode import bigram, idioms, practice
 from labcode.practice import guard
 
 
@@ -36,6 +36,7 @@ RIGHT = {
     "check_embedding_backward": (lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), [0, 1]),
     "check_bigram_loss_and_grad": (bigram.loss_and_grad, [0, 1, 2]),
     "check_counts_loss_and_grad": (bigram.loss_and_grad_from_counts, [0, 1]), "check_training_loop": (train, [1]),
+    "check_interpolated_nll": (idioms.interpolated_nll, [0, 1, 2]),
 }
 CHECKS = {getattr(practice, name): right for name, right in RIGHT.items()}
 CASES = {check: len(check(right).cases) for check, (right, _) in CHECKS.items()}
