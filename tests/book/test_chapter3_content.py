@@ -262,7 +262,7 @@ def test_chapter3_low_rank_training_numbers_are_recomputed_independently():
         assert f"{value:.4f}" in printed
     # What the prose says about them: near ln V at the start, below the unigram model after, far above the counts.
     assert abs(losses[0] - np.log(V)) < 0.01 and count_best < losses[-1] < unigram < losses[0]
-    assert losses[-1] < losses[-2]                                    # "损失曲线还在往下走"
+    assert losses[-1] < losses[-2]                                    # "训练到最后几步，损失还在一点点下降"
 
 
 def test_chapter3_sentence_ends_share_a_direction_in_the_learned_plane():
