@@ -9,7 +9,7 @@ import numpy as np
 from matplotlib import ticker
 from matplotlib.figure import Figure
 
-from ._validate import as_row, check_temperature
+from ._validate import as_ids, as_row, as_table, check_temperature, short_repr
 from .fonts import use_cjk_font
 from .probability import entropy, softmax
 
@@ -446,4 +446,40 @@ def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
     right.set_ylabel("与最优值之差（对数刻度）")
     for ax in (left, right):
         ax.grid(alpha=0.3)
+    return _legible(fig)
+
+
+def embedding_plane(E, symbols, show):
+    """宽度 d = 2 的嵌入表画成平面上的点：每个字一个点，坐标是它那一行 E[i] = (第 0 维, 第 1 维)。
+
+    参数
+    ----
+    E : 形状 (V, 2) 的嵌入表
+    symbols : 长度 V 的符号（编号 → 字，如 ``vocab.symbols``）
+    show : 要标出字的编号（一维整数数组，不重复，至多 40 个）；其余的行画成灰色小点
+
+    返回
+    ----
+    fig : matplotlib Figure
+
+    讲解：:ref:`ch3-train-low-rank`
+    """
+    use_cjk_font()
+    E = as_table(E, "E")
+    if E.shape[1] != 2 or len(symbols) != E.shape[0]:
+        raise ValueError(f"E 必须是 (V, 2) 的表，symbols 必须有 V 项，收到 E 形状 {E.shape}、symbols {len(symbols)} 项")
+    show = as_ids(show, E.shape[0], "show")
+    if show.ndim != 1 or show.size > 40 or np.unique(show).size != show.size:
+        raise ValueError(f"show 必须是一维、不重复、至多 40 个编号，收到 {short_repr(show)}")
+    fig = Figure(figsize=(FIGURE_WIDTH, FIGURE_WIDTH), layout="constrained")
+    ax = fig.subplots()
+    rest = np.setdiff1d(np.arange(E.shape[0]), show)
+    ax.scatter(E[rest, 0], E[rest, 1], s=6, color="0.75", label="其余的字")
+    ax.scatter(E[show, 0], E[show, 1], s=10, color=PALETTE[0])
+    for i in show:
+        ax.annotate(symbols[i], E[i], xytext=(3, 3), textcoords="offset points", color=PALETTE[0])
+    ax.set_xlabel("嵌入的第 0 维 E[i, 0]")
+    ax.set_ylabel("嵌入的第 1 维 E[i, 1]")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best")
     return _legible(fig)

@@ -149,11 +149,13 @@ def _draw_row_gradient(rand):
         t = _int(rand, 0, T - 1)
         if ids[t] != row:
             ids[t], placed = row, placed + 1
-    while True:   # 任何分量上都没有哪一份恰好等于总和（练习 3.3），也不是 [0, 0]
+    # 任何分量上都没有哪一份恰好等于总和（练习 3.3），也不是 [0, 0]；每一份的分量都不是 0，
+    # 所以漏加任何一份，每个分量都会变
+    while True:
         dH = [[_int(rand, -3, 3), _int(rand, -3, 3)] for _ in ids]
         shares = [g for g, i in zip(dH, ids, strict=True) if i == row]
         total = [sum(g[d] for g in shares) for d in range(2)]
-        if any(total) and not any(g[d] == total[d] for g in shares for d in range(2)):
+        if any(total) and not any(g[d] == total[d] or g[d] == 0 for g in shares for d in range(2)):
             break
     return {"ids": ids, "dH": dH, "row": row}, {"ids": _vector(ids), "dH": _rows(dH), "row": _num(row)}
 

@@ -461,12 +461,14 @@ const KINDS = {
       while (placed < uses) { const t = int(rand, 0, T - 1); if (ids[t] !== row) { ids[t] = row; placed++; } }
       // As exercise 3.3 asks of a test: no single position's share may equal the sum in any component, or
       // "only one share kept" (dE[ids] += dH) would count as right.
-      // Nor may the answer be [0, 0].
+      // Nor may the answer be [0, 0], nor a share have a 0 component: leaving out any one share changes
+      // every component of the sum.
       let dH, total;
       do {
         dH = ids.map(() => [int(rand, -3, 3), int(rand, -3, 3)]);
         total = dH.filter((_, t) => ids[t] === row).reduce((s, g) => s.map((x, d) => x + g[d]));
-      } while (total.every((x) => x === 0) || dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
+      } while (total.every((x) => x === 0)
+        || dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d] || x === 0)));
       return { values: { ids, dH, row }, texts: { ids: vector(ids), dH: rows(dH), row: num(row) } };
     },
     formula: (v) => v.dH[0].map((_, d) => plus(v.ids.flatMap((id, t) => (id === v.row ? [leaf(v.dH[t][d], `$dH[${t}]$`)]

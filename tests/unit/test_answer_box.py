@@ -238,6 +238,7 @@ def test_a_new_row_gradient_draw_never_lets_the_overwrite_answer_pass(tmp_path):
         assert len(shares) >= 2, values                                    # the row is read at least twice
         right = labcode.embedding_backward(dH, ids, max(ids.max(), row) + 1)[row]
         assert not np.any(shares == right), values                       # per component, as exercise 3.3(4)
+        assert np.all(shares != 0), values                               # leaving out a share changes the sum
         kept = labcode.embedding_backward_overwrite(dH, ids, max(ids.max(), row) + 1)[row]
         assert not np.allclose(kept, right), values
 

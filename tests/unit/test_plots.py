@@ -324,6 +324,8 @@ CHAPTER_FIGURES = {
                                                          labcode.cross_entropy_grad(WORKED_Z, 1),
                                                          np.logspace(-12, 0, 25)),
     "3.1 embedding rows": lambda: plots.embedding_rows(E, [3, 5, 3], C),
+    "3.2 embedding plane": lambda: plots.embedding_plane(np.arange(8.0).reshape(4, 2), ["<BOS>", "。", "我", "你"],
+                                                         [0, 1, 3]),
     "4.2 loss curve": lambda: plots.loss_curve(bigram.train(np.zeros((3, 3)), COUNTS, lr=5.0, steps=50)[1],
                                                bigram.count_nll(COUNTS)),
 }

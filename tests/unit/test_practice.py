@@ -113,20 +113,20 @@ def mean_loss_float32(logits, targets):
     return np.float32(mean_loss_masked(logits[valid].astype(np.float32), targets[valid]))
 
 
-def embedding_loops(ids, dH, vocab_size):
+def embedding_loops(dH, ids, vocab_size):
     dE = np.zeros((vocab_size, dH.shape[1]))
     for t, i in enumerate(ids):
         dE[i] += dH[t]
     return dE
 
 
-def embedding_add_at(ids, dH, vocab_size):
+def embedding_add_at(dH, ids, vocab_size):
     dE = np.zeros((vocab_size, dH.shape[1]), dtype=dH.dtype)
     np.add.at(dE, ids, dH)
     return dE
 
 
-def embedding_one_hot(ids, dH, vocab_size):
+def embedding_one_hot(dH, ids, vocab_size):
     return labcode.one_hot(ids, vocab_size).T @ dH
 
 
@@ -307,7 +307,7 @@ RIGHT = {
                            # in place, on a float copy, each component put back exactly
                            lambda f, x, d: labcode.gradients._central_difference(f, x.astype(float), d)],
     check_mean_loss: [labcode.cross_entropy, mean_loss_loops, mean_loss_masked, mean_loss_float32],
-    check_embedding_backward: [lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), embedding_loops,
+    check_embedding_backward: [lambda dH, ids, V: labcode.embedding_backward(dH, ids, V), embedding_loops,
                                embedding_add_at, embedding_one_hot],
     check_bigram_loss_and_grad: [bigram.loss_and_grad, bigram_loops, bigram_counts, bigram_float32],
     check_counts_loss_and_grad: [bigram.loss_and_grad_from_counts, counts_log_softmax, counts_loops, counts_nansum,
@@ -366,13 +366,13 @@ def per_target(logits, targets):
     return np.array([cross_entropy_loops(list(z), int(y)) for z, y in zip(logits[valid], targets[valid], strict=True)])
 
 
-def overwrite_backward(ids, dH, vocab_size):
+def overwrite_backward(dH, ids, vocab_size):
     dE = np.zeros((vocab_size, dH.shape[1]))
     dE[ids] += dH
     return dE
 
 
-def assign_backward(ids, dH, vocab_size):
+def assign_backward(dH, ids, vocab_size):
     dE = np.zeros((vocab_size, dH.shape[1]))
     for t, i in enumerate(ids):
         dE[i] = dH[t]
@@ -583,7 +583,7 @@ def mean_loss_batch_normalised(logits, targets):
     return -logp[valid][np.arange(valid.sum()), targets[valid]].mean()
 
 
-def embedding_zeros_like(ids, dH, vocab_size):
+def embedding_zeros_like(dH, ids, vocab_size):
     dE = np.zeros_like(dH)                        # (T, d) instead of (vocab_size, d)
     np.add.at(dE, ids, dH)
     return dE
@@ -785,7 +785,7 @@ WRONG = [
     (check_embedding_backward, overwrite_backward, "repeated_ids_overwrite",
      ["只留下了一份", "np.add.at", "ch3-overwrite-bug"]),
     (check_embedding_backward, assign_backward, "repeated_ids_overwrite", ["只留下了一份"]),
-    (check_embedding_backward, lambda ids, dH, V: np.eye(V)[ids] @ dH, "missing_transpose",
+    (check_embedding_backward, lambda dH, ids, V: np.eye(V)[ids] @ dH, "missing_transpose",
      ["X.T @ dH", "ch3-gradient"]),
     (check_bigram_loss_and_grad, bigram_with(columns_softmax), "wrong_axis", ["axis", "ch4-network"]),
     (check_bigram_loss_and_grad, bigram_with(batch_axis_softmax), "wrong_axis", ["轴"]),
@@ -1084,10 +1084,10 @@ def test_odd_results_are_failed_cases_not_crashes(fn, words):
     (check_mean_loss, lambda z, t: labcode.cross_entropy(z, t, reduction="none"), ["应返回一个数"]),
     (check_bigram_loss_and_grad, lambda W, xs, ys: bigram.loss_and_grad(W, xs, ys)[0], ["应返回两个值 (loss, dW)"]),
     (check_bigram_loss_and_grad, lambda W, xs, ys: (1.0, [[0.0]]), ["dW：返回的是 list"]),
-    (check_embedding_backward, lambda ids, dH, V: dH, ["形状应为 (6, 2)", "(3, 2)"]),
-    (check_embedding_backward, lambda ids, dH, V: labcode.embedding_backward(dH, ids, V).T,
+    (check_embedding_backward, lambda dH, ids, V: dH, ["形状应为 (6, 2)", "(3, 2)"]),
+    (check_embedding_backward, lambda dH, ids, V: labcode.embedding_backward(dH, ids, V).T,
      ["形状应为 (6, 2)，收到 (2, 6)，正好是转置的形状", "(vocab_size, d)"]),
-    (check_embedding_backward, lambda ids, dH, V: labcode.embedding_backward(dH, ids, ids.max() + 1),
+    (check_embedding_backward, lambda dH, ids, V: labcode.embedding_backward(dH, ids, ids.max() + 1),
      ["形状应为 (4, 3)，收到 (3, 3)", "没被读到的行是 0"]),
     (check_bigram_loss_and_grad, lambda W, xs, ys: (bigram.loss_and_grad(W, xs, ys)[0], softmax_rows(W[xs])),
      ["dW：形状应为 (3, 3)，收到 (4, 3)"]),
@@ -1165,7 +1165,7 @@ def test_each_case_gets_its_own_copies_so_a_mutating_function_changes_no_later_c
 REFERENCE_ARRAYS = [(check, RIGHT[check][0], positions) for check, positions in [
     (check_softmax, {"z": 0}), (check_logsumexp, {"z": 0}), (check_cross_entropy, {"z": 0}),
     (check_cross_entropy_grad, {"z": 0}), (check_numerical_grad, {"x": 1}),
-    (check_mean_loss, {"logits": 0, "targets": 1}), (check_embedding_backward, {"ids": 0, "dH": 1}),
+    (check_mean_loss, {"logits": 0, "targets": 1}), (check_embedding_backward, {"dH": 0, "ids": 1}),
     (check_bigram_loss_and_grad, {"W": 0, "xs": 1, "ys": 2}), (check_counts_loss_and_grad, {"W": 0, "C": 1}),
     (check_training_loop, {"W": 1})]]
 
@@ -1375,7 +1375,7 @@ def test_every_hint_points_at_the_cell_of_its_section_in_its_chapters_notebook()
 
 def test_an_untransposed_one_hot_product_that_happens_to_fit_is_named_too():
     """With T = V, X @ dH runs and has the right shape: the values give the mistake away."""
-    def square_only(ids, dH, V):
+    def square_only(dH, ids, V):
         if len(ids) != V:
             return labcode.embedding_backward(dH, ids, V)
         return np.eye(V)[ids] @ dH
@@ -1389,7 +1389,7 @@ def test_results_expose_cases_with_name_passed_and_message():
     first = result.failures[0]
     assert first.name == "书里的例子：ids = [3, 5, 3]" and first.passed is False
     assert first.message == "下标 [3, 1] 处差得最多：期望 1，实际 -1"
-    assert first.inputs.startswith("ids = [3, 5, 3]，dH = [[ 1.,  2.]")
+    assert first.inputs.startswith("dH = [[ 1.,  2.]")
     assert {case.passed for case in result.cases} == {True, False}
 
 
