@@ -114,7 +114,7 @@ function build(model, el) {
       ? `温度 τ 下的损失 −ln p_y(τ) = −ln p(${labels[y]}) = `
       : `交叉熵损失 ℓ = −ln p_y = −ln p(${labels[y]}) = `);
     make("strong", "sx-loss", lossLine, fmt(loss, 4));
-    if (tempered) make("span", "sx-tempnote", lossLine, "（只为演示温度的作用：训练用的损失是 τ = 1 时的）");
+    if (tempered) make("span", "sx-tempnote", lossLine, "（只为演示温度的作用：训练用的损失是 τ\u00a0=\u00a01 时的）");
   }
 
   const stop = onChanges(model, ["logits", "temperature", "target"], update);

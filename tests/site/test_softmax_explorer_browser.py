@@ -123,7 +123,7 @@ def test_the_loss_line_sets_p_y_with_a_subscript_and_says_when_the_loss_is_tempe
     press(root.locator(".sx-temp"), "ArrowLeft", 30)
     assert shown_state(page)["temperature"] != 1
     assert line.inner_text().startswith("温度 τ 下的损失 −ln p") and "_" not in line.inner_text()
-    assert "训练用的损失是 τ = 1 时的" in root.locator(".sx-tempnote").inner_text()
+    assert "训练用的损失是 τ = 1 时的" in root.locator(".sx-tempnote").inner_text().replace("\u00a0", " ")
     press(root.locator(".sx-temp"), "ArrowRight", 30)
     assert shown_state(page)["temperature"] == 1 and root.locator(".sx-tempnote").count() == 0
 
