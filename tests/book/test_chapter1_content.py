@@ -43,7 +43,7 @@ def test_the_numbering_check_can_fail():
 # ordinal on an index letter ("第 $t$ 个位置"), "第 3 行" for W[3] (a quoted “第 3 行” names the form to avoid).
 INDEX_RULE = re.compile(r"(?<!_0, )[a-z]_1,\s*\\dots|\\(?:sum|prod)_\{[a-z]\s*=\s*1\}|z_V\b|z_\{V\}|z_1 - z_2|z_2 - z_1"
                         r"|第 \$[a-z]\$ ?(?:个|项|行|列|层)|(?<!“)第 \d+ (?:行|列|项|个分量|个位置|格)|（第一个）")
-RULE_PAGES = ["book/01_probability_to_loss.ipynb", "book/appendix.ipynb", "book/glossary.md"]
+RULE_PAGES = ["book/01_probability_to_loss.ipynb", "book/02_gradient.ipynb", "book/appendix.ipynb", "book/glossary.md"]
 
 
 @pytest.mark.parametrize("name", RULE_PAGES)
