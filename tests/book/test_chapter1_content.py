@@ -271,7 +271,7 @@ def test_chapter1_distillation_tempers_teacher_and_student_and_scales_the_soft_t
 def test_chapter1_says_the_explorer_s_loss_at_another_temperature_is_only_a_demonstration():
     text = markdown_text(BOOK / "01_probability_to_loss.ipynb")
     explorer = text[text.index("(softmax-explorer)="):]
-    assert "温度不为 1 时" in explorer and "训练用的损失始终是温度为 1 时的" in explorer
+    assert "温度不为 1 时" in explorer and "训练用的损失是温度为 1 时的" in explorer
 
 
 def test_chapter1_kl_box_prints_cross_entropy_as_entropy_plus_kl():
