@@ -179,3 +179,13 @@ def test_the_derivative_rules_the_home_page_promises_are_in_the_appendix_and_che
     shown = printed_text()
     with np.printoptions(precision=6, suppress=True):
         assert f"σ(x)：    {1 / (1 + np.exp(-xs))}" in shown
+
+
+def test_the_mse_gradient_check_reports_the_relative_error():
+    """As chapter 2 says, a gradient check is judged on the relative error; the MSE gradient here is large."""
+    X, y = np.array([[10.0, 2.0], [4.0, 6.0], [8.0, 0.0]]), np.array([62.0, 60.0, 45.0])
+    w, b = np.array([3.0, 5.0]), 20.0
+    grad = 2 / 3 * X.T @ (X @ w + b - y)
+    assert np.abs(grad).max() > 10
+    check = labcode.gradcheck(lambda v: float(np.mean((X @ v + b - y) ** 2)), grad, w)
+    assert f"相对误差 {check.max_rel_error:.1e}" in printed_text()
