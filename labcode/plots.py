@@ -224,7 +224,7 @@ def step_size_error_curve(f, x, grad, deltas):
         shown = np.maximum(errs, 1e-18)            # 误差恰为 0 时画在底部，不让对数坐标出错
         best = int(np.argmin(errs))
         ax.loglog(deltas, shown, marker=marker, markersize=3.5, color=colour,
-                  label=f"{name}\n最小误差 {errs[best]:.1e}\n（$\\delta$ = {deltas[best]:.0e}）")
+                  label=f"{name}\n最小误差 {_times_ten(errs[best])}\n（$\\delta = {_power_of_ten(deltas[best])}$）")
         ax.plot(deltas[best], shown[best], marker=marker, markersize=11, markerfacecolor="none", color=colour)
     ax.set_xlabel("差分步长 $\\delta$（对数刻度）")
     ax.set_ylabel("与解析梯度的最大绝对误差")
@@ -235,18 +235,30 @@ def step_size_error_curve(f, x, grad, deltas):
             fontsize=note)
     ax.text(0.98, 0.97, "截断误差主导 →\n（约 $\\delta^2$）", transform=ax.transAxes, va="top", ha="right",
             fontsize=note)
-    # One labelled tick every three powers of ten, written 1e-6 as the printed outputs write δ.
+    # One labelled tick every three powers of ten, typeset as the prose writes them: 10⁻⁶, not 1e-6.
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_major_locator(ticker.LogLocator(base=1000))
         axis.set_minor_locator(ticker.LogLocator(base=10, numticks=30))
         axis.set_minor_formatter(ticker.NullFormatter())
-        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"1e{round(np.log10(v))}" if v != 1 else "1"))
+        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"${_power_of_ten(v)}$"))
     ax.grid(alpha=0.3, which="major")
     fig.legend(loc="outside lower center", ncols=2)
     return _legible(fig)
 
 
 # ---- chapter 3 figure: which rows a lookup reads, and how their gradient rows add up ----
+
+def _power_of_ten(x):
+    """10 的整数次幂的 mathtext 写法：1e-6 写成 10^{-6}，1 写成 1。"""
+    exponent = round(np.log10(x))
+    return "1" if exponent == 0 else f"10^{{{exponent}}}"
+
+
+def _times_ten(x):
+    """一个正数的 a × 10^b 写法（mathtext，一位小数），如 3.3e-06 写成 3.3 × 10^{-6}。"""
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"${mantissa} \\times 10^{{{int(exponent)}}}$"
+
 
 def _box(ax, x, y, width, height, text, color=None):
     """一个带文字的格子（中心高度 y）；被读到的行填浅色、边框加粗（文字里另写“读 k 次”，不只靠颜色区分）。"""

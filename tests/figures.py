@@ -67,13 +67,6 @@ def step_size_curves():
         labcode.step_size_errors(f, WORKED_Z.astype(np.float32), g, deltas)
 
 
-def float32_spikes():
-    """How many of 201 shifts c (which change nothing mathematically) give the float32 check a spike."""
-    g, f = labcode.cross_entropy_grad(WORKED_Z, 1), lambda v: labcode.cross_entropy(v, 1)
-    return sum(labcode.gradcheck(f, g, (WORKED_Z + c).astype(np.float32), 1e-8).max_abs_error > 1
-               for c in np.linspace(0, 0.1, 201))
-
-
 def chapter2():
     z, y = WORKED_Z, 1
     g = labcode.cross_entropy_grad(z, y)
@@ -107,7 +100,6 @@ def chapter2():
         Figure("dL/dW rows g and 2g", dW, 6),
         Figure("dL/db = g", db, 6),
         Figure("float32 error over float64 error, smallest in the window", ratio.min(), 6, "的{:.0f}倍到"),
-        Figure("shifts with a float32 spike", float32_spikes(), 0, "{:.0f}个出现尖峰"),
     ]
 
 

@@ -70,6 +70,15 @@ def test_the_samples_and_their_counts(glued, model):
     assert glued["hook_four"] < SAMPLES / 4, "the prose says few samples have four characters"
 
 
+def test_the_prose_says_where_the_sampler_cuts_a_word(notebook, glued, model):
+    """The sampler stops at the end symbol or after max_len characters; the page names the cut with its length."""
+    _, vocab, C = model
+    samples = idioms.sample_from_counts(C, vocab, np.random.default_rng(SEED), n=SAMPLES)
+    assert glued["hook_max_len"] == max(map(len, samples)), "the longest of the page's samples is the cut one"
+    assert sum(len(w) == glued["hook_max_len"] for w in samples) < SAMPLES / 100
+    assert "写满 {glue:text}`hook_max_len` 个字还没抽到，也截断" in prose(notebook)
+
+
 def test_the_examples_named_in_the_prose_are_in_the_data(notebook, glued, model):
     chengyu = set(model[0])
     text = prose(notebook)
