@@ -271,8 +271,8 @@ function lnOverDenominator(x) {
   for (let b = 1; b <= 100; b++) {
     const a = Math.round(x * b);
     if (Math.abs(a - x * b) < 1e-9 * b) {
-      return b === 1 ? [] : [[Math.log(a) / b, `ln ${a}/${b} 读作 (ln ${a})/${b}；想写 ln(${a}/${b})，请加括号。`],
-                             [-Math.log(b) / a, `−ln ${b}/${a} 读作 −(ln ${b})/${a}；想写 −ln(${b}/${a})，请加括号。`]];
+      return b === 1 ? [] : [[Math.log(a) / b, `\`ln ${a}/${b}\` 读作 \`(ln ${a})/${b}\`；想写 \`ln(${a}/${b})\`，请加括号。`],
+                             [-Math.log(b) / a, `\`−ln ${b}/${a}\` 读作 \`−(ln ${b})/${a}\`；想写 \`−ln(${b}/${a})\`，请加括号。`]];
     }
   }
   return [];
