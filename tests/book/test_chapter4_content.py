@@ -150,15 +150,21 @@ def test_own_word_list_needs_its_own_learning_rate(glued):
     assert glued["my_steps_ok"] == len(below) - 1
 
 
+# Symbols table A.1 gives another meaning: s (sequence index), q (target distribution), v, a real t, trigram a b c.
+OTHER_MEANINGS = (r"N_\{ij\}|\(N \+ \\alpha\)|\\lambda_\{\\max\}|温度 \$T\$|第 \$[irxk]\$ 行|步长"
+                  r"|\$[sqv]\$|[sqv]_[jk]\b|\\ln t\b|t \\ln t|_\{abc\}")
+
+
 def test_chapter4_uses_the_book_symbols_in_its_prose(notebook):
     prose = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
-    assert not re.search(r"N_\{ij\}|\(N \+ \\alpha\)|\\lambda_\{\\max\}|温度 \$T\$|第 \$[irxk]\$ 行|步长", prose)
+    assert not re.search(OTHER_MEANINGS, prose)
     assert not re.search(r"自己的词表|词表文件|一份词表|小词表|名字的词表", prose)   # 词表 is the vocabulary only
 
 
-def test_the_symbol_check_can_fail():
-    bad = r"计数矩阵 $N_{ij}$，$\lambda_{\max}$，第 $i$ 行"
-    assert re.search(r"N_\{ij\}|\(N \+ \\alpha\)|\\lambda_\{\\max\}|温度 \$T\$|第 \$[irxk]\$ 行|步长", bad)
+@pytest.mark.parametrize("bad", [r"计数矩阵 $N_{ij}$", r"$\lambda_{\max}$", "第 $i$ 行", "得到 $s$，", r"分布 $q$，$\ln q_j$",
+                                 r"方向 $v$", r"用 $\ln t \le t - 1$", r"$C^{(3)}_{abc}$"])
+def test_the_symbol_check_can_fail(bad):
+    assert re.search(OTHER_MEANINGS, bad)
 
 
 def test_chapter4_stores_both_figures_with_captions_and_alt_text(notebook):
@@ -185,6 +191,15 @@ def test_the_loss_figures_alt_text_quotes_the_training_run(notebook):
     alt = _loss_figure(notebook)["image"]["alt"]
     start, optimum, gap = re.search(r"从约 (\d\.\d) .*虚线 (\d\.\d{4}) .*从约 (\d\.\d\d) 单调下降", alt).groups()
     assert (start, optimum, gap) == (f"{LOSSES[0]:.1f}", f"{NLL_0:.4f}", f"{LOSSES[0] - NLL_0:.2f}"), alt
+
+
+def test_the_trainer_bullets_quote_the_1000_step_gaps_as_powers_of_ten(glued):
+    """The trainer's bullets quote the gap to the count optimum after 1000 steps at η = 70 and 80 as “8.9×10⁻⁴”."""
+    superscripts = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+    for lr, name in [(70.0, "gap_1000_70"), (80.0, "gap_1000_80")]:
+        _, run = bigram.train(np.zeros(C.shape), C, lr=lr, steps=1000)
+        mantissa, power = re.fullmatch(r"(\d\.\d)×10([⁻⁰-⁹¹²³]+)", glued[name]).groups()
+        assert float(mantissa) * 10.0 ** int(power.translate(superscripts)) == pytest.approx(run[-1] - NLL_0, rel=0.06)
 
 
 def test_the_loss_figures_caption_describes_its_axes():
