@@ -232,6 +232,7 @@ def test_the_readers_training_loop_reaches_the_chapters_numbers(notebook):
     text = printed(notebook)
     assert "逐条写法，前三步： " + " ".join(f"{v:.6f}" for v in first[:3]) in text
     assert f"计数写法，12,000 步之后：{LOSSES[-1]:.6f}" in text
+    assert f"W = ln C：{NLL_0:.6f}，labcode {NLL_0:.6f}" in text   # the optimum's zero cells give 0, not nan
 
 
 def trigrams(words):
