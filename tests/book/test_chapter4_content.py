@@ -161,8 +161,8 @@ def test_chapter4_uses_the_book_symbols_in_its_prose(notebook):
     assert not re.search(r"自己的词表|词表文件|一份词表|小词表|名字的词表", prose)   # 词表 is the vocabulary only
 
 
-@pytest.mark.parametrize("bad", [r"计数矩阵 $N_{ij}$", r"$\lambda_{\max}$", "第 $i$ 行", "得到 $s$，", r"分布 $q$，$\ln q_j$",
-                                 r"方向 $v$", r"用 $\ln t \le t - 1$", r"$C^{(3)}_{abc}$"])
+@pytest.mark.parametrize("bad", [r"计数矩阵 $N_{ij}$", r"$\lambda_{\max}$", "第 $i$ 行", "得到 $s$，",
+                                 r"分布 $q$，$\ln q_j$", r"方向 $v$", r"用 $\ln t \le t - 1$", r"$C^{(3)}_{abc}$"])
 def test_the_symbol_check_can_fail(bad):
     assert re.search(OTHER_MEANINGS, bad)
 
