@@ -352,3 +352,12 @@ def test_new_terms_are_linked_in_chapter4(notebook):
     prose = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
     for term in ["凸函数", "特征值", "标签平滑", "验证集", "测试集", "奈特"]:
         assert f"{{term}}`{term}`" in prose, term
+
+
+def test_pair_t_is_position_t_of_the_names_joined_by_dots(notebook):
+    """§“梯度” keeps the table's position index t for the pairs: pair t is position t of “.emma.olivia.…”."""
+    prose = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
+    assert "编号为 $t$ 的训练对就是这一串里编号为 $t$ 的位置" in prose
+    joined = [0] + [i for w in WORDS for i in [*(VOCAB[ch] for ch in w), 0]]
+    np.testing.assert_array_equal(XS, joined[:-1])
+    np.testing.assert_array_equal(YS, joined[1:])
