@@ -21,15 +21,10 @@ across pages; figures inside stay in place instead of floating away.
 from __future__ import annotations
 
 from docutils import nodes
-from docutils.parsers.rst import directives
-from sphinx.transforms import SphinxTransform
-from sphinx.util.docutils import SphinxDirective
 
 import cell_runs
-import site_files
 
 LABEL = "深入："
-CSS = "deep.css"
 
 
 class deep_start(nodes.General, nodes.Element):  # noqa: N801 (docutils names nodes in lower case)
@@ -48,64 +43,9 @@ class deep_title(nodes.paragraph):  # noqa: N801
     """The words after “深入：”."""
 
 
-class DeepStart(SphinxDirective):
-    required_arguments = 1
-    final_argument_whitespace = True
-    option_spec = {"class": directives.class_option}
-
-    def run(self):
-        title = deep_title()
-        title += self.state.inline_text(self.arguments[0], self.lineno)[0]
-        marker = deep_start(classes=self.options.get("class", []))
-        marker += title
-        self.set_source_info(marker)
-        return [marker]
-
-
-class DeepEnd(SphinxDirective):
-    def run(self):
-        marker = deep_end()
-        self.set_source_info(marker)
-        return [marker]
-
-
-class MergeDeepBoxes(SphinxTransform):
-    """Move the nodes between each deep-start and its deep-end into one deep_box."""
-
-    # Before sphinx-exercise merges its gated solutions (10), so a solution inside a box keeps its cells.
-    default_priority = 9
-
-    def apply(self):
-        cell_runs.gather(self.document, deep_start, deep_end,
-                         lambda start: deep_box(classes=["lc-deep", *start["classes"]]), "deep")
-
-
-def visit_box_html(self, node):
-    self.body.append(self.starttag(node, "details"))   # the node's classes: lc-deep and any :class:
-
-
-def visit_box_latex(self, node):
-    self.body.append("\n\\begin{handoutdeep}")
-    self.no_latex_floats += 1   # a figure inside is placed here ([H]), not floated out of the frame
-
-
-def depart_box_latex(self, node):
-    self.no_latex_floats -= 1
-    self.body.append("\\end{handoutdeep}\n")
-
-
 def setup(app):
-    app.add_node(deep_start)
-    app.add_node(deep_end)
-    app.add_node(deep_box, html=(visit_box_html, cell_runs.append("</div>\n</details>\n")),
-                 latex=(visit_box_latex, depart_box_latex))
-    app.add_node(deep_title,
-                 html=(cell_runs.append(f'<summary class="lc-deep-title"><span class="lc-deep-label">{LABEL}</span>'),
-                       cell_runs.append('</summary>\n<div class="lc-deep-body">\n')),
-                 latex=(cell_runs.append("{"), cell_runs.append("}\n")))
-    app.add_directive("deep-start", DeepStart)
-    app.add_directive("deep-end", DeepEnd)
-    app.add_transform(MergeDeepBoxes)
-    site_files.serve_static(app)
-    site_files.assets_where(app, deep_box, css=CSS)
+    # The box's classes: lc-deep and any :class: given to deep-start.
+    cell_runs.add_fold(app, "deep", (deep_start, deep_end, deep_box, deep_title),
+                       lambda start: deep_box(classes=["lc-deep", *start["classes"]]), html_class="lc-deep",
+                       css="deep.css", latex_env="handoutdeep", label=f'<span class="lc-deep-label">{LABEL}</span>')
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -12,15 +12,13 @@ The PDF handouts are not concerned: LaTeX typesets their formulas.
 from __future__ import annotations
 
 import html
-import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 from sphinx.ext.mathjax import html_visit_displaymath, html_visit_math
 from sphinx.util import logging
 
+import node_json
 import site_files
 
 logger = logging.getLogger(__name__)
@@ -28,7 +26,11 @@ RENDERER = Path(__file__).resolve().parents[1] / "web" / "render_maths.cjs"
 CSS = "prerendered-maths.css"
 # A formula as Sphinx writes it for MathJax; one typeset by an earlier build starts with <mjx-container>.
 FORMULA = re.compile(r'(<(span|div) class="math notranslate nohighlight"[^>]*>)'
-                     r'(?!(?:<span class="eqno">.*?</span>)?<mjx-container)(.*?)(</\2>)', re.S)
+                     r'(?!(?:<span class="eqno">.*?</span>)?<mjx-container)(.*?)(</\2>)'
+                     r'([：；，。、）！？”’]?)', re.S)
+# Chinese punctuation that may not start a line (避头尾): after an inline formula the browser sees an object, not a
+# character, and would break before it; the formula and the mark are kept together in a span that does not wrap.
+KEEP_WITH_FORMULA = "math-punct"
 EQUATION_NUMBER = re.compile(r'^\s*<span class="eqno">.*?</span>', re.S)
 BODY = re.compile(r"<body[^>]*>")
 
@@ -47,18 +49,11 @@ def tex_of(kind: str, content: str) -> tuple[str, str, bool]:
 
 def render(pages: list[list[tuple[str, bool]]]) -> dict:
     """Run the Node renderer once on every formula of every page (see web/render_maths.cjs)."""
-    node = shutil.which("node")
-    if node is None or not (RENDERER.parent / "node_modules" / "mathjax-full").is_dir():
-        raise RuntimeError("网站的公式在构建时由 Node.js 排版：找不到 node 或 web/node_modules/mathjax-full，"
-                           "请先运行 `make assets`。\n"
-                           "Formulas are typeset at build time by Node.js: node or web/node_modules/mathjax-full "
-                           "is missing; run `make assets` first.")
-    request = json.dumps({"pages": pages}, ensure_ascii=False)
-    proc = subprocess.run([node, str(RENDERER)], input=request, capture_output=True, text=True, encoding="utf-8",
-                          cwd=RENDERER.parent)
-    if proc.returncode != 0:
-        raise RuntimeError(f"web/render_maths.cjs failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout)
+    return node_json.run(RENDERER, {"pages": pages}, needs=RENDERER.parent / "node_modules" / "mathjax-full",
+                         cwd=RENDERER.parent, missing=(
+                             "网站的公式在构建时由 Node.js 排版：找不到 node 或 web/node_modules/mathjax-full，"
+                             "请先运行 `make assets`。\nFormulas are typeset at build time by Node.js: node or "
+                             "web/node_modules/mathjax-full is missing; run `make assets` first."))
 
 
 def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
@@ -67,7 +62,8 @@ def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
     texts = [p.read_text(encoding="utf-8") for p in pages]
     found = [[tex_of(m.group(2), m.group(3)) for m in FORMULA.finditer(text)] for text in texts]
     result = render([[(tex, display) for _, tex, display in formulas] for formulas in found])
-    (outdir / "_static" / CSS).write_text(result["css"], encoding="utf-8")
+    (outdir / "_static" / CSS).write_text(result["css"] + f"\n.{KEEP_WITH_FORMULA} {{ white-space: nowrap; }}\n",
+                                          encoding="utf-8")
     failed = []
     for page, text, formulas, typeset in zip(pages, texts, found, result["pages"], strict=True):
         failed += [(page.relative_to(outdir).as_posix(), formulas[i][1], why) for i, why in typeset["errors"]]
@@ -78,7 +74,10 @@ def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
             if display:
                 # The theme lets a wide display formula scroll sideways (a phone): a keyboard must reach it too.
                 svg = svg.replace("<mjx-container ", '<mjx-container tabindex="0" ', 1)
-            return match.group(1) + prefix + svg + match.group(4)
+            formula = match.group(1) + prefix + svg + match.group(4)
+            if match.group(5) and not display:
+                return f'<span class="{KEEP_WITH_FORMULA}">{formula}{match.group(5)}</span>'
+            return formula + match.group(5)
 
         text = FORMULA.sub(replace, text)
         # The glyphs every formula of the page uses, once, at the start of the body.

@@ -33,7 +33,7 @@ WRITE_TITLE = "你来写"
 WRITE_NOTE = ('<p class="lc-reading-note"><strong>不运行代码时：</strong>把要写的几步先写在纸上（或在心里过一遍），'
               "再展开下面的“解答”对照；检查格的报告只在运行笔记本时才有。</p>")
 STATE_LINE = ('<p class="lc-reading-state" hidden><span class="lc-reading-text">阅读模式：代码已折叠。</span>'
-              '<button type="button" class="lc-reading-toggle">显示代码</button></p>\n')
+              '<button type="button" class="lc-reading-toggle lc-button">显示代码</button></p>\n')
 BUTTON = {"type": "javascript", "javascript": "", "tooltip": "阅读模式：折叠代码，只看正文、图和交互组件",
           "icon": "fas fa-book-open", "label": "reading-mode-button"}
 

@@ -33,7 +33,7 @@ VISIBLE_TOGGLE = re.compile(r'<button class="(sidebar-toggle (primary|secondary)
                             r'(?:primary|secondary) sidebar" data-bs-placement="bottom" data-bs-toggle="tooltip">')
 TOGGLE_NAMES = {"primary": "全书目录", "secondary": "本页目录"}
 SIDEBAR = re.compile(r'(<div id="pst-(primary|secondary)-sidebar" class="[^"]*">)')
-CLOSE = ('<form method="dialog" class="lc-dialog-close"><button type="submit">'
+CLOSE = ('<form method="dialog" class="lc-dialog-close"><button type="submit" class="lc-button">'
          '<span aria-hidden="true">✕</span> 关闭{what}</button></form>')
 PAGE_TOC = re.compile(r'(<nav id="pst-page-toc-nav" class="page-toc"[^>]*>\s*<ul class="[^"]*">)')
 HEADER_LINK_TITLES = {"列印成 PDF": "打印本页（可另存为 PDF）",

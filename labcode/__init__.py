@@ -1,5 +1,5 @@
 """labcode：课程各章共用的代码（数学、数据、交互组件与插图）。"""
-from . import corpus, idioms, practice
+from . import corpus, idioms, low_rank, practice
 from ._glue import glue
 from .batch import BOS, EOS, IGNORE, UNK, collate, valid_mean
 from .bigram import (
@@ -26,6 +26,7 @@ from .embedding import (
 from .gradients import GradCheck, gradcheck, gradient_step, numerical_grad, step_size_errors
 from .idioms import load_idioms
 from .linear import linear, linear_backward
+from .low_rank import train_low_rank_bigram
 from .overview import course_map, course_map_alt
 from .probability import cross_entropy, cross_entropy_grad, entropy, log_softmax, logsumexp, perplexity, softmax
 from .regression import mse, mse_grad
@@ -36,7 +37,8 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "mse", "mse_grad",
            "UNK", "BOS", "EOS", "IGNORE", "collate", "valid_mean",
            "one_hot", "embedding", "embedding_backward", "embedding_backward_overwrite",
-           "embed_with_positions", "embed_with_positions_backward", "corpus", "practice", "Vocab",
+           "embed_with_positions", "embed_with_positions_backward", "low_rank", "train_low_rank_bigram",
+           "corpus", "practice", "Vocab",
            "load_words", "split_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll",
            "count_weights",
            "loss_and_grad", "loss_and_grad_from_counts", "sample_names",

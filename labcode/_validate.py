@@ -101,6 +101,16 @@ def check_alpha(alpha):
     return check_nonneg(alpha, "alpha", note="平滑的伪计数 α")
 
 
+def check_gamma(gamma):
+    """插值权重 γ：[0, 1] 内的有限实数。
+
+    >>> check_gamma(1.5)
+    Traceback (most recent call last):
+    ValueError: gamma 必须是 [0, 1] 内的有限实数（插值权重 γ），收到 1.5
+    """
+    return _real(gamma, "gamma", " [0, 1] 内的有限实数", lambda v: 0 <= v <= 1, "插值权重 γ")
+
+
 def check_reg(reg):
     """正则化系数 λ：非负的有限实数。"""
     return check_nonneg(reg, "reg", note="正则化系数 λ")
@@ -123,6 +133,11 @@ def check_int(n, name, low=None, high=None, *, note=None):
     if (low is not None and n < low) or (high is not None and n > high):
         raise ValueError(message)
     return int(n)
+
+
+def check_prev(prev, vocab_size):
+    """前一个字的编号：[0, V − 1] 内的整数，返回 int。"""
+    return check_int(prev, "prev", 0, vocab_size - 1, note="前一个字的编号")
 
 
 def check_count(n, name):

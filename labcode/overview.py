@@ -28,7 +28,7 @@ class Stage:
     alt: str
 
 
-# Each chapter's stage: the parts it lights up (node and edge keys below) and its alt text. A new chapter is one entry.
+# 每章的一段：它点亮的部分（下面节点与箭头的键）和替代文字。新增一章只需加一项。
 STAGES = {
     "softmax": Stage(1, frozenset({"h", "W", "f2", "z", "f3", "softmax", "p", "f4", "nll", "loss"}),
                      "你在这里：第 1 章，从分数到概率，再到损失。隐状态 h 乘输出权重 W 得到分数 z，"
@@ -56,24 +56,24 @@ WHOLE_ALT = ("课程全图。前向：编号 ids 在嵌入表 E 里各查出一�
              "和隐状态的梯度 g Wᵀ，后者按编号累加进 dE；最后一步更新 W ← W − η dW。")
 
 
-# ---- the picture, described once ----
-# A node sits at (lane, step): lane "op" holds what acts on a forward arrow (the parameters E and W, and
-# the functions softmax and −ln p_y), lane 0 the forward quantities, lane 1 the gradients flowing back,
-# lane 2 the parameters' gradients and the update. Steps run along the forward path: ids 0, h 1, z 2, p 3, ℓ 4.
-# Labels are matplotlib mathtext ($…$).
+# ---- 图的内容，只描述一次 ----
+# 节点位于（道, 步）：“op”道放作用在前向箭头上的东西（参数 E、W，以及
+# 函数 softmax 与 −ln p_y），0 道放前向的量，1 道放反向流回的梯度，
+# 2 道放参数的梯度和更新。步沿前向路径排：ids 0、h 1、z 2、p 3、ℓ 4。
+# 标签用 matplotlib 的 mathtext（$…$）。
 
 @dataclass(frozen=True)
 class Node:
     lane: object
     step: float
     lines: tuple
-    kind: str = "quantity"      # quantity | param | label | update
+    kind: str = "quantity"      # 取值：quantity | param | label | update
 
 
 @dataclass(frozen=True)
 class Edge:
-    path: tuple                 # node keys, or (lane, step) waypoints in between
-    kind: str                   # forward | backward | feed
+    path: tuple                 # 节点的键，或其间经过的（道, 步）点
+    kind: str                   # 取值：forward | backward | feed
 
 
 NODES = {
@@ -107,7 +107,7 @@ EDGES = {
     "b4": Edge(("g", "dW"), "backward"),
     "u": Edge(("dW", "update"), "backward"),
 }
-FEEDS = {"feedE": "E", "feedW": "W", "feedS": "softmax", "feedL": "nll"}  # lit with what feeds the arrow
+FEEDS = {"feedE": "E", "feedW": "W", "feedS": "softmax", "feedL": "nll"}  # 随它所喂的那一项一起点亮
 
 
 @dataclass(frozen=True)
@@ -116,13 +116,13 @@ class Layout:
     name: str
     width: float
     height: float
-    lanes: dict                 # lane -> coordinate across the path
+    lanes: dict                 # 道 -> 横穿路径方向的坐标
     step0: float
     pitch: float
-    sizes: dict                 # node key -> (width, height)
-    legend_at: tuple            # (x, y) of the legend's first line
-    legend_rows: int            # 1: one line, 2: two lines
-    places: dict = None         # node key -> (lane, step), where this layout moves a node
+    sizes: dict                 # 节点的键 -> (宽, 高)
+    legend_at: tuple            # 图例第一行的 (x, y)
+    legend_rows: int            # 1：排成一行；2：排成两行
+    places: dict = None         # 节点的键 -> (道, 步)：这种排法挪动的节点
 
     def centre(self, lane, step):
         across, along = self.lanes[lane], self.step0 + step * self.pitch
@@ -146,19 +146,19 @@ NARROW = Layout(
      "g": (92, 42), "dh": (76, 42), "dE": (80, 42), "dW": (98, 42), "update": (100, 58),
      "E": (62, 40), "W": (62, 40), "softmax": (60, 18), "nll": (60, 18)},
     (8, 460), 2,
-    # Stacked, g and dW would touch corner to corner: dW moves up, so the arrow between them has length.
+    # 竖排时 g 与 dW 会角对角相碰：把 dW 上移，两者之间的箭头才有长度。
     {"dW": (2, 1.2)})
 LAYOUTS = {"wide": WIDE, "narrow": NARROW}
 
-# The ink of the PNG and the PDF; the site's SVG draws it in currentColor, the colour of the page's text.
+# PNG 与 PDF 的墨色；网页的 SVG 改用 currentColor，即页面正文的颜色。
 INK = "#1a1a1a"
-BACKWARD_COLOUR = "#D55E00"   # Okabe-Ito vermillion: readable on light and dark pages
-ACCENT = "#0072B2"            # Okabe-Ito blue, as a light tint behind this chapter's boxes
-TINT, MUTED = 0.16, 0.38      # the tint's opacity; the opacity of what this chapter does not do
+BACKWARD_COLOUR = "#D55E00"   # Okabe-Ito 朱红：浅色与深色页面上都看得清
+ACCENT = "#0072B2"            # Okabe-Ito 蓝，作本章方框后的浅色底
+TINT, MUTED = 0.16, 0.38      # 浅色底的不透明度；本章不涉及部分的不透明度
 LINE_WIDTH = {"lit": 2.6, "plain": 1.6, "muted": 1.2}
 BOX_WIDTH = {"lit": 2.6, "plain": 1.3, "muted": 1.0}
 SIZE_SYMBOL, SIZE_NAME = 15, 12.5
-# The site's fonts for the SVG's text (the PNG and the PDF use the CJK font that labcode.fonts finds).
+# SVG 文字用网页的字体（PNG 与 PDF 用 labcode.fonts 找到的中文字体）。
 FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, PingFang SC, Microsoft YaHei, sans-serif"
 
 
@@ -178,7 +178,7 @@ def _lines(layout, key):
     return lines
 
 
-# ---- states: lit, muted or plain ----
+# ---- 状态：点亮、淡化或普通 ----
 
 def _states(stage):
     if stage is None:
@@ -204,7 +204,7 @@ def course_map_alt(stage=None):
     return WHOLE_ALT if stage is None else STAGES[stage].alt
 
 
-# ---- geometry ----
+# ---- 几何 ----
 
 def _rect(layout, key):
     (cx, cy), (w, h) = layout.place(key), _size(layout, key)
@@ -227,7 +227,7 @@ def _edge_points(layout, key):
     for item in path:
         if isinstance(item, str) and item in NODES:
             points.append(layout.place(item))
-        elif isinstance(item, str):                      # another edge: its middle
+        elif isinstance(item, str):                      # 另一条箭头：取其中点
             a, b = _edge_points(layout, item)[:2]
             points.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
         else:
@@ -265,7 +265,7 @@ def _legend_items(stage):
     return items
 
 
-# ---- the one drawing ----
+# ---- 唯一的画法 ----
 
 def _figure(stage, layout=WIDE, *, svg=False):
     """The map as a matplotlib Figure, one unit a pixel (72 dpi), y downwards; every artist's gid is "lc-" and its
@@ -286,7 +286,7 @@ def _figure(stage, layout=WIDE, *, svg=False):
     states = _states(stage)
     fig = Figure(figsize=(layout.width / 72, layout.height / 72), dpi=72)
     if svg:
-        fig.patch.set_visible(False)     # no background: the page's shows through
+        fig.patch.set_visible(False)     # 不画背景：透出页面自己的底色
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, layout.width)
     ax.set_ylim(layout.height, 0)
@@ -312,7 +312,7 @@ def _figure(stage, layout=WIDE, *, svg=False):
                     Affine2D().scale(1, -1).translate(left, y))
                 ax.add_patch(PathPatch(outline, facecolor=INK, edgecolor=INK if lit else "none",
                                        lw=0.7 if lit else 0, alpha=alpha(state), clip_on=False, gid=f"lc-{key}"))
-            else:  # (a browser drops the spaces around SVG text: they become the offset)
+            else:  # （浏览器会丢掉 SVG 文字两端的空格：改成位移）
                 lead = width - measure.get_text_width_height_descent(run.lstrip(), prop, ismath=False)[0]
                 bold = [patheffects.withStroke(linewidth=0.7, foreground=INK)] if lit and not svg else []
                 ax.text(left + lead, y, run.strip(), fontsize=size, ha="left", va="baseline", color=INK,
@@ -370,7 +370,7 @@ def _render(fig, fmt, **options):
     return buffer.getvalue()
 
 
-# ---- the site's SVG: the same figure, its ink in currentColor ----
+# ---- 网页的 SVG：同一张图，墨色换成 currentColor ----
 
 _PART = re.compile(r'<g id="lc-([\w-]+)">')
 _OWN_IDS = re.compile(r'<g id="(?:figure|axes|patch|line2d|text|legend)_\d+">')
@@ -394,7 +394,7 @@ def _svg(stage, layout):
 
     states = _states(stage)
     svg = figure_svg(_figure(stage, layout, svg=True), tight=False)
-    svg = svg[svg.index("<svg "):]                                   # no XML declaration or doctype inline
+    svg = svg[svg.index("<svg "):]                                   # 内嵌时不要 XML 声明和 doctype
     svg = _STYLE.sub("", _COMMENT.sub("", svg)).replace(INK, "currentColor")
     svg = _PATH_DATA.sub(_short_path, _OWN_IDS.sub("<g>", svg))
     svg = re.sub(r">\s+<", "><", svg)
@@ -414,16 +414,16 @@ def _svg(stage, layout):
     return _ROOT.sub(root, svg, count=1)
 
 
-# ---- the displayable object ----
+# ---- 可显示的对象 ----
 
-# The wide map above 600 px, the narrow one below. pydata-sphinx-theme paints HTML outputs light in dark mode
-# (for outputs drawn in black); the map draws in currentColor, so it keeps the page's own colours.
+# 宽于 600 px 显示横排图，否则显示竖排图。pydata-sphinx-theme 在深色模式下给 HTML 输出铺浅色底
+# （为黑色绘制的输出准备）；全图用 currentColor 绘制，因此保留页面自己的配色。
 STYLE = ("<style>.lc-map{margin:0.5rem 0 1rem}.lc-map svg{display:block;margin:0 auto;height:auto;width:100%}"
          ".lc-map .lc-map-wide{max-width:600px}.lc-map .lc-map-narrow{display:none;max-width:380px}"
          "@media (max-width:600px){.lc-map .lc-map-wide{display:none}.lc-map .lc-map-narrow{display:block}}"
          "html[data-theme] .bd-content div.cell_output div.text_html:has(> div.lc-map)"
          "{background:none;color:inherit;padding:0}</style>")
-PNG_DPI = 144   # two pixels per unit: sharp on high-density screens, shown at the map's own width
+PNG_DPI = 144   # 每单位两个像素：按图本身的宽度显示，高密度屏上也清晰
 PNG_COLOURS = 32
 
 
@@ -448,11 +448,11 @@ class CourseMap:
         return f'<div class="lc-map">{STYLE}\n{self.svg("wide")}\n{self.svg("narrow")}\n</div>'
 
     def pdf(self):
-        # No creation date: the same map gives the same bytes (stored notebook outputs are compared).
+        # 不写创建日期：同一张图得到同样的字节（笔记本存储的输出要逐一比较）。
         return _render(_figure(self.stage), "pdf", metadata={"CreationDate": None})
 
     def png(self, dpi=PNG_DPI):
-        # A few flat colours: a palette of 32 keeps the look at a quarter of the bytes every notebook stores.
+        # 少量纯色：32 色调色板外观不变，每个笔记本存的字节只有原来的四分之一。
         from PIL import Image
 
         drawn = Image.open(io.BytesIO(_render(_figure(self.stage), "png", dpi=dpi))).convert("RGB")

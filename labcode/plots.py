@@ -9,22 +9,20 @@ import numpy as np
 from matplotlib import ticker
 from matplotlib.figure import Figure
 
-from ._validate import as_row, check_temperature
+from ._validate import as_ids, as_row, as_table, check_temperature, short_repr
 from .fonts import use_cjk_font
 from .probability import entropy, softmax
 
-# Okabe–Ito palette: distinguishable under the common forms of colour blindness.
+# Okabe–Ito 调色板：常见的几种色盲都能分辨。
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 TARGET_EDGE = "#000000"
 # A candidate named after a colour is drawn in it (the Okabe–Ito shade nearest that name): “红” is never blue.
 NAMED_COLOURS = {"红": "#D55E00", "黄": "#E69F00", "绿": "#009E73", "蓝": "#0072B2", "紫": "#CC79A7"}
 
-# Most readers read on a phone, where the site shrinks a PNG to the text column (about 312 CSS px wide on a
-# 360 px screen). A label of s points on a figure w inches wide then shows s * 312 / (72 * w) px high, so the
-# chapter figures are drawn FIGURE_WIDTH inches wide with no label under LABEL_PT points: at least 11 px on a
-# phone. On a desktop (shown at 100 px per inch) and on paper (at its own size) the same PNG is about as wide
-# as the text column. The notebooks store the PNGs at twice that resolution (`InlineBackend.figure_formats =
-# ["retina"]`), shown at the same size: sharp on a phone's screen.
+# 多数读者用手机读，网页把 PNG 缩到正文栏的宽度（360 px 的屏上约 312 CSS px）。w 英寸宽的图上 s 磅的文字
+# 于是显示为 s * 312 / (72 * w) px 高，所以各章的图画成 FIGURE_WIDTH 英寸宽，文字不小于 LABEL_PT 磅：
+# 手机上至少 11 px。桌面上（每英寸 100 px）和纸上（原尺寸），同一张 PNG 也大约与正文栏一样宽。
+# 笔记本按两倍分辨率存 PNG（`InlineBackend.figure_formats = ["retina"]`），显示尺寸不变：手机屏上也清晰。
 FIGURE_WIDTH = 4.8
 LABEL_PT = 12.5
 
@@ -79,12 +77,12 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0, fontsize=
     return bars
 
 
-# ---- chapter 1 figures: each builds a Figure (no pyplot state) and returns it ----
+# ---- 第 1 章的图：每个函数新建一个 Figure（不用 pyplot 的全局状态）并返回它 ----
 
 def _legible(fig, size=LABEL_PT):
     """把图里每段文字（刻度、轴标签、标题、图例、注释）都放大到至少 ``size`` 磅，返回 fig。"""
     for ax in fig.axes:
-        ax.tick_params(labelsize=size)    # also the tick labels matplotlib creates later, at draw time
+        ax.tick_params(labelsize=size)    # 也管 matplotlib 绘制时才生成的刻度标签
     for text in fig.findobj(matplotlib.text.Text):
         if text.get_fontsize() < size:
             text.set_fontsize(size)
@@ -144,7 +142,7 @@ def temperature_bars(logits, temperatures, labels):
     temps = [check_temperature(t) for t in np.atleast_1d(np.asarray(temperatures, dtype=object)).tolist()]
     if not temps:
         raise ValueError("temperatures 至少要有一个温度，收到空序列")
-    # Up to three panels side by side, more in further rows: each panel stays wide enough for its numbers.
+    # 一行最多并排三幅，多的换行：每幅都宽得下它的数字。
     ncols = min(len(temps), 3)
     nrows = -(-len(temps) // ncols)
     fig = Figure(figsize=(min(1.6 * ncols + 0.3, FIGURE_WIDTH), 2.9 * nrows), layout="constrained")
@@ -184,7 +182,7 @@ def nll_curve(highlight=None, *, p_min=0.01):
     ax.plot(p, -np.log(p), color=PALETTE[0])
     for q in points:
         ax.plot([q], [-np.log(q)], "o", color=PALETTE[5])
-        # Right of p = 0.5 the curve is low and flat: a label there goes up and to the left, clear of it.
+        # p = 0.5 右边曲线又低又平：那里的标注往左上方放，避开曲线。
         far = q > 0.5
         ax.annotate(f"$p_y$ = {q:.3f}\n损失 {-np.log(q):.3f}", (q, -np.log(q)), xytext=(-70, 20) if far else (8, 6),
                     textcoords="offset points", arrowprops={"arrowstyle": "-", "color": "0.5"} if far else None)
@@ -196,7 +194,7 @@ def nll_curve(highlight=None, *, p_min=0.01):
     return _legible(fig)
 
 
-# ---- chapter 2 figures ----
+# ---- 第 2 章的图 ----
 
 def step_size_error_curve(f, x, grad, deltas):
     """中心差分的误差随差分步长 δ 的变化：float64 与 float32 两条曲线（双对数坐标）。
@@ -224,29 +222,41 @@ def step_size_error_curve(f, x, grad, deltas):
         shown = np.maximum(errs, 1e-18)            # 误差恰为 0 时画在底部，不让对数坐标出错
         best = int(np.argmin(errs))
         ax.loglog(deltas, shown, marker=marker, markersize=3.5, color=colour,
-                  label=f"{name}\n最小误差 {errs[best]:.1e}\n（$\\delta$ = {deltas[best]:.0e}）")
+                  label=f"{name}\n最小误差 {_times_ten(errs[best])}\n（$\\delta = {_power_of_ten(deltas[best])}$）")
         ax.plot(deltas[best], shown[best], marker=marker, markersize=11, markerfacecolor="none", color=colour)
     ax.set_xlabel("差分步长 $\\delta$（对数刻度）")
     ax.set_ylabel("与解析梯度的最大绝对误差")
-    # Bottom left and top right are clear of both curves (errors are large on the left, small on the right).
-    # Their sub- and superscripts are set smaller: the notes are a size up, so that these stay legible too.
+    # 左下角和右上角都不碰两条曲线（误差左边大、右边小）。
+    # 注释里的上下标会排得更小：注释大一号，上下标才看得清。
     note = LABEL_PT + 1.5
     ax.text(0.02, 0.03, "← 舍入误差主导\n（约 $\\varepsilon_{\\mathrm{mach}}/\\delta$）", transform=ax.transAxes,
             fontsize=note)
     ax.text(0.98, 0.97, "截断误差主导 →\n（约 $\\delta^2$）", transform=ax.transAxes, va="top", ha="right",
             fontsize=note)
-    # One labelled tick every three powers of ten, written 1e-6 as the printed outputs write δ.
+    # 每隔三个数量级标一个刻度，写法与正文相同：10⁻⁶，不写 1e-6。
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_major_locator(ticker.LogLocator(base=1000))
         axis.set_minor_locator(ticker.LogLocator(base=10, numticks=30))
         axis.set_minor_formatter(ticker.NullFormatter())
-        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"1e{round(np.log10(v))}" if v != 1 else "1"))
+        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"${_power_of_ten(v)}$"))
     ax.grid(alpha=0.3, which="major")
     fig.legend(loc="outside lower center", ncols=2)
     return _legible(fig)
 
 
-# ---- chapter 3 figure: which rows a lookup reads, and how their gradient rows add up ----
+# ---- 第 3 章的图：查表读了哪些行，它们的梯度行怎样累加 ----
+
+def _power_of_ten(x):
+    """10 的整数次幂的 mathtext 写法：1e-6 写成 10^{-6}，1 写成 1。"""
+    exponent = round(np.log10(x))
+    return "1" if exponent == 0 else f"10^{{{exponent}}}"
+
+
+def _times_ten(x):
+    """一个正数的 a × 10^b 写法（mathtext，一位小数），如 3.3e-06 写成 3.3 × 10^{-6}。"""
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"${mantissa} \\times 10^{{{int(exponent)}}}$"
+
 
 def _box(ax, x, y, width, height, text, color=None):
     """一个带文字的格子（中心高度 y）；被读到的行填浅色、边框加粗（文字里另写“读 k 次”，不只靠颜色区分）。"""
@@ -291,14 +301,14 @@ def embedding_rows(E, ids, grad_out):
     grad_out = np.asarray(grad_out, dtype=float)
     colour = {i: PALETTE[k % len(PALETTE)] for k, i in enumerate(dict.fromkeys(ids.tolist()))}
     counts = np.bincount(ids, minlength=V)
-    # Drawn in inches (one data unit = one inch of the figure), so box sizes follow the LABEL_PT text.
-    line = LABEL_PT * 1.2 / 72                             # one line of text, in inches
-    row_h, pos_h = 2 * line + 0.12, 3 * line + 0.12       # E/dE boxes hold 2 lines, position boxes 3
-    pitch = max(row_h + 0.1, (pos_h + 0.1) * T / V)       # every box fits, whichever column is longer
+    # 以英寸为单位作图（一个数据单位 = 图上一英寸），方框大小随 LABEL_PT 的文字而定。
+    line = LABEL_PT * 1.2 / 72                             # 一行文字的高度（英寸）
+    row_h, pos_h = 2 * line + 0.12, 3 * line + 0.12       # E/dE 方框放两行，位置方框放三行
+    pitch = max(row_h + 0.1, (pos_h + 0.1) * T / V)       # 无论哪一列更长，每个方框都放得下
     head = 3 * line + 0.1
     height = V * pitch + head
     (ex, ew), (px, pw), (dx, dw) = columns = ((0.0, 1.2), (1.55, 1.3), (3.2, 1.15))
-    left = 0.04                                           # room for the boxes' rounded edges
+    left = 0.04                                           # 给方框的圆角留出位置
     width = left + dx + dw + left
     fig = Figure(figsize=(width, height))
     ax = fig.add_axes((0, 0, 1, 1))
@@ -326,7 +336,7 @@ def embedding_rows(E, ids, grad_out):
     return fig
 
 
-# ---- chapter 4 figures ----
+# ---- 第 4 章的图 ----
 
 class SvgFigure(Figure):
     """显示时除了 PNG 还附上一份 SVG 的 Figure。
@@ -339,8 +349,8 @@ class SvgFigure(Figure):
         return {"image/svg+xml": figure_svg(self)}
 
 
-# Parts of matplotlib's SVG that the browser does not need: the metadata block, each text's own copy of the
-# font list (one CSS rule instead), and the identity rotations of unrotated text.
+# matplotlib 的 SVG 里浏览器用不着的部分：元数据块、每段文字各自的字体列表（改成一条 CSS 规则），
+# 以及不旋转的文字上的零度旋转。
 _SVG_METADATA = re.compile(r"\s*<metadata>.*?</metadata>", re.S)
 _SVG_FONT_LIST = re.compile(r" font-family: ([^;\"]*);")
 _SVG_NO_ROTATION = re.compile(r' transform="rotate\(-0 [\d.]+ [\d.]+\)"')
@@ -352,7 +362,7 @@ def figure_svg(fig, *, tight=True):
     显示尺寸与同一张图的 PNG 相同（每英寸 ``fig.dpi`` 个像素）。``tight=False`` 时保留整张画布，不裁掉空白。"""
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": "labcode", "svg.fonttype": "none"}):
-        # dpi only sets the resolution of embedded raster parts (imshow); 72 matches SVG's own unit.
+        # dpi 只决定嵌入的位图部分（imshow）的分辨率；72 与 SVG 自己的单位一致。
         fig.savefig(buf, format="svg", bbox_inches="tight" if tight else None, dpi=72, metadata={"Date": None})
     svg = _SVG_METADATA.sub("", buf.getvalue())
     fonts = _SVG_FONT_LIST.search(svg)
@@ -386,12 +396,12 @@ def count_heatmap(counts, symbols):
     if N.shape != (V, V) or (N < 0).any():
         raise ValueError(f"counts 必须是 ({V}, {V}) 的非负计数（与 symbols 的长度一致），收到形状 {N.shape}")
     size = max(4.0, 0.4 * V)
-    # 100 px an inch: its 8-point digits are 11 CSS px at its own size, as a phone shows it (_ext/wide_figures.py)
+    # 每英寸 100 px：8 磅的数字按原尺寸显示为 11 CSS px，手机上就这样显示（_ext/wide_figures.py）
     fig = SvgFigure(figsize=(size, size + 0.4), layout="constrained", dpi=100)
     ax = fig.subplots()
     norm = PowerNorm(gamma=0.5, vmin=0, vmax=max(N.max(), 1))
     ax.imshow(N, cmap="Blues", norm=norm)
-    # The cell labels lie inside the axes, so the layout need not measure them (2 × V² texts, half the time).
+    # 格子里的数字都在坐标轴内，排版无须测量它们（2 × V² 段文字，省一半时间）。
     cell = {"ha": "center", "va": "center", "in_layout": False}
     for i in range(V):
         for j in range(V):
@@ -425,7 +435,7 @@ def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
     if losses.ndim != 1 or losses.size < 2 or not np.isfinite(losses).all():
         raise ValueError(f"losses 必须是至少两个有限值的一维数组，收到形状 {losses.shape}")
     steps = np.arange(losses.size)
-    # One panel above the other, each the text column's width: side by side, a phone would shrink the labels.
+    # 上下两幅，各占正文栏的宽度：并排的话，手机会把文字缩小。
     fig = Figure(figsize=(FIGURE_WIDTH, 5.6), layout="constrained")
     left, right = fig.subplots(2, 1)
     left.plot(steps, losses, color=PALETTE[0], label=label)
@@ -446,4 +456,40 @@ def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
     right.set_ylabel("与最优值之差（对数刻度）")
     for ax in (left, right):
         ax.grid(alpha=0.3)
+    return _legible(fig)
+
+
+def embedding_plane(E, symbols, show):
+    """宽度 d = 2 的嵌入表画成平面上的点：每个字一个点，坐标是它那一行 E[i] = (第 0 维, 第 1 维)。
+
+    参数
+    ----
+    E : 形状 (V, 2) 的嵌入表
+    symbols : 长度 V 的符号（编号 → 字，如 ``vocab.symbols``）
+    show : 要标出字的编号（一维整数数组，不重复，至多 40 个）；其余的行画成灰色小点
+
+    返回
+    ----
+    fig : matplotlib Figure
+
+    讲解：:ref:`ch3-train-low-rank`
+    """
+    use_cjk_font()
+    E = as_table(E, "E")
+    if E.shape[1] != 2 or len(symbols) != E.shape[0]:
+        raise ValueError(f"E 必须是 (V, 2) 的表，symbols 必须有 V 项，收到 E 形状 {E.shape}、symbols {len(symbols)} 项")
+    show = as_ids(show, E.shape[0], "show")
+    if show.ndim != 1 or show.size > 40 or np.unique(show).size != show.size:
+        raise ValueError(f"show 必须是一维、不重复、至多 40 个编号，收到 {short_repr(show)}")
+    fig = Figure(figsize=(FIGURE_WIDTH, FIGURE_WIDTH), layout="constrained")
+    ax = fig.subplots()
+    rest = np.setdiff1d(np.arange(E.shape[0]), show)
+    ax.scatter(E[rest, 0], E[rest, 1], s=6, color="0.75", label="其余的字")
+    ax.scatter(E[show, 0], E[show, 1], s=10, color=PALETTE[0])
+    for i in show:
+        ax.annotate(symbols[i], E[i], xytext=(3, 3), textcoords="offset points", color=PALETTE[0])
+    ax.set_xlabel("嵌入的第 0 维 E[i, 0]")
+    ax.set_ylabel("嵌入的第 1 维 E[i, 1]")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best")
     return _legible(fig)

@@ -5,11 +5,12 @@ solution (also the ``solution-start`` / ``solution-end`` blocks that sphinx-exer
 leaves in) and every answer fold (_ext/answer_folds), so that no answer is printed; ``"answers"`` keeps only the
 chapter title, the exercises and their solutions, the answer boxes (_ext/answer_box, which print their answer in
 this mode) and the answer folds, which makes the answer key (a reference to what is left out prints its number
-as text). One build writes both kinds from the same pages; without
+as text), without the “还没写” reports of the skeletons. The student handout leaves room to write under each
+end-of-chapter exercise. One build writes both kinds from the same pages; without
 ``handout_documents``, ``handout_mode`` applies to every document.
-In every LaTeX build: Chinese/Latin spacing that xeCJK loses at links and before maths in headings,
-glossary entries kept whole, appendix headings without a second 附录, and a note opening each section
-with a live widget (printed as a picture).
+In every LaTeX build: Chinese/Latin spacing that xeCJK loses at links and before maths in headings, long
+inline code cut where a line may break, the column alignment of Markdown tables, glossary entries kept whole,
+appendix headings without a second 附录, and a note opening each section with a live widget (a picture).
 """
 from __future__ import annotations
 
@@ -66,6 +67,9 @@ def cut_to_mode(app, doctree, docname) -> None:
             node.parent.remove(node)
     elif mode == "answers" and docname != app.config.root_doc:
         keep_exercises_only(doctree)
+        drop_not_written_reports(doctree)
+    if mode == "student" and docname != app.config.root_doc:
+        writing_space_after_exercises(doctree)
     unlink_missing_targets(doctree)
 
 
@@ -85,6 +89,31 @@ def keep_exercises_only(doctree) -> None:
         chapter += nodes.paragraph(text="本章没有练习。")
     for node in kept:
         chapter += node
+
+
+NOT_WRITTEN = re.compile(r"^check_\w+：还没写$", re.M)  # the report of labcode.practice on the book's skeleton
+
+
+def drop_not_written_reports(doctree) -> None:
+    """The key prints the skeleton of each “你来写” and its check, but not the check's “还没写” report: the
+    solution right after it shows the report that passes."""
+    for output in list(doctree.findall(lambda n: _has_class(n, "cell_output"))):
+        if NOT_WRITTEN.search(output.astext()):
+            output.parent.remove(output)
+
+
+EXERCISES_SECTION = "练习"  # the title of the section of exercises that ends each chapter
+
+
+def writing_space_after_exercises(doctree) -> None:
+    """Room to write under each end-of-chapter exercise of the student handout (\\handoutwritingspace)."""
+    for section in doctree.findall(nodes.section):
+        title = section.next_node(nodes.title)
+        if title is None or title.parent is not section or title.astext().strip() != EXERCISES_SECTION:
+            continue
+        for exercise in [n for n in section.findall(lambda n: isinstance(n, EXERCISE_NODES))]:
+            parent = exercise.parent
+            parent.insert(parent.index(exercise) + 1, nodes.raw("", "\\handoutwritingspace\n", format="latex"))
 
 
 def unlink_missing_targets(doctree) -> None:
@@ -115,7 +144,9 @@ def _space_from_cjk(node, glue: str, inside: bool) -> None:
             continue
         node.parent.replace(node.parent[index], nodes.Text(trimmed))
         raw = nodes.raw("", glue, format="latex")
-        if inside:
+        # Sphinx writes a figure or table reference (“图 \\ref{…}”) itself, skipping the node's children: there
+        # the glue goes outside the link.
+        if inside and not isinstance(node, addnodes.number_reference):
             node.insert(0, raw) if step < 0 else node.append(raw)
         else:
             node.parent.insert(node.parent.index(node) + (step > 0), raw)
@@ -135,6 +166,48 @@ def print_spacing(app, doctree, docname) -> None:
             for maths in list(title.findall(nodes.math)):
                 if maths.parent is title:
                     _space_from_cjk(maths, "\\texorpdfstring{\\hspace{0.25em}}{ }", inside=False)
+
+
+# Where a long inline code may break between its pieces, and what the break costs (TeX's penalties): after
+# ", " as freely as at a space, after "(" nearly so, after "." or "_" only to spare a letter-spaced line.
+CODE_BREAKS = re.compile(r"(?<=, )|(?<=\()(?!\))|(?<=[._])(?=[A-Za-z])")  # never inside a number (0.5)
+CODE_BREAK_PENALTY = {" ": 0, "(": 50, ".": 500, "_": 1000}
+CODE_PIECES_FROM = 10  # characters: shorter code is one piece (a name, np.exp)
+
+
+def breakable_code(app, doctree, docname) -> None:
+    """Cut long inline code into pieces joined by \\handoutcodejoin (latex/handout.sty), where a line may break.
+
+    Inline code prints on a grey box, which TeX cannot break: a long call would move whole to the next line."""
+    for literal in list(doctree.findall(nodes.literal)):
+        text = literal.astext()
+        if len(text) < CODE_PIECES_FROM or len(literal.children) != 1 or \
+                not isinstance(literal.parent, (nodes.paragraph, nodes.list_item, nodes.entry, nodes.inline)):
+            continue
+        pieces = [piece for piece in CODE_BREAKS.split(text) if piece]
+        if len(pieces) < 2:
+            continue
+        parent, index = literal.parent, literal.parent.index(literal)
+        parent.remove(literal)
+        for k, piece in enumerate(pieces):
+            if k:
+                join = f"\\handoutcodejoin{{{CODE_BREAK_PENALTY[pieces[k - 1][-1]]}}}"
+                parent.insert(index, nodes.raw("", join, format="latex"))
+                index += 1
+            parent.insert(index, nodes.literal(piece, piece, classes=literal.get("classes", [])))
+            index += 1
+
+
+CELL_ALIGNMENT = {"text-right": "\\raggedleft", "text-center": "\\centering"}
+
+
+def aligned_table_cells(app, doctree, docname) -> None:
+    """A Markdown table's column alignment (`---:`, myst's class text-right) holds in print too: the handouts
+    set every cell ragged right (latex/handout.sty), which left-aligned counts and percentages."""
+    for entry in list(doctree.findall(nodes.entry)):
+        command = next((CELL_ALIGNMENT[c] for c in entry.get("classes", []) if c in CELL_ALIGNMENT), None)
+        if command:
+            entry.insert(0, nodes.raw("", command + "\\arraybackslash\n", format="latex"))
 
 
 def glossary_entries_whole(app, doctree, docname) -> None:
@@ -240,7 +313,8 @@ def add_widget_notes(doctree) -> None:
 def for_print(app, doctree, docname) -> None:
     """The steps above, in this order, on every LaTeX document (the site's pages are left untouched)."""
     if app.builder.name == "latex":
-        for step in (cut_to_mode, wrap_chapter, tall_figures, print_spacing, glossary_entries_whole, appendix_titles):
+        for step in (cut_to_mode, wrap_chapter, tall_figures, print_spacing, breakable_code, aligned_table_cells,
+                     glossary_entries_whole, appendix_titles):
             step(app, doctree, docname)
 
 

@@ -20,13 +20,12 @@ import argparse
 import csv
 import json
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
+import node_json  # noqa: E402
 from worksheet_plan import KEY_COLUMNS, STUDENT, WorksheetError, read_table, write_table  # noqa: E402
 
 JUDGE = ROOT / "web" / "judge_answers.cjs"
@@ -67,15 +66,9 @@ def read_answers(path: Path, key: dict) -> dict[tuple[str, int], str]:
 
 def judge(cases: list[list]) -> list[dict]:
     """The page's verdicts on [kind, label, variant, text, tolerance] cases (web/judge_answers.cjs)."""
-    node = shutil.which("node")
-    if node is None or not PAGE_SCRIPT.exists():
-        raise WorksheetError("批改用网页上“动手算”框的脚本，要有 Node.js 和打包好的脚本：装好 Node.js 后运行 "
-                             "`make assets`。Grading needs Node.js and the answer boxes' bundle: run `make assets`.")
-    proc = subprocess.run([node, str(JUDGE)], input=json.dumps(cases, ensure_ascii=False), capture_output=True,
-                          text=True, encoding="utf-8", check=False)
-    if proc.returncode != 0:
-        raise WorksheetError(f"web/judge_answers.cjs failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout)
+    return node_json.run(JUDGE, cases, needs=PAGE_SCRIPT, error=WorksheetError, missing=(
+        "批改用网页上“动手算”框的脚本，要有 Node.js 和打包好的脚本：装好 Node.js 后运行 `make assets`。"
+        "Grading needs Node.js and the answer boxes' bundle: run `make assets`."))
 
 
 def _plain(message: str) -> str:

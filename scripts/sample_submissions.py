@@ -39,10 +39,10 @@ WRONG = {
                      "    z, t = logits[valid], targets[valid]\n    m = z.max(axis=1, keepdims=True)\n"
                      "    lse = m[:, 0] + np.log(np.exp(z - m).sum(axis=1))\n"
                      "    return np.sum(lse - z[np.arange(len(t)), t]) / len(targets)\n", "denominator_counts_ignored"),
-    "my_embedding_backward": ("def my_embedding_backward(ids, dH, vocab_size):\n"
+    "my_embedding_backward": ("def my_embedding_backward(dH, ids, vocab_size):\n"
                               "    dE = np.zeros((vocab_size, dH.shape[1]))\n    dE[ids] += dH\n    return dE\n",
                               "repeated_ids_overwrite"),
-    "my_one_hot_backward": ("def my_one_hot_backward(ids, dH, vocab_size):\n"
+    "my_one_hot_backward": ("def my_one_hot_backward(dH, ids, vocab_size):\n"
                             "    X = np.eye(vocab_size)[ids]\n    return X @ dH\n", "missing_transpose"),
     "my_loss_and_grad": ("def my_loss_and_grad(W, xs, ys):\n    N = len(xs)\n    e = np.exp(W - W.max())\n"
                          "    P = e / e.sum(axis=0)\n    loss = -np.log(P[xs, ys]).mean()\n"

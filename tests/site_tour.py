@@ -198,6 +198,7 @@ def _check(page, width: int) -> dict:
     record["reading"] = page.evaluate(READING)
     record["formulas"] = page.locator("mjx-container").count()
     record["views"] = page.evaluate(VIEWS)
+    record["typography"] = page.evaluate(TYPOGRAPHY)
     return record
 
 
@@ -436,6 +437,29 @@ NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnim
 # Widget views embedded in the page, and those drawn (each in the .widget-subarea the loader or the manager makes).
 VIEWS = """() => [document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
                 document.querySelectorAll('.widget-subarea').length]"""
+# Chinese typography (tests/site/test_typography.py): glued numbers set bolder than their sentence, slanted figure
+# and table labels, inline code in a table broken over lines, and formulas whose closing punctuation after them
+# (“= 1：”) may go to the next line (not inside one unbreakable run).
+TYPOGRAPHY = """() => {
+    const article = document.querySelector(".bd-article") || document.body;
+    const weight = (el) => parseInt(getComputedStyle(el).fontWeight, 10);
+    const text = (el) => el.textContent.trim().slice(0, 40);
+    const closing = /^[，。、：；！？）」』”’》〉]/;
+    return {
+        bold_glue: [...article.querySelectorAll("span.pasted-text")]
+            .filter(el => weight(el) >= 600 && weight(el.parentElement) < 600).map(text),
+        slanted_labels: [...article.querySelectorAll(".caption-number")]
+            .filter(el => getComputedStyle(el).fontStyle !== "normal").map(text),
+        split_table_code: [...article.querySelectorAll("table code.literal")]
+            .filter(el => el.getClientRects().length > 1).map(text),
+        loose_punctuation: [...article.querySelectorAll("span.math")]
+            .filter(el => !el.closest("mjx-container") && el.nextSibling
+                    && el.nextSibling.nodeType === Node.TEXT_NODE && closing.test(el.nextSibling.textContent)
+                    && getComputedStyle(el.parentElement).whiteSpace !== "nowrap")
+            .map(el => (el.parentElement.textContent.match(/[^。]{0,12}$/) || [""])[0]
+                       + " | " + el.nextSibling.textContent.slice(0, 6)),
+    };
+}"""
 # The page draws the widgets below the first screen when the browser is idle: wait for all of them.
 ALL_VIEWS_DRAWN = f"() => {{ const [views, drawn] = ({VIEWS})(); return drawn >= views; }}"
 HAS_FAMILY_WIDGET = """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')]

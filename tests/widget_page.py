@@ -62,8 +62,9 @@ def call_module(page, marker, function, cases):
 
 
 def numbers(root, selector):
-    """The numbers shown in every element of `root` matching `selector` (an element not rendered has no number)."""
-    return [float(t) for t in root.locator(selector).all_inner_texts()]
+    """The numbers shown in every element of `root` matching `selector` (an element not rendered has no number);
+    a readout may write its minus as U+2212, as the book sets it."""
+    return [float(t.replace("\u2212", "-")) for t in root.locator(selector).all_inner_texts()]
 
 
 # Keys that reach the document: in JupyterLab or Notebook 7 they would run notebook commands instead of moving the

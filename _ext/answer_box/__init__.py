@@ -17,13 +17,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 from docutils import nodes
 from sphinx.errors import SphinxError
 from sphinx.transforms import SphinxTransform
 
+import node_json
 import site_files
 from box_cells import TAG, read_call
 from box_formats import answer_text, to_latex
@@ -115,16 +115,10 @@ def _render(boxes: list[tuple[dict, str]]) -> list[str]:
     """The HTML of each (spec, id), written by the box's own module in Node (web/render_boxes.mjs)."""
     if not boxes:
         return []
-    node = shutil.which("node")
-    if node is None or not (STATIC / "answer_box.mjs").exists():
-        raise AnswerBoxError("答题框的 HTML 在构建时由 Node.js 写出：找不到 node 或 labcode/widgets/static/"
-                             "answer_box.mjs，请先运行 `make assets`。Answer boxes are rendered by Node.js at build "
-                             "time: node or the widget bundles are missing; run `make assets`.")
-    proc = subprocess.run([node, str(RENDERER)], input=json.dumps(boxes, ensure_ascii=False), capture_output=True,
-                          text=True, encoding="utf-8", check=False)
-    if proc.returncode != 0:
-        raise AnswerBoxError(f"web/render_boxes.mjs failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout)
+    return node_json.run(RENDERER, boxes, needs=STATIC / "answer_box.mjs", error=AnswerBoxError, missing=(
+        "答题框的 HTML 在构建时由 Node.js 写出：找不到 node 或 labcode/widgets/static/answer_box.mjs，请先运行 "
+        "`make assets`。Answer boxes are rendered by Node.js at build time: node or the widget bundles are missing; "
+        "run `make assets`."))
 
 
 def _name_sections(app, doctree):

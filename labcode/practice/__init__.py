@@ -13,13 +13,15 @@
 from .bigram import check_bigram_loss_and_grad, check_counts_loss_and_grad
 from .embedding import check_embedding_backward
 from .gradient import check_cross_entropy_grad, check_mean_loss, check_numerical_grad
+from .idioms import check_interpolated_nll
 from .probability import check_cross_entropy, check_logsumexp, check_softmax
 from .report import Case, CheckResult, Hint
 from .training import check_training_loop
 
 __all__ = ["check_softmax", "check_logsumexp", "check_cross_entropy", "check_cross_entropy_grad",
            "check_numerical_grad", "check_mean_loss", "check_embedding_backward", "check_bigram_loss_and_grad",
-           "check_counts_loss_and_grad", "check_training_loop", "CheckResult", "Case", "Hint", "answer_box"]
+           "check_counts_loss_and_grad", "check_training_loop", "check_interpolated_nll", "CheckResult", "Case", "Hint",
+           "answer_box"]
 
 
 def __getattr__(name):

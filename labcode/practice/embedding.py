@@ -30,20 +30,20 @@ def _embedding_cases(seed):
 
 
 def check_embedding_backward(fn, *, seed=None):
-    """检查读者写的嵌入反向 ``fn(ids, dH, vocab_size)``，它返回 dE（形状 (vocab_size, d)）。
+    """检查读者写的嵌入反向 ``fn(dH, ids, vocab_size)``，它返回 dE（形状 (vocab_size, d)）。
 
-    ids 是编号（形状 (T,)），dH 是上游梯度（形状 (T, d)）。
+    参数的顺序与 :func:`labcode.embedding_backward` 相同：dH 是上游梯度（形状 (T, d)），ids 是编号（形状 (T,)）。
     每个位置的 dH[t] 加到编号为 ids[t] 的行；同一个编号出现几次就加几次，没被读到的行是 0。
     seed 同 :func:`~labcode.practice.check_softmax`：不给时是书里固定的一组数，给一个非负整数就换一组随机编号和梯度。
     返回 :class:`~labcode.practice.report.CheckResult`；fn 不是函数时报 TypeError。
 
-    >>> def my_backward(ids, dH, vocab_size):
+    >>> def my_backward(dH, ids, vocab_size):
     ...     dE = np.zeros((vocab_size, dH.shape[1]))
     ...     np.add.at(dE, ids, dH)
     ...     return dE
     >>> check_embedding_backward(my_backward).passed
     True
-    >>> def overwrite(ids, dH, vocab_size):
+    >>> def overwrite(dH, ids, vocab_size):
     ...     dE = np.zeros((vocab_size, dH.shape[1]))
     ...     dE[ids] += dH
     ...     return dE
@@ -52,10 +52,10 @@ def check_embedding_backward(fn, *, seed=None):
     """
     probes = []
     for name, ids, dH, V in _embedding_cases(seed):
-        shown = f"ids = {show(ids)}，dH = {show(dH)}，vocab_size = {V}"
-        probes.append(Probe(name, (ids, dH, V), embedding_backward(dH, ids, V), shown))
+        shown = f"dH = {show(dH)}，ids = {show(ids)}，vocab_size = {V}"
+        probes.append(Probe(name, (dH, ids, V), embedding_backward(dH, ids, V), shown))
     return run("check_embedding_backward", fn, probes, coerce=_as_gradient_table, predict=_embedding_mistakes,
-               explain_error=_embedding_error, advice=hints.ADVICE_EMBEDDING, params=("ids", "dH", "vocab_size"),
+               explain_error=_embedding_error, advice=hints.ADVICE_EMBEDDING, params=("dH", "ids", "vocab_size"),
                modified={"ids": hints.IDS_MODIFIED, "dH": hints.DH_MODIFIED})
 
 
@@ -68,7 +68,7 @@ def _as_gradient_table(value, expected):
 
 
 def _embedding_mistakes(probe):
-    ids, dH, V = probe.args
+    dH, ids, V = probe.args
     wrong = [(hints.OVERWRITE, value) for value in kept_one_copy(ids, dH, V)]
     if len(ids) == V:                                    # X @ dH 没有转置，只有 T = V 时乘得起来
         wrong.append((hints.MISSING_TRANSPOSE, np.eye(V)[ids] @ dH))
@@ -76,7 +76,7 @@ def _embedding_mistakes(probe):
 
 
 def _embedding_error(probe, raised):
-    ids, dH, V = probe.args
+    dH, ids, V = probe.args
     error, message = raised.error, str(raised.error)
     # X @ dH 没有转置：X 是 (T, V)，只有 V = T 时才乘得起来
     if isinstance(error, ValueError) and "matmul" in message and len(ids) != V:

@@ -35,27 +35,35 @@ def notebook_of(chapter: int) -> str:
     return next(e.notebook for e in EXERCISES if e.chapter == chapter)
 
 
-EXERCISES = (
-    Exercise("01_probability_to_loss.ipynb", "1.1", "softmax", "ch1-ex-write-softmax",
-             "my_softmax", "check_softmax"),
-    Exercise("01_probability_to_loss.ipynb", "1.2", "logsumexp", "ch1-ex-write-logsumexp",
-             "my_logsumexp", "check_logsumexp"),
-    Exercise("01_probability_to_loss.ipynb", "1.3", "不经过概率算损失", "ch1-ex-write-cross-entropy",
-             "my_cross_entropy", "check_cross_entropy"),
-    Exercise("02_gradient.ipynb", "2.1", "交叉熵的梯度", "ch2-ex-write-grad",
-             "my_grad", "check_cross_entropy_grad"),
-    Exercise("02_gradient.ipynb", "2.2", "自己的中心差分", "ch2-ex-write-numerical-grad",
-             "my_numerical_grad", "check_numerical_grad"),
-    Exercise("02_gradient.ipynb", "2.3", "只对有效目标取平均", "ch2-ex-write-mean-loss",
-             "my_mean_loss", "check_mean_loss"),
-    Exercise("03_shared_embedding.ipynb", "3.1", "重复编号也不丢梯度", "ch3-ex-write-backward",
-             "my_embedding_backward", "check_embedding_backward"),
-    Exercise("03_shared_embedding.ipynb", "3.2", "用独热矩阵写反向", "ch3-ex-write-one-hot",
-             "my_one_hot_backward", "check_embedding_backward"),
-    Exercise("04_bigram.ipynb", "4.1", "逐条写法的损失与梯度", "ch4-ex-write-loss-and-grad",
-             "my_loss_and_grad", "check_bigram_loss_and_grad"),
-    Exercise("04_bigram.ipynb", "4.2", "训练循环，先逐条、再计数", "ch4-ex-write-training",
-             "my_train", "check_training_loop"),
-    Exercise("04_bigram.ipynb", "4.2", "训练循环，先逐条、再计数", "ch4-ex-write-training",
-             "my_counts_loss_and_grad", "check_counts_loss_and_grad"),
+# 按笔记本：练习编号、标题、标签里 ``chN-ex-write-`` 之后的部分，以及{骨架里的函数名: 检查它的函数名}。
+_BY_NOTEBOOK = {
+    "01_probability_to_loss.ipynb": (
+        ("1.1", "softmax", "softmax", {"my_softmax": "check_softmax"}),
+        ("1.2", "logsumexp", "logsumexp", {"my_logsumexp": "check_logsumexp"}),
+        ("1.3", "不经过概率算损失", "cross-entropy", {"my_cross_entropy": "check_cross_entropy"}),
+    ),
+    "02_gradient.ipynb": (
+        ("2.1", "交叉熵的梯度", "grad", {"my_grad": "check_cross_entropy_grad"}),
+        ("2.2", "自己的中心差分", "numerical-grad", {"my_numerical_grad": "check_numerical_grad"}),
+        ("2.3", "只对有效目标取平均", "mean-loss", {"my_mean_loss": "check_mean_loss"}),
+    ),
+    "03_shared_embedding.ipynb": (
+        ("3.1", "重复编号也不丢梯度", "backward", {"my_embedding_backward": "check_embedding_backward"}),
+        ("3.2", "用独热矩阵写反向", "one-hot", {"my_one_hot_backward": "check_embedding_backward"}),
+    ),
+    "04_bigram.ipynb": (
+        ("4.1", "逐条写法的损失与梯度", "loss-and-grad", {"my_loss_and_grad": "check_bigram_loss_and_grad"}),
+        ("4.2", "训练循环，先逐条、再计数", "training", {"my_train": "check_training_loop",
+                                                "my_counts_loss_and_grad": "check_counts_loss_and_grad"}),
+    ),
+    "05_idiom_bigram.ipynb": (
+        ("5.1", "插值模型的平均损失", "interpolated", {"my_interpolated_nll": "check_interpolated_nll"}),
+    ),
+}
+
+EXERCISES = tuple(
+    Exercise(notebook, number, title, f"ch{number.split('.')[0]}-ex-write-{slug}", function, check)
+    for notebook, rows in _BY_NOTEBOOK.items()
+    for number, title, slug, functions in rows
+    for function, check in functions.items()
 )

@@ -483,6 +483,48 @@ PAIRS_MODIFIED = {name: _modified(name, f"{name}.sort()", f"np.sort({name})", "c
 C_MODIFIED = _modified("C", "C += 1、C[C == 0] = 1", "smoothed = C + 1", "ch4-gradient", "梯度：逐条写法与计数写法")
 START_MODIFIED = _modified("W", "W -= lr * dW", "W = W - lr * dW", "ch4-training", "训练循环")
 
+# ---- 第 5 章：插值（退回到单字频率） ----
+
+_BACKOFF = ("ch5-backoff", "没见过的字对：退回到单字频率")
+
+UNIGRAM_NOT_SMOOTHED = Hint(
+    "unigram_not_smoothed", "单字频率没有加一",
+    "单字频率直接用 C.sum(axis=0) / N：一次也没作过后一个字的字（比如 □）概率是 0，插值以后也只剩 γ 那一项，"
+    "一旦它出现在没有计数的行后面，−ln 0 就是 +∞。",
+    "p̂ = (C.sum(axis=0) + 1) / (N + V)：每个字的次数各加一（拉普拉斯平滑），分母加 V 让总和仍是 1。", *_BACKOFF)
+
+UNIGRAM_FROM_ROWS = Hint(
+    "unigram_from_rows", "单字频率用了行和",
+    "C.sum(axis=1) 数的是每个字作前一个字的次数；要退回的是后一个字 y 本身有多常见，它作后一个字的次数是列和。",
+    "p̂ = (C.sum(axis=0) + 1) / (N + V)，再按 ys 取出：p̂[ys]。", *_BACKOFF)
+
+UNIGRAM_NOT_NORMALISED = Hint(
+    "unigram_not_normalised", "单字频率加了一，分母没有加 V",
+    "每个字的次数都加了一，总和就多了 V；分母还是 N 时，p̂ 加起来大于 1，不是概率分布，插值出来的概率也偏大，损失偏小。",
+    "分母跟着加 V：p̂ = (C.sum(axis=0) + 1) / (N + V)。", *_BACKOFF)
+
+GAMMA_SWAPPED = Hint(
+    "gamma_swapped", "γ 乘错了项",
+    "γ 是计数概率 C_xy / n_x 的权重，1 − γ 才是单字频率的；你的写法把两者对调了（γ = 0.5 时看不出来）。",
+    "p = γ · C[xs, ys] / n[xs] + (1 − γ) · p̂[ys]。", *_BACKOFF)
+
+EMPTY_ROW_KEEPS_GAMMA = Hint(
+    "empty_row_keeps_gamma", "没有计数的行，单字频率还乘着 1 − γ",
+    "n_x = 0 的行，计数那一项没有定义；把它当成 0 以后，这一行的概率只剩 (1 − γ) p̂，加起来不到 1。",
+    "没有计数的行整个退回单字频率：权重用 w = np.where(n[xs] > 0, gamma, 0.0)，"
+    "p = w · C[xs, ys] / np.maximum(n[xs], 1) + (1 − w) · p̂[ys]。", *_BACKOFF)
+
+INTERPOLATED_SUM_NOT_MEAN = Hint(
+    "sum_not_mean", "求了和，没有取平均",
+    "要的是字符对上的平均 −ln p；总和会随字符对的多少变化。",
+    "把总和除以字符对的个数 len(xs)，或者直接用 np.mean。", *_BACKOFF)
+
+INTERPOLATED_SIGN = Hint(
+    "loss_sign", "损失的符号反了",
+    "平均负对数似然是 −ln p 的平均，不小于 0；你的结果是它的相反数。",
+    "返回 -np.mean(np.log(p))。", *_BACKOFF)
+
+
 # ---- 没认出具体错误时的一般提示 ----
 
 
@@ -545,3 +587,10 @@ ADVICE_TRAINING = _advice(
     "losses = []；循环 steps 次：loss, dW = loss_and_grad(W)，losses.append(loss)，W = W - lr * dW；"
     "循环结束后再记一次 loss_and_grad(W)[0]；返回 (W, losses)，losses 共 steps + 1 个数。",
     "ch4-training", "训练循环")
+
+ADVICE_INTERPOLATED = _advice(
+    "interpolated",
+    "N, V = C.sum(), len(C)；n = C.sum(axis=1)；p̂ = (C.sum(axis=0) + 1) / (N + V)；"
+    "w = np.where(n[xs] > 0, gamma, 0.0)；p = w * C[xs, ys] / np.maximum(n[xs], 1) + (1 - w) * p̂[ys]；"
+    "返回 -np.mean(np.log(p))。",
+    "ch5-backoff", "没见过的字对：退回到单字频率")

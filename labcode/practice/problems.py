@@ -22,6 +22,7 @@ from ..batch import valid_mean
 from ..bigram import count_probs
 from ..embedding import embedding_backward
 from ..gradients import gradient_step
+from ..idioms import interpolated_probs
 from ..linear import linear, linear_backward
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from ..regression import mse_grad
@@ -212,16 +213,37 @@ def _row_gradient(ids, dH, row):
     return embedding_backward(dH, ids, max(max(ids), row) + 1)[row]
 
 
-def _smoothed(counts, alpha, symbols, prev, next):
-    """count_probs 给出的 P[prev, next]：计数矩阵中 prev 那一行是 counts（各行互不影响）。"""
+def _check_symbols(symbols, prev, next):
+    """prev 与 next 都是 symbols 里的名字。"""
     for name, value in (("prev", prev), ("next", next)):
         if value not in symbols:
             raise ProblemError(f"{name} 必须是 symbols 里的一个名字 {symbols}，收到 {value!r}")
+
+
+def _smoothed(counts, alpha, symbols, prev, next):
+    """count_probs 给出的 P[prev, next]：计数矩阵中 prev 那一行是 counts（各行互不影响）。"""
+    _check_symbols(symbols, prev, next)
     if len(symbols) != len(counts):
         raise ProblemError(f"symbols 与 counts 要一样长，收到 {len(symbols)} 个名字、{len(counts)} 个计数")
     N = np.ones((len(symbols), len(symbols)))                           # (V, V)
     N[symbols.index(prev)] = counts
     return count_probs(N, alpha)[symbols.index(prev), symbols.index(next)]
+
+
+def _interpolated(counts, targets, gamma, symbols, prev, next):
+    """插值模型的一个概率：γ C/n + (1 − γ)(t + 1)/(N + V)，C 是 prev 那一行的计数，t 是各字作后一个字的次数。"""
+    _check_symbols(symbols, prev, next)
+    if not len(symbols) == len(counts) == len(targets):
+        raise ProblemError(f"symbols、counts 与 targets 要一样长，"
+                           f"收到 {len(symbols)}、{len(counts)}、{len(targets)} 个")
+    if any(t < c for c, t in zip(counts, targets, strict=True)):
+        raise ProblemError(f"targets 的每一项都不能小于 counts 的同一项（这一行的计数也算在里面），收到 {targets}")
+    if not 0 <= gamma <= 1 or sum(counts) <= 0:
+        raise ProblemError(f"gamma 要在 [0, 1] 里、counts 之和要大于 0，收到 gamma = {gamma}、counts = {counts}")
+    C = np.zeros((len(symbols), len(symbols)))                           # (V, V)：只有两行有数
+    C[symbols.index(prev)] = counts
+    C[symbols.index(prev) - 1] = np.asarray(targets) - np.asarray(counts)   # 其余的后一个字放在另一行
+    return interpolated_probs(C, symbols.index(prev), gamma)[symbols.index(next)]
 
 
 def _mse_gradient(X, w, b, y):
@@ -263,6 +285,13 @@ KINDS = {
         "计数模型的词表只有{symbols}这 $V = {V}$ 个符号。前一个字是{prev}时，下一个字是这几个符号的次数依次为 "
         "{counts}。每个计数加 $α = {alpha}$ 平滑以后，下一个字是{next}的概率 $p̂$ 是多少？",
         "概率 $p̂$", _smoothed, 0.001, lambda symbols, **_: {"V": str(len(symbols))}),
+    "interpolated-prob": Kind(
+        {"symbols": symbols, "counts": vector, "targets": vector, "gamma": number, "prev": symbol, "next": symbol},
+        "词表只有{symbols}这 $V = {V}$ 个符号。前一个字是{prev}时，下一个字是这几个符号的次数依次为 {counts}；"
+        "整个训练集里，它们作后一个字的次数依次为 {targets}，共 $N = {N}$ 次。把计数概率和加一平滑的单字频率"
+        "按 $γ = {gamma}$ 插值以后，下一个字是{next}的概率 $p$ 是多少？",
+        "概率 $p$", _interpolated, 0.001,
+        lambda symbols, targets, **_: {"V": str(len(symbols)), "N": str(int(sum(targets)))}),
     "mse-gradient": Kind(
         {"X": rows, "w": vector, "b": number, "y": vector},
         "输入 $X$ 的各行是 {X}，权重 $w$ = {w}，偏置 $b = {b}$，目标 $y$ = {y}。"

@@ -27,6 +27,7 @@ SECTION_CELLS = {
     "04_bigram.ipynb": {
         "ch4-network": "network", "ch4-identity": "identity", "ch4-gradient": "gradient", "ch4-training": "training",
         "ch4-mistakes": "mistakes"},
+    "05_idiom_bigram.ipynb": {"ch5-backoff": "zh-backoff-intro"},
     "appendix.ipynb": {"app-indexing": "49150a78"},
 }
 

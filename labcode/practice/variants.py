@@ -149,11 +149,13 @@ def _draw_row_gradient(rand):
         t = _int(rand, 0, T - 1)
         if ids[t] != row:
             ids[t], placed = row, placed + 1
-    while True:   # 任何分量上都没有哪一份恰好等于总和（练习 3.3），也不是 [0, 0]
+    # 任何分量上都没有哪一份恰好等于总和（练习 3.3），也不是 [0, 0]；每一份的分量都不是 0，
+    # 所以漏加任何一份，每个分量都会变
+    while True:
         dH = [[_int(rand, -3, 3), _int(rand, -3, 3)] for _ in ids]
         shares = [g for g, i in zip(dH, ids, strict=True) if i == row]
         total = [sum(g[d] for g in shares) for d in range(2)]
-        if any(total) and not any(g[d] == total[d] for g in shares for d in range(2)):
+        if any(total) and not any(g[d] == total[d] or g[d] == 0 for g in shares for d in range(2)):
             break
     return {"ids": ids, "dH": dH, "row": row}, {"ids": _vector(ids), "dH": _rows(dH), "row": _num(row)}
 
@@ -180,6 +182,29 @@ def _draw_smoothed_prob(rand):
                     "counts": _vector(counts), "alpha": _num(alpha), "prev": f"“{prev}”", "next": f"“{following}”"}
 
 
+def _draw_interpolated_prob(rand):
+    letters = []
+    while len(letters) < 3:
+        c = _pick(rand, "abcdefghijklmnopqrstuvwxyz")
+        if c not in letters:
+            letters.append(c)
+    symbols = [".", *letters]
+    while True:
+        counts = [_int(rand, 0, 4) for _ in symbols]
+        if 0 in counts and sum(counts) > 0:
+            break
+    targets = [c + _int(rand, 0, 6) for c in counts]
+    zero = [s for s, c in zip(symbols, counts, strict=True) if c == 0]
+    following = _pick(rand, zero) if rand() < 0.5 else _pick(rand, symbols)
+    gamma = _pick(rand, [0.5, 0.8, 0.9])
+    prev = _pick(rand, letters)
+    values = {"symbols": symbols, "counts": counts, "targets": targets, "gamma": gamma, "prev": prev,
+              "next": following}
+    return values, {"symbols": "、".join(f"“{s}”" for s in symbols), "V": str(len(symbols)), "N": str(sum(targets)),
+                    "counts": _vector(counts), "targets": _vector(targets), "gamma": _num(gamma),
+                    "prev": f"“{prev}”", "next": f"“{following}”"}
+
+
 def _draw_mse_gradient(rand):
     while True:   # 梯度 (2/n) Xᵀr 是 [0, 0] 时重抽
         X = [[_int(rand, 0, 10), _int(rand, 0, 10)] for _ in range(3)]
@@ -193,7 +218,8 @@ def _draw_mse_gradient(rand):
 
 DRAWS = {"softmax": _draw_softmax, "loss": _scores, "gradient": _scores, "step": _draw_step,
          "mean-loss": _draw_mean_loss, "row-gradient": _draw_row_gradient,
-         "smoothed-prob": _draw_smoothed_prob, "mse-gradient": _draw_mse_gradient}
+         "smoothed-prob": _draw_smoothed_prob, "interpolated-prob": _draw_interpolated_prob,
+         "mse-gradient": _draw_mse_gradient}
 
 
 def variant(kind: str, label: str, variant) -> Problem:

@@ -271,8 +271,8 @@ function lnOverDenominator(x) {
   for (let b = 1; b <= 100; b++) {
     const a = Math.round(x * b);
     if (Math.abs(a - x * b) < 1e-9 * b) {
-      return b === 1 ? [] : [[Math.log(a) / b, `ln ${a}/${b} 读作 (ln ${a})/${b}；想写 ln(${a}/${b})，请加括号。`],
-                             [-Math.log(b) / a, `−ln ${b}/${a} 读作 −(ln ${b})/${a}；想写 −ln(${b}/${a})，请加括号。`]];
+      return b === 1 ? [] : [[Math.log(a) / b, `\`ln ${a}/${b}\` 读作 \`(ln ${a})/${b}\`；想写 \`ln(${a}/${b})\`，请加括号。`],
+                             [-Math.log(b) / a, `\`−ln ${b}/${a}\` 读作 \`−(ln ${b})/${a}\`；想写 \`−ln(${b}/${a})\`，请加括号。`]];
     }
   }
   return [];
@@ -461,12 +461,14 @@ const KINDS = {
       while (placed < uses) { const t = int(rand, 0, T - 1); if (ids[t] !== row) { ids[t] = row; placed++; } }
       // As exercise 3.3 asks of a test: no single position's share may equal the sum in any component, or
       // "only one share kept" (dE[ids] += dH) would count as right.
-      // Nor may the answer be [0, 0].
+      // Nor may the answer be [0, 0], nor a share have a 0 component: leaving out any one share changes
+      // every component of the sum.
       let dH, total;
       do {
         dH = ids.map(() => [int(rand, -3, 3), int(rand, -3, 3)]);
         total = dH.filter((_, t) => ids[t] === row).reduce((s, g) => s.map((x, d) => x + g[d]));
-      } while (total.every((x) => x === 0) || dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d])));
+      } while (total.every((x) => x === 0)
+        || dH.some((g, t) => ids[t] === row && g.some((x, d) => x === total[d] || x === 0)));
       return { values: { ids, dH, row }, texts: { ids: vector(ids), dH: rows(dH), row: num(row) } };
     },
     formula: (v) => v.dH[0].map((_, d) => plus(v.ids.flatMap((id, t) => (id === v.row ? [leaf(v.dH[t][d], `$dH[${t}]$`)]
@@ -518,6 +520,50 @@ const KINDS = {
         ...otherV(27, `分母按名字数据的词表算了（$V = 27$）：这道题的词表只有题中的 ${V} 个符号，$V = ${V}$。`),
         ...otherV(V - 1, `分母少算了一格：“.” 也在词表里，$V = ${V}$，分母是这一行的总数加 $${V}α$。`),
         ...otherColumns(v, n, V),
+      ];
+    },
+  },
+  "interpolated-prob": {
+    percent: true,
+    draw(rand) {
+      const letters = [];
+      while (letters.length < 3) {
+        const c = pick(rand, "abcdefghijklmnopqrstuvwxyz".split(""));
+        if (!letters.includes(c)) letters.push(c);
+      }
+      const symbols = [".", ...letters];
+      let counts;
+      do counts = symbols.map(() => int(rand, 0, 4)); while (!counts.includes(0) || sum(counts) === 0);
+      const targets = counts.map((c) => c + int(rand, 0, 6));
+      const zero = symbols.filter((_, j) => counts[j] === 0);
+      const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
+      const gamma = pick(rand, [0.5, 0.8, 0.9]);
+      const values = { symbols, counts, targets, gamma, prev: pick(rand, letters), next };
+      const quote = (s) => `“${s}”`;
+      return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
+                                N: String(sum(targets)), counts: vector(counts), targets: vector(targets),
+                                gamma: num(gamma), prev: quote(values.prev), next: quote(next) } };
+    },
+    formula(v) {   // γ C/n + (1 − γ)(t + 1)/(N + V)
+      const j = v.symbols.indexOf(v.next), gamma = leaf(v.gamma, "$γ$");
+      return plus([
+        times([gamma, over(leaf(v.counts[j], "计数 $C$"), leaf(sum(v.counts), "这一行的总数 $n$"), "$C/n$")],
+              "$γ C/n$"),
+        times([plus([leaf(1, "$1$"), negative(gamma, "$−γ$")], "$1 − γ$", "单字频率的权重"),
+               over(plus([leaf(v.targets[j], "单字次数 $t$"), leaf(1, "加的一")], "$t + 1$"),
+                    plus([leaf(sum(v.targets), "$N$"), leaf(v.counts.length, "$V$")], "$N + V$"), "$p̂(y)$")],
+              "$(1 − γ) p̂(y)$"),
+      ], "$p$");
+    },
+    mistakes: (v) => {
+      const j = v.symbols.indexOf(v.next), n = sum(v.counts), N = sum(v.targets), V = v.counts.length;
+      const C = v.counts[j], t = v.targets[j], g = v.gamma;
+      return [
+        [g * C / n, "只算了计数那一项：还要加上 $(1 − γ)$ 乘单字频率。"],
+        [g * C / n + (1 - g) * t / N, "单字频率没有加一：$p̂(y) = (t + 1)/(N + V)$。"],
+        [g * C / n + (1 - g) * (t + 1) / N, "单字频率的分母要加 $V$：每个次数都加了一，分母是 $N + V$。"],
+        [(1 - g) * C / n + g * (t + 1) / (N + V), "$γ$ 乘错了项：$γ$ 是计数概率的权重，$1 − γ$ 才是单字频率的。"],
+        [g * C / n + (1 - g) * (C + 1) / (n + V), "单字频率要用整个训练集里作后一个字的次数，不是这一行的计数。"],
       ];
     },
   },

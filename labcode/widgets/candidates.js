@@ -4,6 +4,22 @@
 // prefix (sx, gx): every element carries a shared class (candidates.css) and its explorer's own.
 import { make, onChanges, sliderRow } from "./dom.js";
 
+// A readout as the reader sees it: the typographic minus U+2212 ("−0.335", as the book sets it); the numbers
+// themselves come from maths.js's fmt and short, which write Python's "-".
+export function minusSign(text) {
+  return text.replace(/^-/, "\u2212");
+}
+
+// Append `text` with its subscripts set as subscripts: "−ln p_y" writes y in a <sub>, as the book sets p_y.
+// A subscript is the one letter or digit after "_".
+export function subscripted(parent, text) {
+  text.split(/_([A-Za-z0-9])/).forEach((part, i) => {
+    if (i % 2) make("sub", "", parent, part);
+    else if (part) parent.append(part);
+  });
+  return parent;
+}
+
 // The palette trait as a colour per candidate k.
 export function colours(model) {
   const palette = model.get("palette");

@@ -8,6 +8,8 @@ import { keepControlKeys, make, onChanges, widgetRoot } from "./dom.js";
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
 
+// A typed space would be an empty-looking box: show it as ␣ (the character itself still goes to encode()).
+const visible = (ch) => (/\s/u.test(ch) ? "␣" : ch);
 const vec = (row) => `[${row.map(short).join(", ")}]`;
 
 // Everything the view shows for one phrase: ids, rows read (first use order) with counts,
@@ -56,6 +58,7 @@ function controls(model, root) {
   const cut = make("p", "ee-cut", box);
   cut.setAttribute("aria-live", "polite");
   const maxLen = () => model.get("grad_out").length;
+  input.placeholder = `最多 ${maxLen()} 个字`;
   const send = (text) => {
     const chars = Array.from(text);
     const kept = chars.slice(0, maxLen()).join("");
@@ -165,7 +168,8 @@ function build(model, el) {
       node.dataset.t = String(t);
       node.classList.toggle("ee-is-unk", i === unk);
       make("span", "ee-t", node, `t=${t}`);
-      make("span", "ee-char", node, ch);
+      const glyph = make("span", "ee-char", node, visible(ch));
+      if (glyph.textContent !== ch) glyph.title = "空格（它不在词表里，编成 UNK）";
       make("span", "ee-id", node, i === unk ? `→ UNK ${i}` : `→ ${i}`);
       make("span", "ee-c", node, `dH=${vec(model.get("grad_out")[t])}`);
       return [node, rowNodes.get(i)];

@@ -190,7 +190,8 @@ def _snapshot_figure(w, dpi):
     where = {i: r for r, i in enumerate(w.rows)}
     for t, (ch, i) in enumerate(zip(w.text, w.ids, strict=True)):
         code = "UNK" if i == w.unk else str(i)
-        ax.text(0, -t, f"t={t}  {ch} → {code}   dH={vector_text(w.grad_out[t])}", fontsize=9, va="center")
+        shown = "␣" if ch.isspace() else ch       # 打进来的空格显示成 ␣
+        ax.text(0, -t, f"t={t}  {shown} → {code}   dH={vector_text(w.grad_out[t])}", fontsize=9, va="center")
         ax.plot([2.75, 3.35], [-t, -where[i]], color=PALETTE[where[i] % len(PALETTE)], lw=1.2)
     read = zip(w.rows, w.counts, w.grad_rows, w.grad_rows_overwrite, strict=True)
     for r, (i, k, good, bad) in enumerate(read):

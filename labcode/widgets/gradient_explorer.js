@@ -4,7 +4,8 @@
 import { crossEntropy, crossEntropyGrad, fmt, gradientStep, short, softmax } from "./maths.js";
 import { keepControlKeys, make, onChanges, sliderRow, widgetRoot } from "./dom.js";
 import {
-  barChart, candidateRender, colours, markTarget, moveSlider, readoutTable, scoreSliders, setHeight, targetSelect,
+  barChart, candidateRender, colours, markTarget, minusSign, moveSlider, readoutTable, scoreSliders, setHeight,
+  subscripted, targetSelect,
 } from "./candidates.js";
 
 // Everything the widget shows for logits z, target y and learning rate lr:
@@ -33,9 +34,13 @@ export function runSteps(logits, target, lr, n) {
 }
 
 const PLAY_MS = 300; // one step every 0.3 s while "连续走" runs
+// The dashed preview: the losses of this many more steps at the current lr (as GradientExplorer.snapshot_png).
+export const PREVIEW_STEPS = 20;
 const SVG = "http://www.w3.org/2000/svg";
 
-// The loss history: a sparkline plus the full list in a <details> (the numbers are there for everyone).
+// The loss chart: the losses so far (solid) and, dashed, the next PREVIEW_STEPS steps at the current lr, so that
+// moving lr shows where the run would go before a step is taken; the full list is in a <details> (the numbers are
+// there for everyone).
 function historyView(root) {
   const hist = make("div", "gx-history", root);
   const title = make("p", "gx-histtitle", hist);
@@ -45,21 +50,31 @@ function historyView(root) {
   svg.setAttribute("preserveAspectRatio", "none");
   svg.setAttribute("aria-hidden", "true");
   const line = document.createElementNS(SVG, "polyline");
+  const ahead = document.createElementNS(SVG, "polyline");
+  ahead.setAttribute("class", "gx-ahead");
   const dot = document.createElementNS(SVG, "path"); // the latest loss: a round cap on a zero-length path
-  svg.append(line, dot);
+  svg.append(ahead, line, dot);
   hist.appendChild(svg);
+  const key = make("p", "gx-sparkkey", hist);
+  make("span", "gx-key-line", key);
+  make("span", "", key, "已走的步　");
+  make("span", "gx-key-line gx-key-dashed", key);
+  make("span", "", key, `按当前 η 再走 ${PREVIEW_STEPS} 步　横轴：步数；纵轴：损失，底边为 0`);
   const details = make("details", "gx-details", hist);
   make("summary", "", details, "全部损失记录（按已走的步数）");
   const list = make("ol", "gx-list", details);
   list.start = 0;
 
-  return (history) => {
-    const top = Math.max(...history) || 1;
-    const n = Math.max(history.length - 1, 1);
-    const points = history.map((v, i) => [(100 * i) / n, 30 - (28 * v) / top]);
-    line.setAttribute("points", points.map((xy) => xy.join(",")).join(" "));
-    dot.setAttribute("d", `M${points[points.length - 1].join(",")}h0`);
+  return (history, preview) => {
+    const top = Math.max(...history, ...preview) || 1;
     const last = history.length - 1;
+    const n = Math.max(last + preview.length, 1);
+    const at = (v, i) => [(100 * i) / n, 30 - (28 * v) / top];
+    const points = history.map(at);
+    line.setAttribute("points", points.map((xy) => xy.join(",")).join(" "));
+    ahead.setAttribute("points", [history[last], ...preview].map((v, i) => at(v, last + i).join(",")).join(" "));
+    ahead.dataset.losses = JSON.stringify(preview); // what the dashed line shows, for the page's tests
+    dot.setAttribute("d", `M${points[last].join(",")}h0`);
     title.textContent = last === 0
       ? `损失记录：起点 ${fmt(history[0], 4)}（还没走）`
       : `损失记录：起点 ${fmt(history[0], 4)} → 走 ${last} 步后 ${fmt(history[last], 4)}`;
@@ -114,7 +129,7 @@ function build(model, el) {
   playButton.setAttribute("aria-pressed", "false");
 
   // Readout: the update rule, what it holds for (scores as the variables), one row per candidate.
-  const formula = make("p", "gx-formula", root, "g = p − e_y，z′ = z − η·g，p′ = softmax(z′)");
+  const formula = subscripted(make("p", "gx-formula", root), "g = p − e_y，z′ = z − η·g，p′ = softmax(z′)");
   formula.setAttribute("aria-label", "梯度 g 等于 p 减 e_y；走一步后的分数 z′ 等于 z 减 η 乘 g；p′ 是 z′ 的 softmax");
   make("p", "gx-scope", root, "这里把一个位置的分数 z 直接当作变量来更新，所以每走一步分数之和不变，损失也只降不升。"
     + "真实训练更新的是产生分数的参数，学习率太大时损失可能上升（见第 4 章）。");
@@ -169,13 +184,13 @@ function build(model, el) {
       setHeight(bars[k].now, m.probs[k]);
       setHeight(bars[k].after, m.nextProbs[k]);
       moveSlider(sliders[k].input, z[k]);
-      sliders[k].out.textContent = fmt(z[k], 2);
+      sliders[k].out.textContent = minusSign(fmt(z[k], 2));
       const c = cells[k];
-      c.z.textContent = fmt(z[k], 3);
+      c.z.textContent = minusSign(fmt(z[k], 3));
       c.z.dataset.value = String(z[k]); // the exact state (String round-trips a double)
       c.p.textContent = fmt(m.probs[k], 3);
-      c.g.textContent = fmt(m.grad[k], 3);
-      c.zn.textContent = fmt(m.nextLogits[k], 3);
+      c.g.textContent = minusSign(fmt(m.grad[k], 3));
+      c.zn.textContent = minusSign(fmt(m.nextLogits[k], 3));
       c.pn.textContent = fmt(m.nextProbs[k], 3);
     }
     markTarget(bars.map((b, k) => [b.now, b.after, cells[k].tr]), y);
@@ -199,7 +214,7 @@ function build(model, el) {
     make("strong", "gx-nextloss", lossLine, fmt(m.nextLoss, 4));
     make("span", "", lossLine, atEnd ? `（已到 ${steps} 步上限）` : "");
     lossLine.dataset.steps = String(steps);
-    drawHistory(model.get("history"));
+    drawHistory(model.get("history"), runSteps(z, y, eta, PREVIEW_STEPS).losses);
   }
 
   const stopWatching = onChanges(model, ["logits", "target", "lr", "steps", "history", "max_steps"], update);

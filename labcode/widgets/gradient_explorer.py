@@ -23,7 +23,7 @@ from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, cand
 from ._family import bundle, figure_png, fmt, short, styles
 
 DEFAULT_TARGET, DEFAULT_LR, DEFAULT_MAX_STEPS = 0, 1.0, 100
-PREVIEW_STEPS = 20  # PNG 快照里的损失曲线至少画到这么多步
+PREVIEW_STEPS = 20  # 损失图里的虚线：按当前 η 再走这么多步（与 gradient_explorer.js 的 PREVIEW_STEPS 相同）
 # 探索器的结论在什么前提下成立：网页、文字摘要、快照里处处都这样说。
 SCOPE = "把一个位置的分数 z 直接当作变量更新"
 
@@ -179,14 +179,14 @@ def _draw_probs(ax, w):
 
 
 def _draw_losses(ax, w):
-    """实线 = 已记录的损失；虚线 = 按当前 η 继续走到第 PREVIEW_STEPS 步的损失。"""
+    """实线 = 已记录的损失；虚线 = 按当前 η 再走 PREVIEW_STEPS 步的损失（网页上的损失图也这样画）。"""
     ax.plot(range(len(w.history)), w.history, "o-", color=PALETTE[7], markersize=3, label="已走的步")
     z, ahead = np.asarray(w.logits), [w.history[-1]]
-    for _ in range(max(0, PREVIEW_STEPS - w.steps)):
+    for _ in range(PREVIEW_STEPS):
         z = gradient_step(z, w.target, w.lr)
         ahead.append(cross_entropy(z, w.target))
-    if len(ahead) > 1:
-        ax.plot(range(w.steps, w.steps + len(ahead)), ahead, "--", color=PALETTE[0], label="按当前 η 继续走")
+    ax.plot(range(w.steps, w.steps + len(ahead)), ahead, "--", color=PALETTE[0],
+            label=f"按当前 η 再走 {PREVIEW_STEPS} 步")
     ax.set_ylim(0, max(w.history[0], ahead[0]) * 1.1)
     ax.set_xlabel("已走的步数")
     ax.set_ylabel("损失")

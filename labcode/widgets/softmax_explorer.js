@@ -5,7 +5,8 @@
 import { crossEntropy, fmt, shiftFits, short, softmax } from "./maths.js";
 import { keepControlKeys, make, onChanges, sliderRow, widgetRoot } from "./dom.js";
 import {
-  barChart, candidateRender, colours, markTarget, moveSlider, readoutTable, scoreSliders, setHeight, targetSelect,
+  barChart, candidateRender, colours, markTarget, minusSign, moveSlider, readoutTable, scoreSliders, setHeight,
+  subscripted, targetSelect,
 } from "./candidates.js";
 
 // Same maths as labcode.softmax / cross_entropy / cross_entropy_grad applied to z / tau:
@@ -89,9 +90,9 @@ function build(model, el) {
       setHeight(bars[k].bar, probs[k]);
       bars[k].value.textContent = fmt(probs[k], 3);
       moveSlider(sliders[k].input, z[k]);
-      sliders[k].out.textContent = short(z[k]);
+      sliders[k].out.textContent = minusSign(short(z[k]));
       cells[k].p.textContent = fmt(probs[k], 3);
-      cells[k].g.textContent = fmt(grad[k], 3);
+      cells[k].g.textContent = minusSign(fmt(grad[k], 3));
     }
     markTarget(bars.map((b, k) => [b.bar, cells[k].tr]), y);
     const logTau = Math.log10(tau);
@@ -105,9 +106,15 @@ function build(model, el) {
       : `分数滑块的范围是 ${short(lo).replace("-", "−")} 到 ${short(hi).replace("-", "−")}：`
         + `再整体 ${blocked.map((b) => (b.dataset.delta === "1" ? "+1" : "−1")).join(" 或 ")}，就有分数超出范围，`
         + "所以这个按钮暂时不能按；把靠近端点的分数拖回来一些，就能继续平移。";
+    // At tau = 1 this is the training loss; at another tau it is the loss of the tempered distribution, which
+    // the book uses only to show the effect of tau (chapter 1: temperature is no part of the training objective).
     lossLine.textContent = "";
-    make("span", "", lossLine, `交叉熵损失 ℓ = −ln p_y = −ln p(${labels[y]}) = `);
+    const tempered = Math.abs(tau - 1) > 1e-12;
+    subscripted(make("span", "", lossLine), tempered
+      ? `温度 τ 下的损失 −ln p_y(τ) = −ln p(${labels[y]}) = `
+      : `交叉熵损失 ℓ = −ln p_y = −ln p(${labels[y]}) = `);
     make("strong", "sx-loss", lossLine, fmt(loss, 4));
+    if (tempered) make("span", "sx-tempnote", lossLine, "（只为演示温度的作用：训练用的损失是 τ\u00a0=\u00a01 时的）");
   }
 
   const stop = onChanges(model, ["logits", "temperature", "target"], update);

@@ -155,3 +155,37 @@ def test_glossary_has_the_terms_the_book_uses():
     text = GLOSSARY.read_text(encoding="utf-8")
     chain_rule = text[text.index("\n链式法则\n"):text.index("\n反向传播\n")]
     assert "相加" in chain_rule, "the chain rule entry must say that contributions along different paths add"
+
+
+def test_symbol_table_states_its_real_rule_and_notes_the_chapter_1_and_2_symbols():
+    text = markdown_text(APPENDIX)
+    assert "每个符号只表示一件事" not in text and "只表示一件事，例外在表中注明" in text
+    rows = symbol_table()
+    for symbol, word in {"c": "平移", "u": "泛指", "f": "函数", "e_k": "自然常数", r"\ell'": "导数",
+                         r"\operatorname{Var}_p(z)": "方差", r"\lVert g \rVert": "长度",
+                         r"\partial p / \partial z": "雅可比"}.items():
+        assert symbol in rows and word in rows[symbol][0], symbol
+
+
+def test_the_derivative_rules_the_home_page_promises_are_in_the_appendix_and_checked():
+    text = markdown_text(APPENDIX)
+    rules = text[text.index("(app-derivative-rules)="):text.index("(app-mse)=")]
+    for formula in ("(e^{x})' = e^{x}", "(\\ln x)' = 1/x", "(u / v)' = (u'\\,v - u\\,v') / v^2",
+                    "\\bigl(u(v(x))\\bigr)' = u'(v(x))\\, v'(x)"):
+        assert formula in rules, formula
+    intro = markdown_text(BOOK.parent / "intro.ipynb")
+    assert "导数和链式法则" in intro and "<app-derivative-rules>" in intro
+    xs = np.array([-2.0, 0.0, 3.0])
+    shown = printed_text()
+    with np.printoptions(precision=6, suppress=True):
+        assert f"σ(x)：    {1 / (1 + np.exp(-xs))}" in shown
+
+
+def test_the_mse_gradient_check_reports_the_relative_error():
+    """As chapter 2 says, a gradient check is judged on the relative error; the MSE gradient here is large."""
+    X, y = np.array([[10.0, 2.0], [4.0, 6.0], [8.0, 0.0]]), np.array([62.0, 60.0, 45.0])
+    w, b = np.array([3.0, 5.0]), 20.0
+    grad = 2 / 3 * X.T @ (X @ w + b - y)
+    assert np.abs(grad).max() > 10
+    check = labcode.gradcheck(lambda v: float(np.mean((X @ v + b - y) ** 2)), grad, w)
+    assert f"相对误差 {check.max_rel_error:.1e}" in printed_text()

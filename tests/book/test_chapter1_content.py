@@ -43,7 +43,7 @@ def test_the_numbering_check_can_fail():
 # ordinal on an index letter ("第 $t$ 个位置"), "第 3 行" for W[3] (a quoted “第 3 行” names the form to avoid).
 INDEX_RULE = re.compile(r"(?<!_0, )[a-z]_1,\s*\\dots|\\(?:sum|prod)_\{[a-z]\s*=\s*1\}|z_V\b|z_\{V\}|z_1 - z_2|z_2 - z_1"
                         r"|第 \$[a-z]\$ ?(?:个|项|行|列|层)|(?<!“)第 \d+ (?:行|列|项|个分量|个位置|格)|（第一个）")
-RULE_PAGES = ["book/01_probability_to_loss.ipynb", "book/appendix.ipynb", "book/glossary.md"]
+RULE_PAGES = ["book/01_probability_to_loss.ipynb", "book/02_gradient.ipynb", "book/appendix.ipynb", "book/glossary.md"]
 
 
 @pytest.mark.parametrize("name", RULE_PAGES)
@@ -260,3 +260,30 @@ def test_chapter1_keeps_every_section_the_checkers_link_to_on_the_main_line():
     for label in labels:
         holders = [c for c in cells if re.search(rf"^\({label}\)=\n#+ ", _source(c), re.M)]
         assert len(holders) == 1 and id(holders[0]) not in boxed, f"{label} is not a heading on the main line"
+
+
+def test_chapter1_distillation_tempers_teacher_and_student_and_scales_the_soft_term():
+    text = markdown_text(BOOK / "01_probability_to_loss.ipynb")
+    sentence = text[text.index("知识蒸馏是个例外"):].split("。")[0]
+    assert "教师和学生的分数除以同一个温度" in sentence and "乘上 $\\tau^2$" in sentence
+
+
+def test_chapter1_says_the_explorer_s_loss_at_another_temperature_is_only_a_demonstration():
+    text = markdown_text(BOOK / "01_probability_to_loss.ipynb")
+    explorer = text[text.index("(softmax-explorer)="):]
+    assert "温度不为 1 时" in explorer and "训练用的损失是温度为 1 时的" in explorer
+
+
+def test_chapter1_kl_box_prints_cross_entropy_as_entropy_plus_kl():
+    """Gibbs' inequality: CE(q, p) = H(q) + KL(q || p) >= H(q), equality at p = q (computed here without labcode)."""
+    import notebook_outputs
+
+    q = np.array([0.5, 0.3, 0.2])
+    h = -np.sum(q * np.log(q))
+    text = notebook_outputs.printed_text("01_probability_to_loss.ipynb")
+    for p in (np.array([0.2, 0.3, 0.5]), np.array([0.45, 0.35, 0.2]), q):
+        ce, kl = -np.sum(q * np.log(p)), np.sum(q * np.log(q / p))
+        assert kl >= 0 and abs(ce - h - kl) < 1e-12
+        assert f"p = {p}：交叉熵 {ce:.4f} = 熵 {h:.4f} + KL {kl:.4f}" in text
+    cells = json.loads((BOOK / "01_probability_to_loss.ipynb").read_text(encoding="utf-8"))["cells"]
+    assert any("KL 散度与吉布斯不等式" in title for title, _ in deep_boxes(cells))

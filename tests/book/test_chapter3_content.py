@@ -1,13 +1,14 @@
 """Chapter 3: what the stored outputs print, the figure, the index rule and the symbols (figures: tests/figures.py)."""
 import json
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
 
 import labcode
 from labcode import corpus
-from notebook_outputs import BOOK
+from notebook_outputs import BOOK, glued_values
 from test_chapter1_content import _source
 from test_chapter2_content import assert_map_right_under_the_title, boxed_code, cells, main_line, opening, section_label
 
@@ -65,7 +66,7 @@ def test_chapter3_computes_its_figures_with_labcode():
 def test_chapter3_figure_is_numbered_captioned_and_has_alt_text():
     nb, _ = stored()
     figures = [c for c in nb["cells"] if c.get("metadata", {}).get("mystnb", {}).get("figure")]
-    assert [f["metadata"]["mystnb"]["figure"]["name"] for f in figures] == ["fig-ch3-rows"]
+    assert [f["metadata"]["mystnb"]["figure"]["name"] for f in figures] == ["fig-ch3-rows", "fig-ch3-plane"]
     for cell in figures:
         assert cell["metadata"]["mystnb"]["image"]["alt"]
         assert any("image/png" in o.get("data", {}) for o in cell["outputs"])
@@ -207,3 +208,80 @@ def test_the_tied_gradient_check_is_folded_and_its_result_stays_on_the_main_line
             assert "深入框" in text[:text.index(":::{deep-start}")]
             end = next(j for j in range(index + 1, len(nb)) if _source(nb[j]).startswith(":::{deep-end}"))
             assert section_label(nb, index) == section_label(nb, end) == "ch3-tying"
+
+
+# --- the low-rank bigram trained once with d = 2 ---------------------------------------------------------------
+
+def _corpus_pairs():
+    """(previous id, next id) of every pair in the corpus, built here from the sentences and the frozen vocabulary
+    (no batching, no padding): BOS before each sentence, EOS after it."""
+    symbols = corpus.vocab().symbols
+    index = {s: i for i, s in enumerate(symbols)}
+    pairs = []
+    for sentence in corpus.sentences():
+        ids = [labcode.BOS, *(index[ch] for ch in sentence), labcode.EOS]
+        pairs += zip(ids[:-1], ids[1:], strict=True)
+    return np.array(pairs), index
+
+
+def _train_here(pairs, V, lr, steps):
+    """Plain gradient descent on E (V, 2) and W_out (2, V) from the chapter's seed, written here: the mean
+    cross-entropy over the pairs as a sum over each distinct pair times its count."""
+    rng = np.random.default_rng(0)
+    E, W = rng.normal(scale=0.1, size=(V, 2)), rng.normal(scale=0.1, size=(2, V))
+    counts = np.bincount(pairs[:, 0] * V + pairs[:, 1], minlength=V * V).reshape(V, V).astype(float)
+    N, per_row = counts.sum(), counts.sum(axis=1, keepdims=True)
+    losses = []
+    for step in range(steps + 1):
+        Z = E @ W
+        log_p = Z - Z.max(axis=1, keepdims=True)
+        log_p -= np.log(np.exp(log_p).sum(axis=1, keepdims=True))
+        losses.append(-np.sum(counts * log_p) / N)
+        if step == steps:
+            break
+        dZ = (per_row * np.exp(log_p) - counts) / N
+        E, W = E - lr * dZ @ W.T, W - lr * E.T @ dZ
+    return E, losses
+
+
+def test_chapter3_low_rank_training_numbers_are_recomputed_independently():
+    nb, printed = stored()
+    g = glued_values(nb)
+    pairs, index = _corpus_pairs()
+    V, N = len(index), len(pairs)
+    assert g["d2_targets"] == N
+    pair_counts = Counter(map(tuple, pairs.tolist()))
+    read, follows = Counter(pairs[:, 0].tolist()), Counter(pairs[:, 1].tolist())
+    count_best = -sum(c * np.log(c / read[i]) for (i, _), c in pair_counts.items()) / N
+    unigram = -sum(c * np.log(c / N) for c in follows.values()) / N
+    E, losses = _train_here(pairs, V, g["d2_lr"], g["d2_steps"])
+    for name, value in (("d2_before", losses[0]), ("d2_after", losses[-1]), ("d2_unigram", unigram),
+                        ("d2_count", count_best), ("d2_ppl", np.exp(losses[-1]))):
+        assert g[name] == pytest.approx(value, abs=1e-9), name
+    for value in (losses[0], losses[-1], unigram, count_best):
+        assert f"{value:.4f}" in printed
+    # What the prose says about them: near ln V at the start, below the unigram model after, far above the counts.
+    assert abs(losses[0] - np.log(V)) < 0.01 and count_best < losses[-1] < unigram < losses[0]
+    assert losses[-1] < losses[-2]                                    # "训练到最后几步，损失还在一点点下降"
+
+
+def test_chapter3_sentence_ends_share_a_direction_in_the_learned_plane():
+    """。？！ end every sentence and occur nowhere else, so EOS always follows them; their rows point one way,
+    farther from the origin the more often they are read; most characters are read once or twice."""
+    nb, _ = stored()
+    g = glued_values(nb)
+    pairs, index = _corpus_pairs()
+    assert all(s[-1] in "。？！" and not set(s[:-1]) & set("。？！") for s in corpus.sentences())
+    E, _ = _train_here(pairs, len(index), g["d2_lr"], g["d2_steps"])
+    ends = [E[index[s]] for s in "。？！"]
+    cosines = [a @ b / np.linalg.norm(a) / np.linalg.norm(b) for a, b in ((ends[0], ends[1]), (ends[0], ends[2]))]
+    assert [g["d2_cos_q"], g["d2_cos_e"]] == pytest.approx(cosines, abs=1e-9)
+    assert min(cosines) > 0.999
+    read = Counter(pairs[:, 0].tolist())
+    assert [g["d2_n_period"], g["d2_n_question"], g["d2_n_exclaim"]] == [read[index[s]] for s in "。？！"]
+    norms = [np.linalg.norm(e) for e in ends]
+    assert norms[0] > norms[1] > norms[2]
+    assert g["d2_rare"] == sum(1 for c in read.values() if c <= 2) and g["d2_rare"] > len(index) / 2
+    figures = [c for c in nb["cells"] if c.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("name")
+               == "fig-ch3-plane"]
+    assert len(figures) == 1 and any("image/png" in o.get("data", {}) for o in figures[0]["outputs"])

@@ -39,7 +39,7 @@ def test_the_table_after_bu_is_computed_from_the_idioms(glued, model):
     row = C[vocab[PROMPT]]
     order = np.argsort(-row, kind="stable")[:TOP]      # counted here without labcode.idioms
     itos = list(vocab)
-    assert glued["hook_idioms"] == len(chengyu) == 29_502
+    assert glued["hook_idioms"] == len(chengyu) == 29_430
     for k, j in enumerate(order):
         assert glued[f"hook_c{k}"] == itos[j]
         assert glued[f"hook_n{k}"] == row[j]
@@ -68,6 +68,15 @@ def test_the_samples_and_their_counts(glued, model):
     known = set(chengyu)
     assert glued["hook_real"] == sum(w in known for w in samples)
     assert glued["hook_four"] < SAMPLES / 4, "the prose says few samples have four characters"
+
+
+def test_the_prose_says_where_the_sampler_cuts_a_word(notebook, glued, model):
+    """The sampler stops at the end symbol or after max_len characters; the page names the cut with its length."""
+    _, vocab, C = model
+    samples = idioms.sample_from_counts(C, vocab, np.random.default_rng(SEED), n=SAMPLES)
+    assert glued["hook_max_len"] == max(map(len, samples)), "the longest of the page's samples is the cut one"
+    assert sum(len(w) == glued["hook_max_len"] for w in samples) < SAMPLES / 100
+    assert "写满 {glue:text}`hook_max_len` 个字还没抽到，也截断" in prose(notebook)
 
 
 def test_the_examples_named_in_the_prose_are_in_the_data(notebook, glued, model):

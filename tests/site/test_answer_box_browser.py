@@ -251,7 +251,7 @@ def test_the_loss_box_explains_ln_a_over_b_without_brackets(page):
     hints = page.evaluate("""() => window.labAnswerBoxes.kinds.loss.mistakes(
         { z: [Math.log(2), 0, -Math.log(2)], y: 1 }).map(([value, hint]) => [value, hint])""")
     value, hint = next((v, h) for v, h in hints if "请加括号" in h)
-    assert value == pytest.approx(math.log(7) / 2) and "ln 7/2 读作 (ln 7)/2" in hint
+    assert value == pytest.approx(math.log(7) / 2) and "`ln 7/2` 读作 `(ln 7)/2`" in hint
     three = page.evaluate("""() => window.labAnswerBoxes.kinds.loss.mistakes(
         { z: [0, 0, 0], y: 1 }).map(([, hint]) => hint)""")     # 1/p_y = 3: nothing to bracket
     assert not any("请加括号" in h for h in three)

@@ -173,3 +173,14 @@ def test_the_phrase_limit_counts_characters_and_says_what_was_cut(page):
         f"短语最多 {limit} 个字：只取了前 {limit} 个，后面的 2 个没有用上。"
     type_phrase(page, "谢谢")
     assert widget(page).locator(".ee-cut").inner_text() == ""
+
+
+def test_a_typed_space_is_shown_as_a_visible_mark_and_the_box_states_its_limit(page):
+    """A space is not in the vocabulary (it reads the UNK row): the position shows ␣, not an empty box."""
+    limit = len(import_module(page, MARKER)["grad_out"])
+    assert widget(page).locator(".ee-text").get_attribute("placeholder") == f"最多 {limit} 个字"
+    type_phrase(page, "我 爱")
+    s = shown(page)
+    assert s["ids"] == encode("我 爱") and s["ids"][1] == UNK
+    chars = widget(page).locator(".ee-char").all_inner_texts()
+    assert chars == ["我", "␣", "爱"]

@@ -5,10 +5,13 @@ with labcode (z <- z - lr * cross_entropy_grad(z, y)).
 """
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 import labcode
+from labcode.widgets.gradient_explorer import PREVIEW_STEPS
 from widget_page import assert_fits_desktop_and_phone, call_module, import_module, numbers, press
 
 PAGE = "book/02_gradient.html"
@@ -36,6 +39,8 @@ def shown_state(page):
         "nextLoss": float(root.locator(".gx-nextloss").inner_text()),
         "steps": int(root.locator(".gx-lossline").get_attribute("data-steps")),
         "history": [float(t) for t in root.locator(".gx-item").all_text_contents()],  # in a folded <details>
+        "preview": [float(v) for v in json.loads(root.locator(".gx-ahead").get_attribute("data-losses"))],
+        "preview_points": len(root.locator(".gx-ahead").get_attribute("points").split()),
         "heights": root.locator(".gx-now").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
         "next_heights": root.locator(".gx-after").evaluate_all("els => els.map(e => parseFloat(e.style.height))"),
     }
@@ -71,6 +76,9 @@ def assert_shows(s, z, target, lr, history):
     np.testing.assert_allclose(s["next_heights"], 100 * want["nextProbs"], atol=0.005 + 1e-9)
     np.testing.assert_allclose(s["history"], history, atol=0.00005 + 1e-12, err_msg="loss history")
     assert s["steps"] == len(history) - 1 and s["target"] == target and s["lr"] == lr
+    _, ahead = trajectory(z, target, lr, PREVIEW_STEPS)                # the dashed line: PREVIEW_STEPS more steps
+    np.testing.assert_allclose(s["preview"], ahead[1:], rtol=1e-9, atol=1e-12, err_msg="dashed preview")
+    assert s["preview_points"] == PREVIEW_STEPS + 1                     # drawn from the latest loss on
 
 
 # ---------------------------------------------------------------- tests
@@ -99,6 +107,29 @@ def test_step_button_follows_labcode_and_the_loss_falls(page):
     assert title == f"损失记录：起点 {losses[0]:.4f} → 走 3 步后 {losses[3]:.4f}"
     widget(page).locator(".gx-reset").click()
     assert_shows(shown_state(page), zs[0], start["target"], start["lr"], losses[:1])
+
+
+def test_the_dashed_line_previews_the_current_lr_before_a_step_is_taken(page):
+    """Moving η redraws the dashed preview (and nothing else of the run): the reader sees where η would lead."""
+    root = widget(page)
+    start = shown_state(page)
+    press(root.locator(".gx-lr"), "ArrowRight", 10)
+    s = shown_state(page)
+    assert s["steps"] == 0 and s["history"] == start["history"] and s["lr"] > start["lr"]
+    assert s["preview"][-1] < start["preview"][-1]               # a larger η gets further in the same steps
+    assert root.locator(".gx-ahead").evaluate("e => getComputedStyle(e).strokeDasharray") not in ("none", "")
+    key = root.locator(".gx-sparkkey").inner_text()
+    assert f"按当前 η 再走 {PREVIEW_STEPS} 步" in key and "横轴：步数" in key
+    press(root.locator(".gx-lr"), "ArrowLeft", 10)                 # η back where the page had it
+    assert shown_state(page)["preview"] == start["preview"]
+
+
+def test_formula_sets_e_y_with_a_subscript_and_negative_readouts_with_a_minus_sign(page):
+    root = widget(page)
+    formula = root.locator(".gx-formula")
+    assert "_" not in formula.inner_text() and formula.locator("sub").all_inner_texts() == ["y"]
+    shown = "".join(root.locator(".gx-z, .gx-g, .gx-zn, .gx-zval").all_inner_texts())
+    assert "\u2212" in shown and "-" not in shown             # the worked example has negative z and g
 
 
 def test_play_keeps_stepping_until_paused(page):

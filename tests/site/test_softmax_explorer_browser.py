@@ -59,7 +59,7 @@ def assert_shows_labcode_values(s):
     np.testing.assert_allclose(s["heights"], 100 * want["probs"], atol=0.005 + 1e-9)  # bar height in % of the axis
     np.testing.assert_allclose(s["grad"], want["grad"], atol=0.0005 + 1e-12)
     assert s["loss"] == pytest.approx(want["loss"], abs=0.00005 + 1e-12)
-    assert "\u2212" not in s["numbers"]  # readouts use plain "-" as labcode prints (labels write "−1", "−ln")
+    assert "-" not in s["numbers"]  # a negative readout is set with U+2212, as the book sets a minus
 
 
 # ---------------------------------------------------------------- tests
@@ -110,6 +110,22 @@ def test_target_and_temperature_controls_recompute(page):
     assert np.argmax(s2["probs"]) == np.argmax(s["probs"])  # temperature never changes the argmax
     assert max(s2["probs"]) > max(s["probs"])               # colder is sharper
     assert_shows_labcode_values(s2)
+    assert min(s2["grad"]) < 0 and "\u2212" in s2["numbers"]  # the target's gradient, with its minus sign
+
+
+def test_the_loss_line_sets_p_y_with_a_subscript_and_says_when_the_loss_is_tempered(page):
+    """ℓ = −ln p_y with y as a subscript (never an ASCII underscore); at τ ≠ 1 the line says that the loss shown is the
+    tempered distribution's, which the book's training objective does not use (chapter 1, “温度”)."""
+    root = widget(page)
+    line = root.locator(".sx-lossline")
+    assert "_" not in line.inner_text() and line.locator("sub").all_inner_texts() == ["y"]
+    assert line.inner_text().startswith("交叉熵损失 ℓ = −ln p") and root.locator(".sx-tempnote").count() == 0
+    press(root.locator(".sx-temp"), "ArrowLeft", 30)
+    assert shown_state(page)["temperature"] != 1
+    assert line.inner_text().startswith("温度 τ 下的损失 −ln p") and "_" not in line.inner_text()
+    assert "训练用的损失是 τ = 1 时的" in root.locator(".sx-tempnote").inner_text().replace("\u00a0", " ")
+    press(root.locator(".sx-temp"), "ArrowRight", 30)
+    assert shown_state(page)["temperature"] == 1 and root.locator(".sx-tempnote").count() == 0
 
 
 def test_shift_buttons_leave_p_and_loss_unchanged_and_stop_at_the_sliders_ends(page):

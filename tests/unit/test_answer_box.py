@@ -238,6 +238,7 @@ def test_a_new_row_gradient_draw_never_lets_the_overwrite_answer_pass(tmp_path):
         assert len(shares) >= 2, values                                    # the row is read at least twice
         right = labcode.embedding_backward(dH, ids, max(ids.max(), row) + 1)[row]
         assert not np.any(shares == right), values                       # per component, as exercise 3.3(4)
+        assert np.all(shares != 0), values                               # leaving out a share changes the sum
         kept = labcode.embedding_backward_overwrite(dH, ids, max(ids.max(), row) + 1)[row]
         assert not np.allclose(kept, right), values
 
@@ -295,7 +296,7 @@ MEAN_LOSS = {"losses": [[1, 1.5, 2.5], [3.5, 1.5, 0]], "targets": [[3, 5, 2], [4
     ("smoothed-prob", BOOK_SMOOTHED, "2/12", "不对。提示：分母里 $Vα$ 少了因子 $α$。"),   # V, not Vα: 1/8 is 2/16
     ("smoothed-prob", BOOK_SMOOTHED, "2/16 * -1", "不对。提示：符号反了。"),
     ("loss", BOOK_GRADIENT, "ln(3/2)", "不对。提示：分母里少了 $e^{z_0}$ 这一项。"),
-    ("loss", BOOK_GRADIENT, "-ln 2/7", "不对。提示：−ln 2/7 读作 −(ln 2)/7；想写 −ln(2/7)，请加括号。"),
+    ("loss", BOOK_GRADIENT, "-ln 2/7", "不对。提示：`−ln 2/7` 读作 `−(ln 2)/7`；想写 `−ln(2/7)`，请加括号。"),
     ("mean-loss", MEAN_LOSS, "7.5/5", "不对。提示：分子里少了 $2.5$ 这一项。"),
     ("softmax", {"z": BOOK_GRADIENT["z"]}, "[4/7, 2/7, 1/2]",
      "不对：编号为 2 的分量不对，其余分量都对。提示：编号为 2 的分量：没有除以分母 $S$。"),

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import labcode
-from labcode import bigram, corpus, idioms
+from labcode import bigram, corpus, idioms, low_rank
 from labcode._validate import MAX_ELEMENTS
 
 COUNTS = [[1, 3], [2, 2]]          # no zero cell: every count-model value is finite
@@ -64,6 +64,10 @@ SURFACES = {
                                                                         ids=[0, 2]), ("E", "P")),
     "embed_with_positions_backward": (labcode.embed_with_positions_backward, lambda: dict(
         grad_out=[[1.0, 2.0], [3.0, 4.0]], ids=[0, 2], num_embeddings=3, num_positions=2), ("grad_out",)),
+    "pair_counts": (low_rank.pair_counts, lambda: dict(inputs=[[0, 1]], targets=[[1, -100]], vocab_size=2), ()),
+    "train_low_rank_bigram": (low_rank.train_low_rank_bigram, lambda: dict(
+        E=E3, W_out=[[0.0, 1.0, 0.0], [1.0, 0.0, 0.5]], inputs=[0, 2], targets=[2, 1], lr=0.5, steps=2),
+        ("E", "W_out")),
     "count_matrix": (bigram.count_matrix, lambda: dict(xs=[0, 1], ys=[1, 0], vocab_size=2), ()),
     "smoothed_counts": (bigram.smoothed_counts, lambda: dict(counts=COUNTS, alpha=0.5), ("counts",)),
     "count_probs": (bigram.count_probs, lambda: dict(counts=COUNTS, alpha=0.5), ("counts",)),
@@ -90,6 +94,8 @@ SURFACES = {
     "pair_nll": (idioms.pair_nll, lambda: dict(counts=COUNTS, xs=[0], ys=[1], alpha=0.5), ("counts",)),
     "next_probs": (idioms.next_probs, lambda: dict(counts=COUNTS, prev=0, alpha=0.5, temperature=1.0), ("counts",)),
     "top_next": (idioms.top_next, lambda: dict(counts=COUNTS, vocab=A, prev=".", k=1, alpha=0.0), ("counts",)),
+    "interpolated_probs": (idioms.interpolated_probs, lambda: dict(counts=COUNTS, prev=0, gamma=0.5), ("counts",)),
+    "interpolated_nll": (idioms.interpolated_nll, lambda: dict(counts=COUNTS, xs=[0], ys=[1], gamma=0.5), ("counts",)),
     "sample_from_counts": (idioms.sample_from_counts, lambda: dict(counts=COUNTS, vocab=A, rng=rng(), n=2, alpha=0.0,
                                                                    temperature=1.0, max_len=5), ("counts",)),
     "corpus.encode": (corpus.encode, lambda: dict(text="谢谢"), ()),

@@ -70,3 +70,19 @@ def test_bad_inputs():
         corpus.decode([[3, 4]])
     with pytest.raises(TypeError, match=r"texts 必须是由句子组成的列表，收到单个字符串 '谢谢'"):
         corpus.make_batch("谢谢")
+
+
+def test_the_data_readme_documents_the_corpus_files_as_they_are():
+    """labcode/data/README.md names each Chinese data file by its sha256 and says where it comes from."""
+    import hashlib
+    from importlib.resources import files
+
+    data = files("labcode") / "data"
+    readme = (data / "README.md").read_text(encoding="utf-8")
+    for name in ("zh_corpus.txt", "zh_vocab.txt"):
+        digest = hashlib.sha256((data / name).read_bytes()).hexdigest()
+        section = readme[readme.index(f"## {name}"):]
+        section = section[:section.index("\n## ", 3)]
+        assert digest in section, name
+        assert "来源" in section and "许可" in section, name
+    assert f"{len(corpus.sentences())} 句" in readme and f"{len(corpus.vocab())} 行" in readme

@@ -69,7 +69,7 @@ def test_all_bundles_run_as_es_modules_and_export_a_render(tmp_path):
     result = dict(zip(paths, json.loads(proc.stdout), strict=True))
     assert all(r["render"] == "function" for r in result.values())
     assert result["softmax_explorer"]["exports"] == ["default", "explorerMaths"]
-    assert result["gradient_explorer"]["exports"] == ["default", "runSteps", "stepMaths"]
+    assert result["gradient_explorer"]["exports"] == ["PREVIEW_STEPS", "default", "runSteps", "stepMaths"]
     exported = sorted(re.findall(r"^export function (\w+)", (_family.HERE / "maths.js").read_text(encoding="utf-8"),
                                  re.M))
     assert result["embedding_explorer"]["maths"] == exported  # the page's maths, for parity tests

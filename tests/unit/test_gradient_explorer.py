@@ -179,6 +179,17 @@ def test_front_end_imports_the_family_maths_and_exports_its_own():
     assert w._css.startswith(css[0]) and css[1] in w._css
 
 
+def test_the_page_and_the_snapshot_preview_the_same_number_of_steps():
+    """The dashed loss curve: PREVIEW_STEPS more steps at the current lr, on the page and in the PNG snapshot."""
+    import re
+
+    from labcode.widgets.gradient_explorer import PREVIEW_STEPS
+
+    js = Path(labcode.widgets.__file__).with_name("gradient_explorer.js").read_text(encoding="utf-8")
+    assert re.search(r"^export const PREVIEW_STEPS = (\d+);", js, re.M).group(1) == str(PREVIEW_STEPS)
+    assert "runSteps(z, y, eta, PREVIEW_STEPS)" in js
+
+
 def test_every_claim_is_scoped_to_scores_as_the_variables():
     """The explorer updates one position's scores directly: its page, summary and snapshot say so."""
     js = Path(labcode.widgets.__file__).with_name("gradient_explorer.js").read_text(encoding="utf-8")

@@ -40,9 +40,6 @@ def test_ruff_uses_the_project_rules_and_reports_a_real_problem(tmp_path):
 ENGLISH_PROSE = re.compile(r"\b(the|a|an|of|to|is|are|and|or|in|on|for|with|by|as|from|this|that|it|not|no|when|"
                            r"each|per|only|its|into|than|but|if|we|one|all|be|here)\b", re.IGNORECASE)
 CJK = re.compile(r"[\u4e00-\u9fff]")
-# Modules other work is changing now; each still has English comments (checked below), so it leaves this
-# list in the change that turns them into Chinese.
-NOT_YET_CHINESE = {"overview.py", "plots.py"}
 
 
 def english_comments(path):
@@ -56,10 +53,8 @@ def english_comments(path):
 def test_labcode_comments_are_in_chinese():
     package = ROOT / "labcode"
     modules = {p.relative_to(package).as_posix(): p for p in package.rglob("*.py")}
-    english = [line for name, path in sorted(modules.items()) if name not in NOT_YET_CHINESE
-               for line in english_comments(path)]
+    english = [line for _, path in sorted(modules.items()) for line in english_comments(path)]
     assert english == [], "labcode's comments are in Chinese (CONTRIBUTING):\n" + "\n".join(english)
-    assert all(english_comments(modules[name]) for name in NOT_YET_CHINESE), "drop the converted ones from the list"
 
 
 def test_the_comment_check_reads_english_and_lets_shapes_and_chinese_pass(tmp_path):

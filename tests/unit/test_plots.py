@@ -289,7 +289,7 @@ def test_chapter4_figures_refuse_bad_input():
         plots.loss_curve([2.0], 1.0)
 
 
-def test_step_size_curve_labels_every_third_power_of_ten_as_the_outputs_write_delta():
+def test_step_size_curve_labels_every_third_power_of_ten_as_the_prose_writes_it():
     z = np.log([2.0, 1.0, 0.5])
     fig = plots.step_size_error_curve(lambda v: labcode.cross_entropy(v, 1), z, labcode.cross_entropy_grad(z, 1),
                                       np.logspace(-12, 0, 25))
@@ -297,7 +297,10 @@ def test_step_size_curve_labels_every_third_power_of_ten_as_the_outputs_write_de
     ax = fig.axes[0]
     low, high = ax.get_xlim()
     shown = [t.get_text() for t in ax.get_xticklabels() if low <= t.get_position()[0] <= high]
-    assert shown == ["1e-12", "1e-9", "1e-6", "1e-3", "1"]
+    assert shown == ["$10^{-12}$", "$10^{-9}$", "$10^{-6}$", "$10^{-3}$", "$1$"]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert all("e-" not in t for t in legend) and "最小误差 $1.0 \\times 10^{-11}$" in legend[0], legend
+    assert "$\\delta = 10^{-5}$" in legend[0] and "$\\delta = 10^{-2}$" in legend[1], legend
 
 
 def test_step_size_curve_names_the_difference_step_delta_and_renders_cleanly(caplog):
@@ -324,6 +327,8 @@ CHAPTER_FIGURES = {
                                                          labcode.cross_entropy_grad(WORKED_Z, 1),
                                                          np.logspace(-12, 0, 25)),
     "3.1 embedding rows": lambda: plots.embedding_rows(E, [3, 5, 3], C),
+    "3.2 embedding plane": lambda: plots.embedding_plane(np.arange(8.0).reshape(4, 2), ["<BOS>", "。", "我", "你"],
+                                                         [0, 1, 3]),
     "4.2 loss curve": lambda: plots.loss_curve(bigram.train(np.zeros((3, 3)), COUNTS, lr=5.0, steps=50)[1],
                                                bigram.count_nll(COUNTS)),
 }

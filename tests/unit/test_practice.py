@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import labcode
-from labcode import bigram
+from labcode import bigram, idioms, practice
 from labcode.practice import (
     CheckResult,
     check_bigram_loss_and_grad,
@@ -19,6 +19,7 @@ from labcode.practice import (
     check_cross_entropy,
     check_cross_entropy_grad,
     check_embedding_backward,
+    check_interpolated_nll,
     check_logsumexp,
     check_mean_loss,
     check_numerical_grad,
@@ -29,9 +30,7 @@ from labcode.practice import hints as hint_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 HAVE_SCIPY = importlib.util.find_spec("scipy") is not None
-CHECKERS = [check_softmax, check_logsumexp, check_cross_entropy, check_cross_entropy_grad, check_numerical_grad,
-            check_mean_loss, check_embedding_backward, check_bigram_loss_and_grad, check_counts_loss_and_grad,
-            check_training_loop]
+CHECKERS = [getattr(practice, name) for name in practice.__all__ if name.startswith("check_")]
 
 
 def skeleton(*args):
@@ -114,20 +113,20 @@ def mean_loss_float32(logits, targets):
     return np.float32(mean_loss_masked(logits[valid].astype(np.float32), targets[valid]))
 
 
-def embedding_loops(ids, dH, vocab_size):
+def embedding_loops(dH, ids, vocab_size):
     dE = np.zeros((vocab_size, dH.shape[1]))
     for t, i in enumerate(ids):
         dE[i] += dH[t]
     return dE
 
 
-def embedding_add_at(ids, dH, vocab_size):
+def embedding_add_at(dH, ids, vocab_size):
     dE = np.zeros((vocab_size, dH.shape[1]), dtype=dH.dtype)
     np.add.at(dE, ids, dH)
     return dE
 
 
-def embedding_one_hot(ids, dH, vocab_size):
+def embedding_one_hot(dH, ids, vocab_size):
     return labcode.one_hot(ids, vocab_size).T @ dH
 
 
@@ -267,6 +266,38 @@ def counts_loops(W, C):
     return loss, dW
 
 
+def interpolated_loops(C, xs, ys, gamma):
+    """One pair at a time, in plain Python."""
+    C = np.asarray(C).tolist()
+    V, N = len(C), sum(map(sum, C))
+    columns = [sum(row[y] for row in C) for y in range(V)]
+    logs = []
+    for x, y in zip(xs, ys, strict=True):
+        unigram = (columns[y] + 1) / (N + V)
+        n = sum(C[x])
+        logs.append(math.log(gamma * C[x][y] / n + (1 - gamma) * unigram if n else unigram))
+    return -sum(logs) / len(logs)
+
+
+def interpolated_float32(C, xs, ys, gamma):
+    C = C.astype(np.float32)
+    n, unigram = C.sum(axis=1), (C.sum(axis=0) + 1) / (C.sum() + len(C))
+    w = np.where(n[xs] > 0, np.float32(gamma), np.float32(0))
+    return -np.log(w * C[xs, ys] / np.maximum(n[xs], 1) + (1 - w) * unigram[ys]).mean()
+
+
+def interpolated_with(unigram=None, weight=None, empty_keeps_gamma=False):
+    """A reader's interpolation with one slip: another unigram, another weight, or 1 − γ kept on empty rows."""
+    def fn(C, xs, ys, gamma):
+        C = C.astype(float)
+        n, N, V = C.sum(axis=1), C.sum(), len(C)
+        uni = unigram(C, N, V) if unigram else (C.sum(axis=0) + 1) / (N + V)
+        g = weight(gamma) if weight else gamma
+        w = np.full(len(xs), g) if empty_keeps_gamma else np.where(n[xs] > 0, g, 0.0)
+        return -np.mean(np.log(w * C[xs, ys] / np.maximum(n[xs], 1) + (1 - w) * uni[ys]))
+    return fn
+
+
 RIGHT = {
     check_softmax: [labcode.softmax, softmax_loops, softmax_float32, softmax_via_logsumexp],
     check_logsumexp: [labcode.logsumexp, logsumexp_loops, logsumexp_float32_0d],
@@ -276,12 +307,13 @@ RIGHT = {
                            # in place, on a float copy, each component put back exactly
                            lambda f, x, d: labcode.gradients._central_difference(f, x.astype(float), d)],
     check_mean_loss: [labcode.cross_entropy, mean_loss_loops, mean_loss_masked, mean_loss_float32],
-    check_embedding_backward: [lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), embedding_loops,
+    check_embedding_backward: [lambda dH, ids, V: labcode.embedding_backward(dH, ids, V), embedding_loops,
                                embedding_add_at, embedding_one_hot],
     check_bigram_loss_and_grad: [bigram.loss_and_grad, bigram_loops, bigram_counts, bigram_float32],
     check_counts_loss_and_grad: [bigram.loss_and_grad_from_counts, counts_log_softmax, counts_loops, counts_nansum,
                                  counts_from_scores],
     check_training_loop: [train_append_after, train_in_place, train_like_bigram],
+    check_interpolated_nll: [idioms.interpolated_nll, interpolated_loops, interpolated_float32],
 }
 
 if HAVE_SCIPY:  # scipy is not a dependency: these cases exist only where it is installed
@@ -334,13 +366,13 @@ def per_target(logits, targets):
     return np.array([cross_entropy_loops(list(z), int(y)) for z, y in zip(logits[valid], targets[valid], strict=True)])
 
 
-def overwrite_backward(ids, dH, vocab_size):
+def overwrite_backward(dH, ids, vocab_size):
     dE = np.zeros((vocab_size, dH.shape[1]))
     dE[ids] += dH
     return dE
 
 
-def assign_backward(ids, dH, vocab_size):
+def assign_backward(dH, ids, vocab_size):
     dE = np.zeros((vocab_size, dH.shape[1]))
     for t, i in enumerate(ids):
         dE[i] = dH[t]
@@ -551,7 +583,7 @@ def mean_loss_batch_normalised(logits, targets):
     return -logp[valid][np.arange(valid.sum()), targets[valid]].mean()
 
 
-def embedding_zeros_like(ids, dH, vocab_size):
+def embedding_zeros_like(dH, ids, vocab_size):
     dE = np.zeros_like(dH)                        # (T, d) instead of (vocab_size, d)
     np.add.at(dE, ids, dH)
     return dE
@@ -692,6 +724,15 @@ def mean_loss_one_hot_then_mask(logits, targets):
 
 
 WRONG = [
+    (check_interpolated_nll, interpolated_with(unigram=lambda C, N, V: C.sum(axis=0) / N), "unigram_not_smoothed",
+     ["拉普拉斯", "ch5-backoff"]),
+    (check_interpolated_nll, interpolated_with(unigram=lambda C, N, V: (C.sum(axis=1) + 1) / (N + V)),
+     "unigram_from_rows", ["列和"]),
+    (check_interpolated_nll, interpolated_with(unigram=lambda C, N, V: (C.sum(axis=0) + 1) / N),
+     "unigram_not_normalised", ["(N + V)"]),
+    (check_interpolated_nll, interpolated_with(weight=lambda g: 1 - g), "gamma_swapped", ["1 − γ"]),
+    (check_interpolated_nll, interpolated_with(empty_keeps_gamma=True), "empty_row_keeps_gamma", ["np.where"]),
+    (check_interpolated_nll, lambda *a: idioms.interpolated_nll(*a) * len(a[1]), "sum_not_mean", ["len(xs)"]),
     (check_softmax, no_shift_softmax, "no_max_shift", ["最大值", "上溢", "ch1-overflow"]),
     (check_counts_loss_and_grad, counts_zero_times_inf, "zero_times_inf",
      ["0 × (-inf)", "np.where(C > 0, logp, 0.0)", "W = ln C", "ch4-identity"]),
@@ -744,7 +785,7 @@ WRONG = [
     (check_embedding_backward, overwrite_backward, "repeated_ids_overwrite",
      ["只留下了一份", "np.add.at", "ch3-overwrite-bug"]),
     (check_embedding_backward, assign_backward, "repeated_ids_overwrite", ["只留下了一份"]),
-    (check_embedding_backward, lambda ids, dH, V: np.eye(V)[ids] @ dH, "missing_transpose",
+    (check_embedding_backward, lambda dH, ids, V: np.eye(V)[ids] @ dH, "missing_transpose",
      ["X.T @ dH", "ch3-gradient"]),
     (check_bigram_loss_and_grad, bigram_with(columns_softmax), "wrong_axis", ["axis", "ch4-network"]),
     (check_bigram_loss_and_grad, bigram_with(batch_axis_softmax), "wrong_axis", ["轴"]),
@@ -840,6 +881,7 @@ def test_each_mistake_the_checkers_predict_is_named_when_a_reader_makes_exactly_
     from labcode.practice import bigram as b
     from labcode.practice import embedding as e
     from labcode.practice import gradient as g
+    from labcode.practice import idioms as i
     from labcode.practice import probability as p
     from labcode.practice import training as t
     seen = {}
@@ -848,7 +890,7 @@ def test_each_mistake_the_checkers_predict_is_named_when_a_reader_makes_exactly_
         seen[check] = probes, options["predict"]
         return battery.run(check, fn, probes, **options)
 
-    for module in (p, g, e, b, t):
+    for module in (p, g, e, b, t, i):
         monkeypatch.setattr(module, "run", spy)
     named = 0
     for check, fns in RIGHT.items():
@@ -1042,10 +1084,10 @@ def test_odd_results_are_failed_cases_not_crashes(fn, words):
     (check_mean_loss, lambda z, t: labcode.cross_entropy(z, t, reduction="none"), ["应返回一个数"]),
     (check_bigram_loss_and_grad, lambda W, xs, ys: bigram.loss_and_grad(W, xs, ys)[0], ["应返回两个值 (loss, dW)"]),
     (check_bigram_loss_and_grad, lambda W, xs, ys: (1.0, [[0.0]]), ["dW：返回的是 list"]),
-    (check_embedding_backward, lambda ids, dH, V: dH, ["形状应为 (6, 2)", "(3, 2)"]),
-    (check_embedding_backward, lambda ids, dH, V: labcode.embedding_backward(dH, ids, V).T,
+    (check_embedding_backward, lambda dH, ids, V: dH, ["形状应为 (6, 2)", "(3, 2)"]),
+    (check_embedding_backward, lambda dH, ids, V: labcode.embedding_backward(dH, ids, V).T,
      ["形状应为 (6, 2)，收到 (2, 6)，正好是转置的形状", "(vocab_size, d)"]),
-    (check_embedding_backward, lambda ids, dH, V: labcode.embedding_backward(dH, ids, ids.max() + 1),
+    (check_embedding_backward, lambda dH, ids, V: labcode.embedding_backward(dH, ids, ids.max() + 1),
      ["形状应为 (4, 3)，收到 (3, 3)", "没被读到的行是 0"]),
     (check_bigram_loss_and_grad, lambda W, xs, ys: (bigram.loss_and_grad(W, xs, ys)[0], softmax_rows(W[xs])),
      ["dW：形状应为 (3, 3)，收到 (4, 3)"]),
@@ -1123,7 +1165,7 @@ def test_each_case_gets_its_own_copies_so_a_mutating_function_changes_no_later_c
 REFERENCE_ARRAYS = [(check, RIGHT[check][0], positions) for check, positions in [
     (check_softmax, {"z": 0}), (check_logsumexp, {"z": 0}), (check_cross_entropy, {"z": 0}),
     (check_cross_entropy_grad, {"z": 0}), (check_numerical_grad, {"x": 1}),
-    (check_mean_loss, {"logits": 0, "targets": 1}), (check_embedding_backward, {"ids": 0, "dH": 1}),
+    (check_mean_loss, {"logits": 0, "targets": 1}), (check_embedding_backward, {"dH": 0, "ids": 1}),
     (check_bigram_loss_and_grad, {"W": 0, "xs": 1, "ys": 2}), (check_counts_loss_and_grad, {"W": 0, "C": 1}),
     (check_training_loop, {"W": 1})]]
 
@@ -1333,7 +1375,7 @@ def test_every_hint_points_at_the_cell_of_its_section_in_its_chapters_notebook()
 
 def test_an_untransposed_one_hot_product_that_happens_to_fit_is_named_too():
     """With T = V, X @ dH runs and has the right shape: the values give the mistake away."""
-    def square_only(ids, dH, V):
+    def square_only(dH, ids, V):
         if len(ids) != V:
             return labcode.embedding_backward(dH, ids, V)
         return np.eye(V)[ids] @ dH
@@ -1347,7 +1389,7 @@ def test_results_expose_cases_with_name_passed_and_message():
     first = result.failures[0]
     assert first.name == "书里的例子：ids = [3, 5, 3]" and first.passed is False
     assert first.message == "下标 [3, 1] 处差得最多：期望 1，实际 -1"
-    assert first.inputs.startswith("ids = [3, 5, 3]，dH = [[ 1.,  2.]")
+    assert first.inputs.startswith("dH = [[ 1.,  2.]")
     assert {case.passed for case in result.cases} == {True, False}
 
 

@@ -15,20 +15,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import labcode
-from labcode import bigram
-from labcode.practice import (
-    check_bigram_loss_and_grad,
-    check_counts_loss_and_grad,
-    check_cross_entropy,
-    check_cross_entropy_grad,
-    check_embedding_backward,
-    check_logsumexp,
-    check_mean_loss,
-    check_numerical_grad,
-    check_softmax,
-    check_training_loop,
-    guard,
-)
+from labcode import bigram, idioms, practice
+from labcode.practice import guard
 
 
 def train(loss_and_grad, W, lr, steps, sign=-1):
@@ -41,14 +29,16 @@ def train(loss_and_grad, W, lr, steps, sign=-1):
 
 
 # Each checker, a right function, and the positions of the array arguments the reader must leave unchanged.
-CHECKS = {
-    check_softmax: (labcode.softmax, [0]), check_logsumexp: (labcode.logsumexp, [0]),
-    check_cross_entropy: (labcode.cross_entropy, [0]), check_cross_entropy_grad: (labcode.cross_entropy_grad, [0]),
-    check_numerical_grad: (labcode.numerical_grad, [1]), check_mean_loss: (labcode.cross_entropy, [0, 1]),
-    check_embedding_backward: (lambda ids, dH, V: labcode.embedding_backward(dH, ids, V), [0, 1]),
-    check_bigram_loss_and_grad: (bigram.loss_and_grad, [0, 1, 2]),
-    check_counts_loss_and_grad: (bigram.loss_and_grad_from_counts, [0, 1]), check_training_loop: (train, [1]),
+RIGHT = {
+    "check_softmax": (labcode.softmax, [0]), "check_logsumexp": (labcode.logsumexp, [0]),
+    "check_cross_entropy": (labcode.cross_entropy, [0]), "check_cross_entropy_grad": (labcode.cross_entropy_grad, [0]),
+    "check_numerical_grad": (labcode.numerical_grad, [1]), "check_mean_loss": (labcode.cross_entropy, [0, 1]),
+    "check_embedding_backward": (labcode.embedding_backward, [0, 1]),
+    "check_bigram_loss_and_grad": (bigram.loss_and_grad, [0, 1, 2]),
+    "check_counts_loss_and_grad": (bigram.loss_and_grad_from_counts, [0, 1]), "check_training_loop": (train, [1]),
+    "check_interpolated_nll": (idioms.interpolated_nll, [0, 1, 2]),
 }
+CHECKS = {getattr(practice, name): right for name, right in RIGHT.items()}
 CASES = {check: len(check(right).cases) for check, (right, _) in CHECKS.items()}
 
 
@@ -64,8 +54,8 @@ def mean_loss_float32(logits, targets):
     return np.mean(m[:, 0] + np.log(np.exp(z - m).sum(axis=1)) - z[np.arange(len(y)), y])
 
 
-FLOAT32 = {check_cross_entropy: cross_entropy_float32, check_mean_loss: mean_loss_float32,
-           check_softmax: lambda z: labcode.softmax(np.asarray(z, dtype=np.float32)).astype(np.float32)}
+FLOAT32 = {practice.check_cross_entropy: cross_entropy_float32, practice.check_mean_loss: mean_loss_float32,
+           practice.check_softmax: lambda z: labcode.softmax(np.asarray(z, dtype=np.float32)).astype(np.float32)}
 MARK = "@@printed@@"
 
 
@@ -151,24 +141,24 @@ def test_on_any_seed_right_functions_pass_and_the_same_slips_get_the_same_names(
     def softmax_no_shift(z):
         return np.exp(z) / np.exp(z).sum()
 
-    def overwrite(ids, dH, V):
+    def overwrite(dH, ids, V):
         dE = np.zeros((V, dH.shape[1]))
         dE[ids] += dH
         return dE
-    slips = [(check_softmax, softmax_no_shift, "no_max_shift"),
-             (check_cross_entropy_grad, lambda z, y: -labcode.cross_entropy_grad(z, y), "gradient_sign"),
-             (check_embedding_backward, overwrite, "repeated_ids_overwrite"),
-             (check_mean_loss, lambda z, t: labcode.cross_entropy(z, t, reduction="sum") / len(t),
+    slips = [(practice.check_softmax, softmax_no_shift, "no_max_shift"),
+             (practice.check_cross_entropy_grad, lambda z, y: -labcode.cross_entropy_grad(z, y), "gradient_sign"),
+             (practice.check_embedding_backward, overwrite, "repeated_ids_overwrite"),
+             (practice.check_mean_loss, lambda z, t: labcode.cross_entropy(z, t, reduction="sum") / len(t),
               "denominator_counts_ignored"),
-             (check_training_loop, lambda lg, W, lr, steps: train(lg, W, lr, steps, sign=+1), "descent_sign")]
+             (practice.check_training_loop, lambda lg, W, lr, steps: train(lg, W, lr, steps, sign=+1), "descent_sign")]
     for check, slip, key in slips:
         result = check(slip, seed=seed)
         assert not result.passed and result.mistakes[0].key == key, str(result)
 
 
 def test_a_seed_gives_other_random_cases_and_the_same_seed_the_same_ones():
-    book, again = check_softmax(labcode.softmax), check_softmax(labcode.softmax)
-    drawn, redrawn = check_softmax(labcode.softmax, seed=7), check_softmax(labcode.softmax, seed=7)
+    book, again = practice.check_softmax(labcode.softmax), practice.check_softmax(labcode.softmax)
+    drawn, redrawn = practice.check_softmax(labcode.softmax, seed=7), practice.check_softmax(labcode.softmax, seed=7)
 
     def random_args(result):
         return [case.args[0].tolist() for case in result.cases if case.name.startswith("随机")]
@@ -177,7 +167,7 @@ def test_a_seed_gives_other_random_cases_and_the_same_seed_the_same_ones():
     assert [c.name for c in drawn.cases] == [c.name for c in book.cases]      # the same kinds of case
     for bad in (-1, 1.5, "7", True):
         with pytest.raises((ValueError, TypeError), match="seed 必须是"):
-            check_softmax(labcode.softmax, seed=bad)
+            practice.check_softmax(labcode.softmax, seed=bad)
 
 
 # ---- time limits: small ones here, so that a hanging function costs a fraction of a second ----
@@ -209,10 +199,10 @@ def _swallows(z):
 @pytest.mark.parametrize("fn", [_sleeps, _spins, _swallows], ids=lambda f: f.__name__)
 def test_a_function_that_hangs_is_stopped_case_by_case_and_the_check_within_its_budget(fn, short_limits):
     start = time.perf_counter()
-    result = check_softmax(fn)
+    result = practice.check_softmax(fn)
     elapsed = time.perf_counter() - start
     assert elapsed < 0.6 + 0.5, elapsed                 # the check's budget, not 12 cases × 10 s
-    assert not result.passed and len(result.cases) == CASES[check_softmax]
+    assert not result.passed and len(result.cases) == CASES[practice.check_softmax]
     messages = [case.message for case in result.cases]
     assert messages[0] == "超时：0.2 秒内没有返回（是不是死循环？也可能是每次调用都在做很慢的计算）"
     assert messages[-1] == "没有运行：前面的几项已经用完了这次检查的 0.6 秒"
@@ -226,7 +216,7 @@ def test_a_slow_case_among_quick_ones_fails_alone(short_limits, monkeypatch):
         if np.abs(z).max() > 500:
             time.sleep(5)
         return labcode.softmax(z)
-    result = check_softmax(slow_on_big)
+    result = practice.check_softmax(slow_on_big)
     failed = [case.name for case in result.failures]
     assert failed == ["分数都很大 [1000, 1001, 1002]", "分数都很负 [-1000, -1001, -1002]", "跨度很大 [-1000, 0, 1000]"]
 
@@ -237,7 +227,7 @@ def test_the_limit_also_holds_when_the_check_runs_outside_the_main_thread(short_
 
     def run():
         start = time.perf_counter()
-        out["result"] = check_softmax(_spins)
+        out["result"] = practice.check_softmax(_spins)
         out["elapsed"] = time.perf_counter() - start
     worker = threading.Thread(target=run)
     worker.start()
@@ -247,16 +237,16 @@ def test_the_limit_also_holds_when_the_check_runs_outside_the_main_thread(short_
 
 
 def test_no_time_out_escapes_after_the_check(short_limits):
-    check_softmax(_spins)
+    practice.check_softmax(_spins)
     time.sleep(0.3)                                      # a left-over timer would raise here
-    assert check_softmax(labcode.softmax).passed
+    assert practice.check_softmax(labcode.softmax).passed
 
 
 def test_a_check_called_inside_the_readers_function_shares_its_limit(short_limits):
     def checks_itself(z):
-        check_softmax(labcode.softmax)
+        practice.check_softmax(labcode.softmax)
         return labcode.softmax(z)
-    assert check_softmax(checks_itself).passed
+    assert practice.check_softmax(checks_itself).passed
 
 
 def test_the_default_limits_keep_a_ten_second_function_from_taking_minutes():
@@ -268,14 +258,14 @@ def test_keyboard_interrupt_still_stops_the_check():
     def interrupted(z):
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
-        check_softmax(interrupted)
+        practice.check_softmax(interrupted)
 
 
 def test_prints_are_kept_for_the_reader_but_out_of_the_report(capsys):
     def chatty(z):
         print("第", len(z), "个" * 3000)
         return labcode.softmax(z)
-    result = check_softmax(chatty)
+    result = practice.check_softmax(chatty)
     assert result.passed and capsys.readouterr() == ("", "")
     assert result.printed.startswith("第 3 ") and len(result.printed) == guard.PRINT_LIMIT
     assert result.printed_chars == sum(len(f"第 {n} {'个' * 3000}\n") for n in (3, 4, 1, 3, 7, 27, 100, 6, 3, 3, 3, 2))
@@ -289,7 +279,7 @@ def test_a_function_that_replaces_sys_stdout_does_not_keep_it_replaced():
     def steals(z):
         sys.stdout = open(__file__)                      # noqa: SIM115 - the reader's odd code
         return labcode.softmax(z)
-    check_softmax(steals)
+    practice.check_softmax(steals)
     assert sys.stdout is before
 
 
@@ -300,11 +290,10 @@ def test_a_return_value_whose_methods_exit_is_a_failed_case():
 
         def __repr__(self):
             raise SystemExit(2)
-    result = check_logsumexp(lambda z: Exits(1.0))
-    assert not result.passed and len(result.cases) == CASES[check_logsumexp]
+    result = practice.check_logsumexp(lambda z: Exits(1.0))
+    assert not result.passed and len(result.cases) == CASES[practice.check_logsumexp]
     assert "SystemExit" in str(result)
 
 
 def test_every_checker_is_in_these_tests():
-    import labcode.practice as practice
     assert {getattr(practice, name) for name in practice.__all__ if name.startswith("check_")} == set(CHECKS)

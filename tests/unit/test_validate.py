@@ -31,12 +31,14 @@ from labcode._validate import (
     check_choice,
     check_count,
     check_each,
+    check_gamma,
     check_int,
     check_lr,
     check_nonneg,
     check_overflow,
     check_path,
     check_positive,
+    check_prev,
     check_range,
     check_real,
     check_reg,
@@ -193,10 +195,17 @@ def test_probs_ids_and_tables():
 
 @pytest.mark.parametrize("check, name, rule, bad", [
     (check_lr, "lr", "正的有限实数（学习率 η）", 0), (check_alpha, "alpha", "非负的有限实数（平滑的伪计数 α）", -1),
-    (check_reg, "reg", "非负的有限实数（正则化系数 λ）", -0.5)])
+    (check_reg, "reg", "非负的有限实数（正则化系数 λ）", -0.5),
+    (check_gamma, "gamma", " [0, 1] 内的有限实数（插值权重 γ）", 2)])
 def test_named_rules_say_what_the_symbol_is(check, name, rule, bad):
     with pytest.raises(ValueError, match=rf"^{name} 必须是{re.escape(rule)}，收到 {bad}$"):
         check(bad)
+
+
+def test_the_previous_character_is_an_id_of_the_vocabulary():
+    assert check_prev(np.int64(3), 4) == 3
+    with pytest.raises(ValueError, match=r"^prev 必须是 \[0, 3\] 内的整数（前一个字的编号），收到 4$"):
+        check_prev(4, 4)
 
 
 def test_counts_pairs_and_rows():

@@ -1,0 +1,43 @@
+"""Chinese typography on the site (_ext/web_typography.py, _ext/static/typography.css), from the one site tour
+(tests/site_tour.py) at phone and desktop width: glued numbers in the weight of their sentence, upright figure
+and table labels, inline code in tables never broken inside a name, and no closing punctuation that can start a
+line after a formula (避头尾)."""
+from __future__ import annotations
+
+import pytest
+from docutils import nodes
+
+import web_typography
+from site_tour import WIDTHS
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+@pytest.mark.parametrize("check", ["bold_glue", "slanted_labels", "split_table_code", "loose_punctuation"])
+def test_the_site_sets_chinese_text_as_print_does(site_tour, width, check):
+    visits = site_tour[str(width)]
+    found = {path: visit["typography"][check] for path, visit in visits.items() if visit["typography"][check]}
+    assert visits and not found, f"{check} at {width} px: {found}"
+
+
+def _paragraph(*children) -> nodes.paragraph:
+    paragraph = nodes.paragraph()
+    paragraph.extend(children)
+    return paragraph
+
+
+class _App:
+    class builder:  # noqa: N801 (the attribute Sphinx's app has)
+        format = "html"
+
+
+def test_a_formula_and_the_punctuation_after_it_become_one_run():
+    doc = nodes.document(None, None)
+    doc += _paragraph(nodes.Text("分子始终是 "), nodes.math("", "e^0 = 1"), nodes.Text("：下面"))
+    doc += _paragraph(nodes.Text("取 "), nodes.math("", "x"), nodes.Text(" 以后"))
+    web_typography.join_maths_and_punctuation(_App, doc, "page")
+    first, second = doc.children
+    run = first[1]
+    assert isinstance(run, nodes.inline) and web_typography.NO_BREAK in run["classes"]
+    assert [type(n) for n in run.children] == [nodes.math, nodes.Text] and run[1].astext() == "："
+    assert first[2].astext() == "下面" and first.astext() == "分子始终是 e^0 = 1：下面"
+    assert not list(second.findall(nodes.inline)), "a formula followed by a space is left alone"
