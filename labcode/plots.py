@@ -411,10 +411,10 @@ def count_heatmap(counts, symbols):
             ax.text(j, i + 0.22, f"{N[i, j]:g}", fontsize=8, color=colour, **cell)
     ax.set_xticks(range(V), symbols)
     ax.set_yticks(range(V), symbols)
-    ax.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False, length=0)
-    ax.set_xlabel("后一个字 j")
+    ax.tick_params(top=True, labeltop=True, bottom=False, labelbottom=False, length=0, labelsize=11)
+    ax.set_xlabel("后一个字 j", fontsize=13)
     ax.xaxis.set_label_position("top")
-    ax.set_ylabel("前一个字 i")
+    ax.set_ylabel("前一个字 i", fontsize=13)
     return fig
 
 

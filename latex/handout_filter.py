@@ -271,7 +271,9 @@ def tall_figures(app, doctree, docname) -> None:
 
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-WIDGET_NOTE = ("本节的交互组件只能在网页上或 Jupyter 里操作，讲义里印的是它初始状态的图。"
+# Most widgets print their initial state; the bigram trainer prints a 1000-step preview and its title says so.
+WIDGET_NOTE = ("本节的交互组件只能在网页上或 Jupyter 里操作，讲义里印的是它的一张静态图：图题没有另加说明的，"
+               "是它刚打开时的样子。"
                "下面说的拖动、点按和输入，请在网页版里动手试；这里可以对照图读。")
 
 
@@ -279,7 +281,8 @@ class WidgetNotes(SphinxTransform):
     """Open each section that shows a live widget with a note saying that the handout prints a picture.
 
     The section's text asks the reader to drag sliders and press buttons; on paper the widget is its
-    initial snapshot (image/png), so the reader learns that before the instructions, not after the picture.
+    snapshot (image/png: its initial state, or what the picture's title says, e.g. the trainer's 1000-step preview),
+    so the reader learns that before the instructions, not after the picture.
     At read time, while myst-nb's output still holds every MIME type (the builder later keeps the picture).
     """
     default_priority = 900

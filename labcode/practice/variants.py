@@ -166,13 +166,15 @@ def _draw_smoothed_prob(rand):
         c = _pick(rand, "abcdefghijklmnopqrstuvwxyz")
         if c not in letters:
             letters.append(c)
+    letters.sort()                      # 书里的约定：“.” 编号 0，字母按字母表顺序
     symbols = [".", *letters]
     while True:
         counts = [_int(rand, 0, 6) for _ in symbols]
         if 0 in counts and sum(counts) > 0:
             break
     zero = [s for s, c in zip(symbols, counts, strict=True) if c == 0]
-    following = _pick(rand, zero) if rand() < 0.5 else _pick(rand, symbols)
+    seen = [s for s, c in zip(symbols, counts, strict=True) if c > 0]
+    following = _pick(rand, zero) if rand() < 0.5 else _pick(rand, seen)   # 没见过的格子与见过的格子各一半
     alpha = _pick(rand, [1, 0.5, 2])
     prev = _pick(rand, letters)
     values = {"symbols": symbols, "counts": counts, "alpha": alpha, "prev": prev, "next": following}

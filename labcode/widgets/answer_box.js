@@ -491,11 +491,11 @@ const KINDS = {
         const c = pick(rand, "abcdefghijklmnopqrstuvwxyz".split(""));
         if (!letters.includes(c)) letters.push(c);
       }
-      const symbols = [".", ...letters];
+      const symbols = [".", ...letters.sort()];   // the book's order: "." is 0, then the letters alphabetically
       let counts;
       do counts = symbols.map(() => int(rand, 0, 6)); while (!counts.includes(0) || sum(counts) === 0);
-      const zero = symbols.filter((_, j) => counts[j] === 0);
-      const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
+      const zero = symbols.filter((_, j) => counts[j] === 0), seen = symbols.filter((_, j) => counts[j] > 0);
+      const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, seen);   // half an unseen cell, half a seen one
       const values = { symbols, counts, alpha: pick(rand, [1, 0.5, 2]), prev: pick(rand, letters), next };
       const quote = (s) => `“${s}”`;
       return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),

@@ -216,7 +216,10 @@ function build(model, el) {
     const words = sampleBigram(s.W, s.V, tau, rand, model.get("n_names"), model.get("max_name_len"));
     namesCaption.textContent = `从当前 W 抽样的名字（τ = ${short(tau)}，种子 ${model.get("seed")}）：`;
     namesList.textContent = "";
-    for (const ids of words) make("li", "bt-name-item", namesList, ids.length ? ids.map((i) => vocab[i]).join("") : "（空）");
+    for (const ids of words) {   // a long name takes two columns rather than breaking in the middle
+      const item = make("li", "bt-name-item", namesList, ids.length ? ids.map((i) => vocab[i]).join("") : "（空）");
+      if (ids.length > 10) item.classList.add("bt-name-long");
+    }
   }
 
   function drawControls() {

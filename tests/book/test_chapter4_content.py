@@ -150,15 +150,21 @@ def test_own_word_list_needs_its_own_learning_rate(glued):
     assert glued["my_steps_ok"] == len(below) - 1
 
 
+# Symbols table A.1 gives another meaning: s (sequence index), q (target distribution), v, a real t, trigram a b c.
+OTHER_MEANINGS = (r"N_\{ij\}|\(N \+ \\alpha\)|\\lambda_\{\\max\}|温度 \$T\$|第 \$[irxk]\$ 行|步长"
+                  r"|\$[sqv]\$|[sqv]_[jk]\b|\\ln t\b|t \\ln t|_\{abc\}")
+
+
 def test_chapter4_uses_the_book_symbols_in_its_prose(notebook):
     prose = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
-    assert not re.search(r"N_\{ij\}|\(N \+ \\alpha\)|\\lambda_\{\\max\}|温度 \$T\$|第 \$[irxk]\$ 行|步长", prose)
+    assert not re.search(OTHER_MEANINGS, prose)
     assert not re.search(r"自己的词表|词表文件|一份词表|小词表|名字的词表", prose)   # 词表 is the vocabulary only
 
 
-def test_the_symbol_check_can_fail():
-    bad = r"计数矩阵 $N_{ij}$，$\lambda_{\max}$，第 $i$ 行"
-    assert re.search(r"N_\{ij\}|\(N \+ \\alpha\)|\\lambda_\{\\max\}|温度 \$T\$|第 \$[irxk]\$ 行|步长", bad)
+@pytest.mark.parametrize("bad", [r"计数矩阵 $N_{ij}$", r"$\lambda_{\max}$", "第 $i$ 行", "得到 $s$，",
+                                 r"分布 $q$，$\ln q_j$", r"方向 $v$", r"用 $\ln t \le t - 1$", r"$C^{(3)}_{abc}$"])
+def test_the_symbol_check_can_fail(bad):
+    assert re.search(OTHER_MEANINGS, bad)
 
 
 def test_chapter4_stores_both_figures_with_captions_and_alt_text(notebook):
@@ -187,6 +193,18 @@ def test_the_loss_figures_alt_text_quotes_the_training_run(notebook):
     assert (start, optimum, gap) == (f"{LOSSES[0]:.1f}", f"{NLL_0:.4f}", f"{LOSSES[0] - NLL_0:.2f}"), alt
 
 
+def test_the_trainer_bullets_quote_the_1000_step_gaps_as_decimals(notebook, glued):
+    """The trainer's bullets quote the gap to the count optimum after 1000 steps at η = 70 and 80 as plain decimals
+    (“0.00089”), the chapter's one style for small numbers in prose (no “8.9e-04”, no Unicode superscripts, which
+    the handout's fonts lack)."""
+    prose = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
+    for lr, name in [(70.0, "gap_1000_70"), (80.0, "gap_1000_80")]:
+        _, run = bigram.train(np.zeros(C.shape), C, lr=lr, steps=1000)
+        assert glued[name] == pytest.approx(run[-1] - NLL_0, rel=1e-9)
+        assert f"{{glue:text}}`{name}:.2g`" in prose
+    assert float(f"{glued['gap_1000_70']:.2g}") > 1e-4    # .2g writes a decimal, not 8.9e-05
+
+
 def test_the_loss_figures_caption_describes_its_axes():
     """The caption says the upper panel's step axis turns logarithmic after 1 (the kink there) and the lower
     panel's is linear with a logarithmic gap axis: the figure must draw them so."""
@@ -197,11 +215,11 @@ def test_the_loss_figures_caption_describes_its_axes():
 
 
 def test_the_gap_about_halves_when_the_steps_double(glued):
-    """The prose after figure 4.2 quotes the gap at 2,000, 4,000 and 8,000 steps (in units of 10⁻⁴) to show the
-    1/steps tail: each doubling divides it by 1.7 to 2.3."""
+    """The prose after figure 4.2 quotes the gap at 2,000, 4,000 and 8,000 steps (as decimals with five places) to
+    show the 1/steps tail: each doubling divides it by 1.7 to 2.3."""
     gaps = [glued[f"gap_{k}"] for k in (2000, 4000, 8000)]
-    assert gaps == pytest.approx([(LOSSES[k] - NLL_0) * 1e4 for k in (2000, 4000, 8000)], rel=1e-6)
-    assert all(1 <= g < 10 for g in gaps), gaps   # the prose writes them as × 10⁻⁴
+    assert gaps == pytest.approx([LOSSES[k] - NLL_0 for k in (2000, 4000, 8000)], rel=1e-6)
+    assert all(1e-4 <= g < 1e-3 for g in gaps), gaps   # two significant figures at :.5f
     assert all(1.7 < a / b < 2.3 for a, b in zip(gaps[:-1], gaps[1:], strict=True)), gaps
 
 
@@ -217,6 +235,7 @@ def test_the_readers_training_loop_reaches_the_chapters_numbers(notebook):
     text = printed(notebook)
     assert "逐条写法，前三步： " + " ".join(f"{v:.6f}" for v in first[:3]) in text
     assert f"计数写法，12,000 步之后：{LOSSES[-1]:.6f}" in text
+    assert f"W = ln C：{NLL_0:.6f}，labcode {NLL_0:.6f}" in text   # the optimum's zero cells give 0, not nan
 
 
 def trigrams(words):
@@ -336,3 +355,12 @@ def test_new_terms_are_linked_in_chapter4(notebook):
     prose = "\n".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
     for term in ["凸函数", "特征值", "标签平滑", "验证集", "测试集", "奈特"]:
         assert f"{{term}}`{term}`" in prose, term
+
+
+def test_pair_t_is_position_t_of_the_names_joined_by_dots(notebook):
+    """§“梯度” keeps the table's position index t for the pairs: pair t is position t of “.emma.olivia.…”."""
+    prose = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
+    assert "编号为 $t$ 的训练对就是这一串里编号为 $t$ 的位置" in prose
+    joined = [0] + [i for w in WORDS for i in [*(VOCAB[ch] for ch in w), 0]]
+    np.testing.assert_array_equal(XS, joined[:-1])
+    np.testing.assert_array_equal(YS, joined[1:])

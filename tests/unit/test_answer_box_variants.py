@@ -80,3 +80,18 @@ def test_a_variant_id_is_read_as_a_reader_or_an_instructor_writes_it(text, numbe
 def test_a_bad_variant_request_names_what_is_wrong(kind, label, vid, message):
     with pytest.raises(ProblemError, match=message):
         variant(kind, label, vid)
+
+
+def test_smoothed_prob_draws_keep_the_books_order_and_ask_about_seen_cells_too(page_draws):
+    """The letters after “.” come in alphabetical order (the book's vocabulary convention), and a fair share of the
+    questions ask about a cell the data has seen (not only about zero counts); the page's draws are the same."""
+    seen_asked = 0
+    for vid in range(0, IDS, 97):
+        values = variant("smoothed-prob", "ch4-ab-smoothed-prob", vid).values
+        assert values["symbols"][0] == "." and values["symbols"][1:] == sorted(values["symbols"][1:]), values
+        seen_asked += values["counts"][values["symbols"].index(values["next"])] > 0
+    draws = len(range(0, IDS, 97))
+    assert 0.3 * draws < seen_asked < 0.8 * draws, (seen_asked, draws)
+    for (kind, _, _), js in page_draws:
+        if kind == "smoothed-prob":
+            assert js["values"]["symbols"][1:] == sorted(js["values"]["symbols"][1:])
