@@ -544,13 +544,13 @@ const KINDS = {
                                 N: String(sum(targets)), counts: vector(counts), targets: vector(targets),
                                 gamma: num(gamma), prev: quote(values.prev), next: quote(next) } };
     },
-    formula(v) {   // γ C/n + (1 − γ)(t + 1)/(N + V)
+    formula(v) {   // γ C/n + (1 − γ)(N_y + 1)/(N + V)
       const j = v.symbols.indexOf(v.next), gamma = leaf(v.gamma, "$γ$");
       return plus([
         times([gamma, over(leaf(v.counts[j], "计数 $C$"), leaf(sum(v.counts), "这一行的总数 $n$"), "$C/n$")],
               "$γ C/n$"),
         times([plus([leaf(1, "$1$"), negative(gamma, "$−γ$")], "$1 − γ$", "单字频率的权重"),
-               over(plus([leaf(v.targets[j], "单字次数 $t$"), leaf(1, "加的一")], "$t + 1$"),
+               over(plus([leaf(v.targets[j], "单字次数 $N_y$"), leaf(1, "加的一")], "$N_y + 1$"),
                     plus([leaf(sum(v.targets), "$N$"), leaf(v.counts.length, "$V$")], "$N + V$"), "$p̂(y)$")],
               "$(1 − γ) p̂(y)$"),
       ], "$p$");
@@ -560,7 +560,7 @@ const KINDS = {
       const C = v.counts[j], t = v.targets[j], g = v.gamma;
       return [
         [g * C / n, "只算了计数那一项：还要加上 $(1 − γ)$ 乘单字频率。"],
-        [g * C / n + (1 - g) * t / N, "单字频率没有加一：$p̂(y) = (t + 1)/(N + V)$。"],
+        [g * C / n + (1 - g) * t / N, "单字频率没有加一：$p̂(y) = (N_y + 1)/(N + V)$。"],
         [g * C / n + (1 - g) * (t + 1) / N, "单字频率的分母要加 $V$：每个次数都加了一，分母是 $N + V$。"],
         [(1 - g) * C / n + g * (t + 1) / (N + V), "$γ$ 乘错了项：$γ$ 是计数概率的权重，$1 − γ$ 才是单字频率的。"],
         [g * C / n + (1 - g) * (C + 1) / (n + V), "单字频率要用整个训练集里作后一个字的次数，不是这一行的计数。"],
