@@ -26,11 +26,7 @@ RENDERER = Path(__file__).resolve().parents[1] / "web" / "render_maths.cjs"
 CSS = "prerendered-maths.css"
 # A formula as Sphinx writes it for MathJax; one typeset by an earlier build starts with <mjx-container>.
 FORMULA = re.compile(r'(<(span|div) class="math notranslate nohighlight"[^>]*>)'
-                     r'(?!(?:<span class="eqno">.*?</span>)?<mjx-container)(.*?)(</\2>)'
-                     r'([：；，。、）！？”’]?)', re.S)
-# Chinese punctuation that may not start a line (避头尾): after an inline formula the browser sees an object, not a
-# character, and would break before it; the formula and the mark are kept together in a span that does not wrap.
-KEEP_WITH_FORMULA = "math-punct"
+                     r'(?!(?:<span class="eqno">.*?</span>)?<mjx-container)(.*?)(</\2>)', re.S)
 EQUATION_NUMBER = re.compile(r'^\s*<span class="eqno">.*?</span>', re.S)
 BODY = re.compile(r"<body[^>]*>")
 
@@ -62,8 +58,7 @@ def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
     texts = [p.read_text(encoding="utf-8") for p in pages]
     found = [[tex_of(m.group(2), m.group(3)) for m in FORMULA.finditer(text)] for text in texts]
     result = render([[(tex, display) for _, tex, display in formulas] for formulas in found])
-    (outdir / "_static" / CSS).write_text(result["css"] + f"\n.{KEEP_WITH_FORMULA} {{ white-space: nowrap; }}\n",
-                                          encoding="utf-8")
+    (outdir / "_static" / CSS).write_text(result["css"], encoding="utf-8")
     failed = []
     for page, text, formulas, typeset in zip(pages, texts, found, result["pages"], strict=True):
         failed += [(page.relative_to(outdir).as_posix(), formulas[i][1], why) for i, why in typeset["errors"]]
@@ -74,10 +69,7 @@ def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
             if display:
                 # The theme lets a wide display formula scroll sideways (a phone): a keyboard must reach it too.
                 svg = svg.replace("<mjx-container ", '<mjx-container tabindex="0" ', 1)
-            formula = match.group(1) + prefix + svg + match.group(4)
-            if match.group(5) and not display:
-                return f'<span class="{KEEP_WITH_FORMULA}">{formula}{match.group(5)}</span>'
-            return formula + match.group(5)
+            return match.group(1) + prefix + svg + match.group(4)
 
         text = FORMULA.sub(replace, text)
         # The glyphs every formula of the page uses, once, at the start of the body.

@@ -31,12 +31,14 @@ def join_maths_and_punctuation(app, doctree, docname) -> None:
         match = CLOSING.match(after)
         if not match:
             continue
+        # By position, never by value: docutils finds a Text child by string equality, so replace() or remove()
+        # of "、" would take the first "、" of the paragraph, not the one after this formula.
         run = nodes.inline(classes=[NO_BREAK])
-        parent.remove(maths)
+        del parent[index:index + 2]
         run += maths
         run += nodes.Text(match.group(0))
         rest = after[match.end():]
-        parent.replace(parent[index], run)
+        parent.insert(index, run)
         if rest:
             parent.insert(index + 1, nodes.Text(rest))
 

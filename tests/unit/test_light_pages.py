@@ -42,25 +42,6 @@ def test_a_formula_typeset_by_an_earlier_build_is_left_alone():
     assert [m.group(3) for m in maths.FORMULA.finditer(done + numbered + raw)] == [r"\(x\)"]
 
 
-def test_an_inline_formula_keeps_the_chinese_punctuation_after_it_on_its_line(tmp_path, monkeypatch):
-    """避头尾: a full-width colon or comma right after an inline formula may not start the next line."""
-    page = tmp_path / "p.html"
-    page.write_text('<html><body><p>始终是 <span class="math notranslate nohighlight">\\(e^0\\)</span>：然后'
-                    '<span class="math notranslate nohighlight">\\(x\\)</span> 与'
-                    '<div class="math notranslate nohighlight">\\[y\\]</div>：</p></body></html>', encoding="utf-8")
-    (tmp_path / "_static").mkdir()
-    monkeypatch.setattr(maths.site_files, "pages", lambda outdir: [page])
-    monkeypatch.setattr(maths, "render", lambda pages: {"css": "", "pages": [
-        {"errors": [], "defs": "", "html": [f"<mjx-container>{tex}</mjx-container>" for tex, _ in pages[0]]}]})
-    assert maths.typeset_pages(tmp_path) == []
-    html = page.read_text(encoding="utf-8")
-    assert ('<span class="math-punct"><span class="math notranslate nohighlight"><mjx-container>e^0</mjx-container>'
-            '</span>：</span>然后') in html
-    assert '<mjx-container>x</mjx-container></span> 与' in html and html.count("math-punct") == 1  # no mark, no span
-    assert '</div>：' in html                                      # a display formula is not wrapped
-    assert ".math-punct { white-space: nowrap; }" in (tmp_path / "_static" / maths.CSS).read_text(encoding="utf-8")
-
-
 def model(module, name, **state):
     return {"model_module": module, "model_name": name, "state": {"_model_name": name, **state}}
 
