@@ -2,8 +2,9 @@
 
 About 40 % of a chapter's height is code and what it prints, and the prose already states every number that
 matters; on a phone that is a lot of scrolling past what the reader cannot run. In reading mode the code of
-every cell is folded away, with the printouts and the “你来写” reports; a cell that only printed disappears
-whole. Figures, widgets, answer boxes, HTML outputs and the solutions (code is their answer) stay.
+every cell is folded away, with the “你来写” reports; a cell left with nothing disappears whole. What a cell
+printed stays (the prose often goes on from it), and so do figures, widgets, answer boxes, HTML outputs and
+the solutions (code is their answer).
 - The switch is a button of the page header (every page) and, on a page with code, a line under the title
   that says the code is folded and shows it again (`static/reading-mode.js`).
 - The reader's choice is kept in the browser (localStorage, key `lc-reading-mode`: "on" or "off"; anything

@@ -344,13 +344,14 @@ COVERING = """async () => {
     return found;
 }"""
 # Reading mode (_ext/reading_mode.py): is it on, and what of the text's cells is on screen: code (not a
-# solution's), figures, widgets.
+# solution's), figures, widgets, answer boxes and printouts (what a cell printed: often what the prose goes on from).
 READING = """() => {
     const shown = (selector) => [...document.querySelectorAll('.bd-article ' + selector)]
         .filter(el => el.getClientRects().length && !el.closest('.solution, details:not([open])')).length;
     return {on: document.documentElement.classList.contains('lc-reading'), code: shown('.cell_input'),
             figures: shown('.cell_output img'), widgets: shown('.widget-subarea'),
-            answer_boxes: shown('.answer-box')};
+            answer_boxes: shown('.answer-box'),
+            printouts: shown('.cell_output > .output.stream, .cell_output > .output.text_plain')};
 }"""
 
 

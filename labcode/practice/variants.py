@@ -182,10 +182,14 @@ def _draw_smoothed_prob(rand):
                     "counts": _vector(counts), "alpha": _num(alpha), "prev": f"“{prev}”", "next": f"“{following}”"}
 
 
+# 第 5 章的框从成语里的常见字抽词表，与书中的例子一样。
+IDIOM_CHARACTERS = "之不一人无可有以心大天生自如而"
+
+
 def _draw_interpolated_prob(rand):
     letters = []
     while len(letters) < 3:
-        c = _pick(rand, "abcdefghijklmnopqrstuvwxyz")
+        c = _pick(rand, IDIOM_CHARACTERS)
         if c not in letters:
             letters.append(c)
     symbols = [".", *letters]
@@ -193,10 +197,16 @@ def _draw_interpolated_prob(rand):
         counts = [_int(rand, 0, 4) for _ in symbols]
         if 0 in counts and sum(counts) > 0:
             break
-    targets = [c + _int(rand, 0, 6) for c in counts]
-    zero = [s for s, c in zip(symbols, counts, strict=True) if c == 0]
-    following = _pick(rand, zero) if rand() < 0.5 else _pick(rand, symbols)
-    gamma = _pick(rand, [0.5, 0.8, 0.9])
+    # 单字频率忘了加一（N_y/N 当成 (N_y + 1)/(N + V)）的答案，要落在容差的两倍之外，否则重抽：
+    # 比如 N = N_y·V 时两者相等，这个错就会被判对。
+    while True:
+        targets = [c + _int(rand, 0, 6) for c in counts]
+        zero = [s for s, c in zip(symbols, counts, strict=True) if c == 0]
+        following = _pick(rand, zero) if rand() < 0.5 else _pick(rand, symbols)
+        gamma = _pick(rand, [0.5, 0.8, 0.9])
+        t, N = targets[symbols.index(following)], sum(targets)
+        if (1 - gamma) * abs(t / N - (t + 1) / (N + len(symbols))) > 0.002:
+            break
     prev = _pick(rand, letters)
     values = {"symbols": symbols, "counts": counts, "targets": targets, "gamma": gamma, "prev": prev,
               "next": following}

@@ -373,6 +373,10 @@ const gradientPart = (z, y, k) => (k === y
   ? plus([probability(z, k), negative(leaf(1, "$1$"), "$−1$")], `$g_${k}$`, `$g_${k}$`)
   : probability(z, k, `$g_${k}$`));
 
+// How far forgetting the +1 of the unigram moves chapter 5's answer: (1 − γ)|N_y/N − (N_y + 1)/(N + V)|.
+const unigramSlip = (targets, j, gamma) => (1 - gamma) *
+  Math.abs(targets[j] / sum(targets) - (targets[j] + 1) / (sum(targets) + targets.length));
+const IDIOM_CHARACTERS = [..."之不一人无可有以心大天生自如而"];
 const KINDS = {
   softmax: {
     percent: true,
@@ -527,17 +531,22 @@ const KINDS = {
     percent: true,
     draw(rand) {
       const letters = [];
-      while (letters.length < 3) {
-        const c = pick(rand, "abcdefghijklmnopqrstuvwxyz".split(""));
+      while (letters.length < 3) {   // common characters of the idioms, as the chapter's own example
+        const c = pick(rand, IDIOM_CHARACTERS);
         if (!letters.includes(c)) letters.push(c);
       }
       const symbols = [".", ...letters];
       let counts;
       do counts = symbols.map(() => int(rand, 0, 4)); while (!counts.includes(0) || sum(counts) === 0);
-      const targets = counts.map((c) => c + int(rand, 0, 6));
-      const zero = symbols.filter((_, j) => counts[j] === 0);
-      const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
-      const gamma = pick(rand, [0.5, 0.8, 0.9]);
+      // Forgetting the +1 of the unigram, N_y/N for (N_y + 1)/(N + V), must land outside the tolerance (twice
+      // over): with N = N_y V, say, the two are equal and the slip would pass.
+      let targets, next, gamma;
+      do {
+        targets = counts.map((c) => c + int(rand, 0, 6));
+        const zero = symbols.filter((_, j) => counts[j] === 0);
+        next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
+        gamma = pick(rand, [0.5, 0.8, 0.9]);
+      } while (unigramSlip(targets, symbols.indexOf(next), gamma) <= 0.002);
       const values = { symbols, counts, targets, gamma, prev: pick(rand, letters), next };
       const quote = (s) => `“${s}”`;
       return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
@@ -550,7 +559,7 @@ const KINDS = {
         times([gamma, over(leaf(v.counts[j], "计数 $C$"), leaf(sum(v.counts), "这一行的总数 $n$"), "$C/n$")],
               "$γ C/n$"),
         times([plus([leaf(1, "$1$"), negative(gamma, "$−γ$")], "$1 − γ$", "单字频率的权重"),
-               over(plus([leaf(v.targets[j], "单字次数 $N_y$"), leaf(1, "加的一")], "$N_y + 1$"),
+               over(plus([leaf(v.targets[j], "单字次数 $N_y$"), leaf(1, "加上的 $1$")], "$N_y + 1$"),
                     plus([leaf(sum(v.targets), "$N$"), leaf(v.counts.length, "$V$")], "$N + V$"), "$p̂(y)$")],
               "$(1 − γ) p̂(y)$"),
       ], "$p$");

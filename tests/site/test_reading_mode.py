@@ -26,9 +26,10 @@ def test_phone_pages_open_in_reading_mode_and_desktop_pages_show_the_code(site_t
         assert on_phone["on"] and on_phone["code"] == 0, (path, on_phone)
         assert not on_desktop["on"], (path, on_desktop)
         # what the mode keeps is still there
-        for kept in ("figures", "widgets", "answer_boxes"):
+        for kept in ("figures", "widgets", "answer_boxes", "printouts"):
             assert on_phone[kept] == on_desktop[kept], (path, kept, on_phone, on_desktop)
     assert phone[PAGE]["reading"]["figures"] >= 3 and phone[PAGE]["reading"]["widgets"] >= 1
+    assert phone[PAGE]["reading"]["printouts"] >= 10
 
 
 @pytest.fixture

@@ -54,6 +54,16 @@ def test_no_draw_is_degenerate(page_draws):
         assert np.abs(np.ravel(js["answer"])).max() > 1e-9, (kind, vid)
 
 
+def test_forgetting_the_add_one_of_the_unigram_never_gives_the_right_answer():
+    """Chapter 5's box: were N = N_y·V, the unsmoothed N_y/N would equal (N_y + 1)/(N + V) and the slip would pass."""
+    for vid in range(0, IDS, 7):
+        v = variant("interpolated-prob", "ch5-ab-interpolated", vid).values
+        j, n, N = v["symbols"].index(v["next"]), sum(v["counts"]), sum(v["targets"])
+        slip = v["gamma"] * v["counts"][j] / n + (1 - v["gamma"]) * v["targets"][j] / N
+        right = v["gamma"] * v["counts"][j] / n + (1 - v["gamma"]) * (v["targets"][j] + 1) / (N + len(v["symbols"]))
+        assert abs(slip - right) > KINDS["interpolated-prob"].tolerance, (variant_text(vid), v)
+
+
 def test_the_variants_differ_and_new_numbers_walk_through_every_id(tmp_path):
     questions = {variant("softmax", "ch1-ab-softmax", vid).question() for vid in range(200)}
     assert len(questions) > 100                     # z = ln a over seven weights: about 300 problems in all
