@@ -64,7 +64,10 @@ def cut_to_mode(app, doctree, docname) -> None:
     mode = app.config.handout_mode
     if mode == "student":
         for node in list(doctree.findall(lambda n: isinstance(n, solution_node) or _has_class(n, ANSWER_FOLD))):
-            node.parent.remove(node)
+            if any(_numbered(node)):   # its figures and tables still count: the next ones keep the site's numbers
+                node.replace_self(_counters(*_numbered(node), add=True))
+            else:
+                node.parent.remove(node)
     elif mode == "answers" and docname != app.config.root_doc:
         keep_exercises_only(doctree)
         drop_not_written_reports(doctree)
@@ -81,14 +84,45 @@ def keep_exercises_only(doctree) -> None:
         return
     kept = [n for n in chapter.findall(_kept_in_key) if not _inside_kept(n)]
     title = chapter.next_node(nodes.title)
+    # Each kept part keeps the numbers its figures and tables have on the site: the counters are set to how many
+    # numbered ones come before it in the chapter.
+    before = [_numbered_before(chapter, node) for node in kept]
     for node in kept:
         node.parent.remove(node)
     chapter.children = []
     chapter += title
     if not kept:
         chapter += nodes.paragraph(text="本章没有练习。")
-    for node in kept:
+    for node, (figures, tables) in zip(kept, before, strict=True):
+        chapter += _counters(figures, tables, add=False)
         chapter += node
+
+
+def _is_numbered(node) -> bool:
+    """A figure with a caption or a table with a title: LaTeX numbers it, as Sphinx does on the site."""
+    return (isinstance(node, nodes.figure) and any(isinstance(c, nodes.caption) for c in node.children)) or \
+        (isinstance(node, nodes.table) and any(isinstance(c, nodes.title) for c in node.children))
+
+
+def _numbered(node) -> tuple[int, int]:
+    """How many numbered figures and tables `node` holds."""
+    found = [n for n in node.findall(_is_numbered)]
+    return sum(isinstance(n, nodes.figure) for n in found), sum(isinstance(n, nodes.table) for n in found)
+
+
+def _numbered_before(root, node) -> tuple[int, int]:
+    """How many numbered figures and tables come before `node` in `root`, in reading order."""
+    figures = tables = 0
+    for n in root.findall(lambda n: n is node or _is_numbered(n)):
+        if n is node:
+            break
+        figures, tables = figures + isinstance(n, nodes.figure), tables + isinstance(n, nodes.table)
+    return figures, tables
+
+
+def _counters(figures: int, tables: int, add: bool) -> nodes.raw:
+    command = "addtocounter" if add else "setcounter"
+    return nodes.raw("", f"\\{command}{{figure}}{{{figures}}}\\{command}{{table}}{{{tables}}}%\n", format="latex")
 
 
 NOT_WRITTEN = re.compile(r"^check_\w+：还没写$", re.M)  # the report of labcode.practice on the book's skeleton
@@ -142,7 +176,7 @@ def _space_from_cjk(node, glue: str, inside: bool) -> None:
         edge, own = (trimmed[-1:], node.astext()[:1]) if step < 0 else (trimmed[:1], node.astext()[-1:])
         if not CJK_LETTER.fullmatch(edge or "x") or (inside and not LATIN.match(own)):
             continue
-        node.parent.replace(node.parent[index], nodes.Text(trimmed))
+        node.parent[index] = nodes.Text(trimmed)   # by position: docutils finds a Text by value, not identity
         raw = nodes.raw("", glue, format="latex")
         # Sphinx writes a figure or table reference (“图 \\ref{…}”) itself, skipping the node's children: there
         # the glue goes outside the link.

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 from docutils import nodes
 from sphinx import addnodes
@@ -84,3 +85,49 @@ def test_end_of_chapter_exercises_get_room_to_write():
     handout_filter.writing_space_after_exercises(doc)
     assert _latex(body) == [] and _latex(exercises) == ["\\handoutwritingspace\n"] * 2
     assert [type(n).__name__ for n in exercises.children[1:]] == ["exercise_enumerable_node", "raw"] * 2
+
+
+def _figure(caption=True):
+    figure = nodes.figure()
+    figure += nodes.image(uri="x.png")
+    if caption:
+        figure += nodes.caption(text="图")
+    return figure
+
+
+def _chapter_with_a_figure_in_a_fold():
+    """A chapter: figure 1 inside an answer fold (site: 图 N.1), an exercise, then figure 2 (site: 图 N.2)."""
+    from sphinx_exercise.nodes import exercise_enumerable_node
+    chapter = nodes.section()
+    chapter += nodes.title(text="第 N 章")
+    fold = nodes.container(classes=[handout_filter.ANSWER_FOLD])
+    fold += _figure()
+    fold += _figure(caption=False)                  # no caption, no number (on the site and in LaTeX)
+    chapter += fold
+    chapter += exercise_enumerable_node()
+    chapter += _figure()
+    doc = nodes.document(None, None)
+    doc += chapter
+    return doc, chapter
+
+
+def _mode(mode):
+    config = SimpleNamespace(handout_documents=None, handout_mode=mode, root_doc="intro")
+    return SimpleNamespace(config=config)
+
+
+def test_the_student_handout_counts_the_figures_of_the_answers_it_leaves_out():
+    doc, chapter = _chapter_with_a_figure_in_a_fold()
+    handout_filter.cut_to_mode(_mode("student"), doc, "book/ch")
+    assert not [n for n in doc.findall(nodes.container) if handout_filter.ANSWER_FOLD in n["classes"]]
+    assert _latex(chapter) == ["\\addtocounter{figure}{1}\\addtocounter{table}{0}%\n"]
+    assert chapter.index(next(iter(chapter.findall(nodes.raw)))) == 1      # where the fold was
+
+
+def test_the_answer_key_sets_each_kept_part_to_the_numbers_it_has_on_the_site():
+    doc, chapter = _chapter_with_a_figure_in_a_fold()
+    handout_filter.cut_to_mode(_mode("answers"), doc, "book/ch")
+    kinds = [type(n).__name__ for n in chapter.children]
+    assert kinds == ["title", "raw", "container", "raw", "exercise_enumerable_node"], kinds
+    assert _latex(chapter) == ["\\setcounter{figure}{0}\\setcounter{table}{0}%\n",
+                               "\\setcounter{figure}{1}\\setcounter{table}{0}%\n"]
