@@ -109,8 +109,9 @@ def add_fold(app, stem: str, nodes: tuple[type, type, type, type], make_fold: Ca
     app.add_node(fold, html=(lambda self, node: self.body.append(self.starttag(node, "details")),
                              append("</div>\n</details>\n")),
                  latex=(visit_latex, depart_latex))
-    app.add_node(title, html=(append(f'<summary class="{html_class}-title">{label}'),
-                              append(f'</summary>\n<div class="{html_class}-body">\n')),
+    # The title in one span: the theme lays a summary out as flex, which would drop the spaces around inline code.
+    app.add_node(title, html=(append(f'<summary class="{html_class}-title"><span>{label}'),
+                              append(f'</span></summary>\n<div class="{html_class}-body">\n')),
                  latex=(latex_title or append("{"), append("}\n")))
     app.add_directive(f"{stem}-start", Start)
     app.add_directive(f"{stem}-end", End)
