@@ -516,8 +516,8 @@ EMPTY_ROW_KEEPS_GAMMA = Hint(
 
 INTERPOLATED_SUM_NOT_MEAN = Hint(
     "sum_not_mean", "求了和，没有取平均",
-    "要的是字符对上的平均 −ln p；总和会随字符对的多少变化。",
-    "把总和除以字符对的个数 len(xs)，或者直接用 np.mean。", *_BACKOFF)
+    "要的是字对上的平均 −ln p；总和会随字对的多少变化。",
+    "把总和除以字对的个数 len(xs)，或者直接用 np.mean。", *_BACKOFF)
 
 INTERPOLATED_SIGN = Hint(
     "loss_sign", "损失的符号反了",
