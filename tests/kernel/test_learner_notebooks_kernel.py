@@ -121,10 +121,18 @@ def check_slider(page, front_end):
     assert k >= 0, f"no cell of {WITH_SLIDERS} makes the softmax explorer"
     cell = page.locator(".jp-Notebook .jp-Cell").nth(k)
     page.locator(".jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for(timeout=60000)
-    cell.locator(".jp-InputArea-editor").click()
-    page.keyboard.press("Shift+Enter")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     root = cell.locator(".sx-root")
-    root.wait_for(timeout=60000)
+    for attempt in range(2):   # a keypress that lands while the editor is still taking focus is lost: press again
+        cell.locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")
+        try:
+            root.wait_for(timeout=30000 * (attempt + 1))
+            break
+        except PlaywrightTimeout:
+            if attempt:
+                raise
     root.scroll_into_view_if_needed()
 
     def shown():
