@@ -64,8 +64,9 @@ def cut_to_mode(app, doctree, docname) -> None:
     mode = app.config.handout_mode
     if mode == "student":
         for node in list(doctree.findall(lambda n: isinstance(n, solution_node) or _has_class(n, ANSWER_FOLD))):
-            if any(_numbered(node)):   # its figures and tables still count: the next ones keep the site's numbers
-                node.replace_self(_counters(*_numbered(node), add=True))
+            numbered = _numbered(node)
+            if any(numbered):   # its figures and tables still count: the next ones keep the site's numbers
+                node.replace_self(_counters(*numbered, add=True))
             else:
                 node.parent.remove(node)
     elif mode == "answers" and docname != app.config.root_doc:
@@ -106,7 +107,7 @@ def _is_numbered(node) -> bool:
 
 def _numbered(node) -> tuple[int, int]:
     """How many numbered figures and tables `node` holds."""
-    found = [n for n in node.findall(_is_numbered)]
+    found = list(node.findall(_is_numbered))
     return sum(isinstance(n, nodes.figure) for n in found), sum(isinstance(n, nodes.table) for n in found)
 
 
