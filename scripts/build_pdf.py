@@ -183,9 +183,10 @@ def prepare_tex(tex: Path, doc: dict, course_title: str, back_matter: str | None
 def run_latex(latex_dir: Path, doc: dict) -> Path:
     tex = latex_dir / doc["target"]
     # -pdfxe: each xelatex pass writes only an .xdv and xdvipdfmx makes the PDF once at the end
-    # (with -pdf every pass would embed and subset the CJK fonts again).
+    # (with -pdf every pass would embed and subset the CJK fonts again). Its zlib level 6 instead of 9: the
+    # PDFs grow by about 2 % and xdvipdfmx takes less than half the time.
     cmd = ["latexmk", "-pdfxe", "-dvi-", "-ps-", "-interaction=nonstopmode", "-halt-on-error",
-           "-file-line-error", tex.name]
+           "-file-line-error", "-e", "$xdvipdfmx = 'xdvipdfmx -E -z 6 -o %D %O %S'", tex.name]
     result = subprocess.run(cmd, cwd=latex_dir, capture_output=True, text=True)
     log = tex.with_suffix(".log")
     if result.returncode != 0 or not tex.with_suffix(".pdf").exists():

@@ -125,16 +125,23 @@ def check_slider(page, front_end):
     page.locator(".jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for(timeout=60000)
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    root = cell.locator(".sx-root")
-    for attempt in range(2):   # a keypress that lands while the editor is still taking focus is lost: press again
-        cell.locator(".jp-InputArea-editor").click()
+    root, prompt = cell.locator(".sx-root"), cell.locator(".jp-InputPrompt")
+    stored = prompt.inner_text()   # the downloaded notebook's execution count
+    # A keypress that lands while the editor is still taking focus is lost: the prompt then never turns to [*] or
+    # to a new count. Press again after a few seconds rather than wait for a widget that cannot come.
+    for attempt in range(3):
+        editor = cell.locator(".jp-InputArea-editor")
+        editor.click()
+        page.wait_for_function("e => e.contains(document.activeElement)", arg=editor.element_handle(), timeout=5000)
         page.keyboard.press("Shift+Enter")
         try:
-            root.wait_for(timeout=30000 * (attempt + 1))
+            page.wait_for_function("([p, was]) => p.innerText !== was", arg=[prompt.element_handle(), stored],
+                                   timeout=5000)
             break
         except PlaywrightTimeout:
-            if attempt:
+            if attempt == 2:
                 raise
+    root.wait_for(timeout=60000)
     root.scroll_into_view_if_needed()
 
     def shown():

@@ -54,7 +54,7 @@ def test_axe_reports_a_nameless_button_and_an_image_without_alt(chromium):
     try:
         page.set_content('<html lang="zh"><title>页</title><main><button></button><img src="data:,"></main></html>')
         page.evaluate(AXE.read_text(encoding="utf-8"))
-        ids = {v["id"] for v in page.evaluate(RUN_AXE, None)}
+        ids = {v["id"] for v in page.evaluate(RUN_AXE, {})}
     finally:
         page.close()
     assert {"button-name", "image-alt"} <= ids

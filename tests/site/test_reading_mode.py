@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 PAGE = "book/01_probability_to_loss.html"
+LIGHT = "intro.html"  # a third of the glossary's size, a seventh of a chapter's
 KEY = "lc-reading-mode"
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1200, "height": 900}}
@@ -71,18 +72,18 @@ def test_the_switch_folds_and_shows_the_code_and_is_remembered(context, site_url
     page.locator(".lc-reading-state .lc-reading-toggle").tap()  # the line under the title switches it too
     assert page.evaluate(ON) and page.evaluate(f"localStorage.getItem({KEY!r})") == "on"
     assert page.errors == []
-    # a desktop with the choice "on" keeps it; with no choice, it shows the code
-    assert open_page(context(**DESKTOP), site_url, stored="on").evaluate(ON)
-    assert not open_page(context(**DESKTOP), site_url).evaluate(ON)
+    # a desktop with the choice "on" keeps it; with no choice, it shows the code (on the light home page: the switch
+    # and its memory are the same script on every page)
+    assert open_page(context(**DESKTOP), site_url, stored="on", path=LIGHT).evaluate(ON)
+    assert not open_page(context(**DESKTOP), site_url, path=LIGHT).evaluate(ON)
 
 
 JUNK = ["", "true", "{}", "1e308", "ON", "<b>off</b>", "off "]
 
 
 def test_junk_in_the_browser_memory_counts_as_no_choice(context, site_url):
-    """On the light glossary page (the switch and its memory are the same script on every page), one phone, each
-    junk value stored before a reload."""
-    page = open_page(context(**PHONE), site_url, path="book/glossary.html")
+    """On the light home page, one phone, each junk value stored before a reload."""
+    page = open_page(context(**PHONE), site_url, path=LIGHT)
     switch = page.locator(".bd-header-article .btn-reading-mode-button")
     for junk in JUNK:
         page.evaluate(f"localStorage.setItem({KEY!r}, {junk!r})")
