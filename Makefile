@@ -83,7 +83,7 @@ check: assets lint
 ## worksheets: each student's own worksheet and key as PDFs, and key.csv (docs/instructors.md): ROSTER=roster.csv
 ## CHAPTERS=1,2 [OUT=_build/worksheets]; the course's salt in the environment variable LM_BY_HAND_SALT
 WORKSHEETS_OUT = $(or $(OUT),_build/worksheets)
-worksheets: $(STAMP)
+worksheets: $(STAMP) $(WIDGET_STAMP)
 	@test -n "$(ROSTER)" -a -n "$(CHAPTERS)" || { echo "make worksheets ROSTER=名单.csv CHAPTERS=1,2 [OUT=文件夹]"; exit 2; }
 	$(PY) scripts/worksheets.py "$(ROSTER)" --chapters "$(CHAPTERS)" --out "$(WORKSHEETS_OUT)"
 

@@ -1,7 +1,7 @@
 """Run one of web/'s Node scripts on JSON: the request on stdin, the answer on stdout.
 
 The site build typesets formulas (web/render_maths.cjs) and writes the answer boxes' HTML (web/render_boxes.mjs) this
-way, and the worksheets' grader judges typed answers (web/judge_answers.cjs, scripts/grade_worksheets.py).
+way (the worksheets keep one Node process for their many requests: scripts/box_variants.py).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ Usage: scripts/grade_worksheets.py ANSWERS.csv --key DIR/private/key.csv --out D
 problem of the key (student, name, problem, box, variant, answer, correct, hint, message: an answer left out is
 not correct), and DIR/worksheet-totals.csv, one row per student (correct, problems).
 
-The judge is the site's own: the page script of the answer boxes, run in Node (web/judge_answers.cjs), reads what
+The judge is the site's own: the page script of the answer boxes, run in Node (web/answer_boxes.cjs), reads what
 a student wrote as the box on the page would (full-width digits, “。” for a point, ln(7/2), [4, -5, 1]/7, …),
 with the box's tolerance, and names the box's slip when it recognises one. One reader for page and paper, with
 nothing to keep in step (a Python copy of it would need its own parity tests). Node is needed here anyway: the
@@ -23,13 +23,10 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "_ext"))
-import node_json  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "_ext"))
+import box_variants  # noqa: E402
 from worksheet_plan import KEY_COLUMNS, STUDENT, WorksheetError, read_table, write_table  # noqa: E402
 
-JUDGE = ROOT / "web" / "judge_answers.cjs"
-PAGE_SCRIPT = ROOT / "labcode" / "widgets" / "static" / "answer_box.page.js"
 ANSWER_COLUMNS = {"student": STUDENT, "problem": ("problem", "题号", "题"), "answer": ("answer", "答案")}
 GRADE_COLUMNS = ["student", "name", "problem", "box", "variant", "answer", "correct", "hint", "message"]
 TOTAL_COLUMNS = ["student", "name", "correct", "problems"]
@@ -65,10 +62,8 @@ def read_answers(path: Path, key: dict) -> dict[tuple[str, int], str]:
 
 
 def judge(cases: list[list]) -> list[dict]:
-    """The page's verdicts on [kind, label, variant, text, tolerance] cases (web/judge_answers.cjs)."""
-    return node_json.run(JUDGE, cases, needs=PAGE_SCRIPT, error=WorksheetError, missing=(
-        "批改用网页上“动手算”框的脚本，要有 Node.js 和打包好的脚本：装好 Node.js 后运行 `make assets`。"
-        "Grading needs Node.js and the answer boxes' bundle: run `make assets`."))
+    """The page's verdicts on [kind, label, variant, text, tolerance] cases (web/answer_boxes.cjs)."""
+    return box_variants.run([["judge", *case] for case in cases], error=WorksheetError)
 
 
 def _plain(message: str) -> str:

@@ -23,15 +23,17 @@ from fractions import Fraction
 from pathlib import Path
 
 import book_layout
+import box_variants
 import chapter_registry
 from box_cells import notebook_boxes
 from box_formats import decimal_text, exact_text
+from box_variants import variant_text
 from labcode.practice.problems import Problem, box_problem, exact_form
-from labcode.practice.variants import variant, variant_text
 
 ROOT = Path(__file__).resolve().parents[1]
 MIN_SALT = 8
 TRIES = 4096          # candidates a student may go through for one box before the box runs out of problems
+BATCH = 15            # candidates drawn with the first that is not known yet (then 4 times as many, …)
 STUDENT = ("student", "student_id", "id", "学号")
 NAME = ("name", "姓名")
 KEY_COLUMNS = ["student", "name", "problem", "chapter", "section", "box", "kind", "variant", "exact", "decimal",
@@ -201,11 +203,38 @@ def _exact_source(problem: Problem) -> str | None:
     return None
 
 
-def drawn(box: Box, number: int) -> Problem:
-    """Variant `number` of a box, with the exact form of its answer for the key."""
-    problem = variant(box.kind, box.label, number)
+def with_exact(problem: Problem) -> Problem:
+    """The problem with the exact form of its answer for the key."""
     source = _exact_source(problem)
     return problem if source is None else replace(problem, exact=exact_form(source, problem.answer))
+
+
+class Draws(dict):
+    """{(box label, variant ID): problem}, drawn as the page draws them (scripts/box_variants.py), a batch per Node
+    process: every student's first candidates at once, then, for a student whose first one is taken, the next ones."""
+
+    def fetch(self, wanted) -> None:
+        """Draw the (box, variant ID) pairs not drawn yet."""
+        wanted = {(box.label, n): box.kind for box, n in wanted if (box.label, n) not in self}
+        drawn = box_variants.draw([(kind, label, n) for (label, n), kind in wanted.items()], error=WorksheetError)
+        self.update(zip(wanted, map(with_exact, drawn), strict=True))
+
+
+class Lookahead:
+    """An iterator of candidates that shows the next few without taking them."""
+
+    def __init__(self, ids):
+        self.ids, self.buffer = ids, []
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> int:
+        return self.buffer.pop(0) if self.buffer else next(self.ids)
+
+    def peek(self, n: int) -> list[int]:
+        self.buffer += itertools.islice(self.ids, n - len(self.buffer))
+        return self.buffer[:n]
 
 
 @dataclass(frozen=True)
@@ -234,22 +263,29 @@ def assign(roster: list[Student], boxes: list[Box], salt: str, per_box: int = 1)
     if not isinstance(per_box, int) or per_box < 1:
         raise WorksheetError(f"--per-box 是每个框出几道题，要一个正整数，收到 {per_box!r}")
     taken = {box.label: set() for box in boxes}
+    draws = Draws()
+    draws.fetch([(box, n) for student in roster for box in boxes
+                 for n in itertools.islice(candidates(salt, student.id, box.label), per_box)])
     sheets = []
     for student in roster:
         items = []
         for box in boxes:
-            ids = candidates(salt, student.id, box.label)
+            ids = Lookahead(candidates(salt, student.id, box.label))
             for _ in range(per_box):
-                number, problem = _free(box, ids, taken[box.label], len(roster) * per_box)
+                number, problem = _free(box, ids, taken[box.label], len(roster) * per_box, draws)
                 taken[box.label].add(_identity(problem))
                 items.append(Item(len(items) + 1, box, number, problem))
         sheets.append(Sheet(student, tuple(items)))
     return sheets
 
 
-def _free(box: Box, ids, taken: set[str], wanted: int) -> tuple[int, Problem]:
+def _free(box: Box, ids: Lookahead, taken: set[str], wanted: int, draws: Draws) -> tuple[int, Problem]:
+    ahead = BATCH
     for number in itertools.islice(ids, TRIES):
-        problem = drawn(box, number)
+        if (box.label, number) not in draws:   # the later students of a kind with few problems look further ahead
+            draws.fetch((box, n) for n in (number, *ids.peek(ahead)))
+            ahead *= 4
+        problem = draws[box.label, number]
         if _identity(problem) not in taken and not in_book(problem):
             return number, problem
     raise WorksheetError(f"{box.chapter_label}的框 {box.label} 的不同题目不够 {wanted} 道（已用 {len(taken)} 道）："

@@ -3,8 +3,9 @@
 // labcode.widgets.AnswerBox (`render`) in a running notebook, and as the site's classic page script, where
 // `startPage` sets up every box of the page, from file:// too; the site's build renders each box's HTML with
 // `markup`, in Node (_ext/answer_box). Each kind's answer is a formula (its value, and the parts a wrong answer
-// can miss); its new numbers are drawn as labcode.practice.variants draws them. Nothing leaves the browser; on
-// the site only the list of solved boxes is kept, in localStorage.
+// can miss); its new numbers are seeded by the label and a variant ID (the worksheets draw them with this very
+// script, in Node: web/answer_boxes.cjs). Nothing leaves the browser; on the site only the list of solved boxes is
+// kept, in localStorage.
 import {
   crossEntropyGrad, fmt, gradientStep, linear, mulberry32, softmax, validMean,
 } from "./maths.js";
@@ -655,7 +656,7 @@ function judge(kind, values, text, tolerance) {
   return { ok: false, message };
 }
 
-// ---- variants: a drawn problem is named by its box's label and a four-digit ID (labcode.practice.variants) ----
+// ---- variants: a drawn problem is named by its box's label and a four-digit ID (scripts/box_variants.py) ----
 function fnv1a(text) {   // FNV-1a over the code points of the label
   let h = 0x811c9dc5;
   for (const c of text) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;

@@ -20,8 +20,8 @@ import pytest
 import answer_box
 import chapter_registry
 from box_formats import answer_text
+from box_variants import variant, variant_text
 from labcode.practice.problems import KINDS, box_problem
-from labcode.practice.variants import nth_variant, variant, variant_text
 from notebook_outputs import book_boxes
 from widget_page import DESKTOP, assert_fits_its_column
 
@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = "book/02_gradient.html"  # the `loaded` and `page` fixtures of conftest.py (tests/widget_page.py)
 WIDGET = ".answer-box .ab-controls:not([hidden])"  # a box's controls, shown once its script has run
 MARKER = 'class="answer-box"'
+# The variant ID the k-th “换一组数” of a box gives (its page's own rule: scripts/box_variants.py draws by these IDs).
+NTH_VARIANT = "([label, k]) => labAnswerBoxes.nthVariant(label, k)"
 GRADIENT, STEP, MEAN = "ch2-ab-gradient", "ch2-ab-step", "ch2-ab-mean-loss"
 
 # What each box shows and where its controls stand (the verdict and the solved count are left out: they say
@@ -207,12 +209,12 @@ def test_new_numbers_are_drawn_from_a_seed_and_computed_by_the_widgets_maths(pag
         questions, drawn = [box.locator(".ab-question").inner_text()], []
         for k in (1, 2, 3):
             box.locator(".ab-new").click()
-            named = variant_text(nth_variant(label, k))
+            named = variant_text(page.evaluate(NTH_VARIANT, [label, k]))
             assert box.locator(".ab-set").inner_text() == f"（变体 {named}）"
             assert box.locator(".ab-set a").get_attribute("href") == f"#{label}:{named}"   # a link to share
             questions.append(box.locator(".ab-question").inner_text())
             values, texts, js = box.evaluate("b => [b.answerBox.values, b.answerBox.texts, b.answerBox.answer]")
-            twin = variant(kind, label, named)                       # Python draws the same problem
+            twin = variant(kind, label, named)                       # the worksheets draw the same problem
             assert texts == twin.texts
             np.testing.assert_allclose(np.ravel(twin.answer), np.ravel(js), rtol=1e-12, atol=1e-12)
             expected = labcode_answer(kind, values)
@@ -282,7 +284,7 @@ def test_keyboard_alone_answers_draws_and_goes_back(page):
     assert page.evaluate("document.activeElement.className") == "ab-new"
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"  # focus is visible
     page.keyboard.press("Space")
-    assert box.evaluate("b => b.answerBox.variant") == variant_text(nth_variant(GRADIENT, 1))
+    assert box.evaluate("b => b.answerBox.variant") == variant_text(page.evaluate(NTH_VARIANT, [GRADIENT, 1]))
     assert page.evaluate("document.activeElement.className") == "ab-input"   # straight on to the new question
     for _ in range(3):
         page.keyboard.press("Tab")

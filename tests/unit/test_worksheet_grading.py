@@ -1,5 +1,5 @@
 """Answers typed from a worksheet, graded by scripts/grade_worksheets.py with the answer boxes' own reader, judge
-and hints (the site's page script, run in Node by web/judge_answers.cjs), against a key.csv of the plan (no TeX
+and hints (the site's page script, run in Node by web/answer_boxes.cjs), against a key.csv of the plan (no TeX
 needed: the PDFs are checked in tests/book/test_worksheets_pdf.py)."""
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The seeded worksheets' plan (scripts/worksheet_plan.py), without TeX or Node: the roster, the boxes of the chosen
-chapters and where they sit, every student's variants (from the salt and the student's id, none shared), and the
-files an instructor writes. The PDFs are checked in tests/book/test_worksheets_pdf.py, typed answers in
-tests/unit/test_worksheet_grading.py, the variant IDs on the site in tests/site/test_worksheets_browser.py."""
+"""The seeded worksheets' plan (scripts/worksheet_plan.py), without TeX: the roster, the boxes of the chosen chapters
+and where they sit, every student's variants (from the salt and the student's id, none shared; drawn by the page's
+script in Node, scripts/box_variants.py), and the files an instructor writes. The PDFs are checked in
+tests/book/test_worksheets_pdf.py, typed answers in tests/unit/test_worksheet_grading.py, the variant IDs on the site
+in tests/site/test_worksheets_browser.py."""
 from __future__ import annotations
 
 import json
@@ -13,7 +14,9 @@ import pytest
 import chapter_registry
 import worksheet_plan as plan
 from box_cells import notebook_boxes
-from labcode.practice.variants import variant, variant_text
+from box_variants import draw, variant_text
+from labcode.practice.problems import KINDS
+from page_script import run_page_script
 
 SALT = "a-course-salt-2026"
 ROSTER = [plan.Student(f"2026{k:03d}", f"学生{k}") for k in range(1, 7)]
@@ -105,12 +108,18 @@ def test_the_same_roster_and_salt_give_the_same_sheets_and_another_salt_others()
     assert changed >= 0.9 * len(ROSTER) * len(boxes)           # the salt decides, not the student id alone
 
 
-def test_a_sheets_problem_is_the_variant_the_site_shows_for_its_id():
-    for sheet in plan.assign(ROSTER[:2], plan.chapter_boxes(["1", "2", "3", "4", "A"]), SALT):
-        for number, item in enumerate(sheet.items, 1):
-            shown = variant(item.box.kind, item.box.label, item.variant_id)
-            assert item.number == number and item.problem.texts == shown.texts
-            assert item.problem.answer == shown.answer and item.variant_id == variant_text(item.variant)
+def test_a_sheets_problem_is_the_variant_the_site_shows_for_its_id(tmp_path):
+    """Each problem is what the page's box shows for the sheet's variant ID, and its answer is labcode's too."""
+    sheets = plan.assign(ROSTER[:2], plan.chapter_boxes(["1", "2", "3", "4", "5", "A"]), SALT)
+    assert all([item.number for item in sheet.items] == list(range(1, len(sheet.items) + 1)) for sheet in sheets)
+    items = [item for sheet in sheets for item in sheet.items]
+    cases = [[item.box.kind, item.box.label, item.variant_id] for item in items]
+    shown = run_page_script(tmp_path, f"console.log(JSON.stringify({json.dumps(cases)}.map(([k, l, v]) =>"
+                                      " labAnswerBoxes.variant(k, l, v))));\n")
+    for item, page in zip(items, shown, strict=True):
+        assert item.problem.texts == page["texts"] and item.problem.answer == page["answer"], item.variant_id
+        assert item.variant_id == variant_text(item.variant) == page["id"]
+        assert KINDS[item.box.kind].answer(**item.problem.values) == pytest.approx(page["answer"], abs=1e-12)
 
 
 def test_no_two_students_share_a_problem_even_where_a_kind_has_few():
@@ -120,8 +129,8 @@ def test_no_two_students_share_a_problem_even_where_a_kind_has_few():
     assert box.kind == "softmax"
     roster = [plan.Student(str(k), "") for k in range(150)]
     sheets = plan.assign(roster, [box], SALT)
-    first_choices = {variant("softmax", box.label, next(plan.candidates(SALT, s.id, box.label))).question()
-                     for s in roster}
+    first_choices = {p.question() for p in draw([("softmax", box.label, next(plan.candidates(SALT, s.id, box.label)))
+                                                 for s in roster])}
     assert len(first_choices) < 140                               # the first candidates do collide
     questions = [sheet.items[0].problem.question() for sheet in sheets]
     assert len(set(questions)) == len(roster)
@@ -133,8 +142,6 @@ def test_no_two_students_share_a_problem_even_where_a_kind_has_few():
 def test_a_class_of_30_gets_30_different_problems_of_each_box_as_the_page_draws_them(tmp_path):
     """Chapters 1 and 2 for 30 students: each sheet's variant IDs drawn by the page's own script (Node), and no two
     students shown the same numbers in any box."""
-    from test_answer_box import run_page_script
-
     roster = [plan.Student(f"2026{k:03d}", "") for k in range(30)]
     cases = [[i.box.kind, i.box.label, i.variant_id] for s in plan.assign(roster, plan.chapter_boxes(["1", "2"]), SALT)
              for i in s.items]
@@ -146,6 +153,13 @@ def test_a_class_of_30_gets_30_different_problems_of_each_box_as_the_page_draws_
     assert len(by_box) == 5 and all(len(set(shown)) == len(shown) == 30 for shown in by_box.values())
 
 
+def first_problems(box, ids):
+    """(student, the problem of their first candidate for the box) for students of these ids, drawn in one go."""
+    students = [plan.Student(i, "") for i in ids]
+    firsts = draw([(box.kind, box.label, next(plan.candidates(SALT, s.id, box.label))) for s in students])
+    return zip(students, firsts, strict=True)
+
+
 @pytest.mark.parametrize("box, book", [(1, 1), (0, 1), (3, 2)], ids=["loss", "softmax-of-the-loss-box", "step"])
 def test_nobody_gets_numbers_the_book_works_out(box, book):
     """The book's boxes use [ln 2, 0, −ln 2] (y = 1) and work out its softmax, loss, gradient and step: a student
@@ -154,9 +168,9 @@ def test_nobody_gets_numbers_the_book_works_out(box, book):
     boxes = plan.chapter_boxes(["1", "2"])
     box, book = boxes[box], boxes[book].book
     shared = box.book.values.keys() & book.values.keys()
-    lucky = next(plan.Student(f"x{k}", "") for k in range(100_000)
-                 if all(variant(box.kind, box.label, next(plan.candidates(SALT, f"x{k}", box.label))).values[name]
-                        == pytest.approx(book.values[name]) for name in shared))
+    lucky = next(student for start in range(0, 100_000, 5000)
+                 for student, problem in first_problems(box, [f"x{k}" for k in range(start, start + 5000)])
+                 if all(problem.values[name] == pytest.approx(book.values[name]) for name in shared))
     given = plan.assign([lucky], [box], SALT)[0].items[0].problem
     assert any(given.values[name] != pytest.approx(book.values[name]) for name in shared)
 
