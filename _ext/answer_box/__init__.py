@@ -28,11 +28,12 @@ import site_files
 from box_cells import TAG, read_call
 from box_formats import answer_text, to_latex
 from labcode.practice.problems import TITLE, box_problem
-from labcode.widgets._family import HERE as WIDGETS
-from labcode.widgets._family import STATIC
 
+ROOT = Path(__file__).resolve().parents[2]
+WIDGETS = ROOT / "labcode" / "widgets"   # the box's module and style; its bundles (`make assets`) in static/
+STATIC = WIDGETS / "static"
 SCRIPT, STYLE = "answer-box.js", "answer-box.css"
-RENDERER = Path(__file__).resolve().parents[2] / "web" / "render_boxes.mjs"
+RENDERER = ROOT / "web" / "render_boxes.mjs"
 MODEL_REF = re.compile(r"IPY_MODEL_([0-9a-f]{32})")
 
 

@@ -56,7 +56,7 @@ def figure_png(fig):
 
 
 class FamilyWidget(anywidget.AnyWidget):
-    """家族交互组件的基类：子类实现 ``summary()``（一行文字）和 ``snapshot_png()``（PNG 字节）。
+    """家族交互组件的基类：子类实现 ``summary()``（一行文字），有图的还实现 ``snapshot_png()``（PNG 字节）。
 
     纯文本界面、GitHub 和 PDF 讲义不能运行交互组件，它们显示这两样东西而不是交互组件对象的 repr。
     """
@@ -65,7 +65,8 @@ class FamilyWidget(anywidget.AnyWidget):
         raise NotImplementedError
 
     def snapshot_png(self, dpi=100):
-        raise NotImplementedError
+        """组件此刻的样子；没有图的组件（“动手算”框：讲义另排它的题目）返回 None。"""
+        return None
 
     def __repr__(self):
         return self.summary()
@@ -73,6 +74,7 @@ class FamilyWidget(anywidget.AnyWidget):
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data, **{"text/plain": self.summary(),
-                             "image/png": base64.b64encode(self.snapshot_png()).decode("ascii")})
+        png = self.snapshot_png()
+        data = dict(data, **{"text/plain": self.summary()},
+                    **({"image/png": base64.b64encode(png).decode("ascii")} if png is not None else {}))
         return data, metadata

@@ -7,17 +7,16 @@
 """
 from __future__ import annotations
 
-import anywidget
 import traitlets
 
 from ..practice.problems import Problem, box_problem, plain
-from ._family import HERE, bundle
+from ._family import HERE, FamilyWidget, bundle
 
 WHERE = ("在本书网站上可以直接在框里作答；在 JupyterLab、Jupyter Notebook 或 VS Code 里，从第一个单元格起运行"
          "笔记本（菜单 Run ▸ Run All Cells），框就会出现，写下答案即可核对。")
 
 
-class AnswerBox(anywidget.AnyWidget):
+class AnswerBox(FamilyWidget):
     """一个“动手算”框。``label`` 是它在书中的标签，``spec`` 是 ``answer_box.js`` 需要的题目与书中的数
     （:meth:`Problem.spec`）；两者创建后不变。一般用 :func:`answer_box` 创建。"""
 
@@ -37,13 +36,6 @@ class AnswerBox(anywidget.AnyWidget):
         """纯文本界面看到的：书中的数写成的题目，以及在哪里、怎样能核对（不含答案）。"""
         return f"动手算：{plain(self.problem.question())}\n{WHERE}"
 
-    def __repr__(self):
-        return self.summary()
-
-    def _repr_mimebundle_(self, **kwargs):
-        shown = super()._repr_mimebundle_(**kwargs)
-        data, metadata = shown if isinstance(shown, tuple) else (shown, {})
-        return dict(data, **{"text/plain": self.summary()}), metadata
 
 
 def answer_box(kind: str, *, label: str, **options) -> AnswerBox:

@@ -126,7 +126,7 @@ def check_slider(page, front_end):
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     root, prompt = cell.locator(".sx-root"), cell.locator(".jp-InputPrompt")
-    stored = prompt.inner_text()   # the downloaded notebook's execution count
+    stored = prompt.text_content()   # the downloaded notebook's execution count (drawn or not)
     # A keypress that lands while the editor is still taking focus is lost: the prompt then never turns to [*] or
     # to a new count. Press again after a few seconds rather than wait for a widget that cannot come.
     for attempt in range(3):
@@ -135,14 +135,17 @@ def check_slider(page, front_end):
         page.wait_for_function("e => e.contains(document.activeElement)", arg=editor.element_handle(), timeout=5000)
         page.keyboard.press("Shift+Enter")
         try:
-            page.wait_for_function("([p, was]) => p.innerText !== was", arg=[prompt.element_handle(), stored],
+            page.wait_for_function("([p, was]) => p.textContent !== was", arg=[prompt.element_handle(), stored],
                                    timeout=5000)
             break
         except PlaywrightTimeout:
             if attempt == 2:
                 raise
-    root.wait_for(timeout=60000)
+    # Shift+Enter moves on to the next cell: JupyterLab may then skip drawing this one (content-visibility), and a
+    # widget it has not drawn is not "visible" to Playwright. Wait for it in the page, then bring it on screen.
+    root.wait_for(state="attached", timeout=60000)
     root.scroll_into_view_if_needed()
+    root.wait_for(timeout=10000)
 
     def shown():
         heights = root.locator(".sx-bar").evaluate_all("els => els.map(e => parseFloat(e.style.height))")
