@@ -36,7 +36,7 @@ from ._validate import (
     finite,
 )
 from .embedding import embedding_backward
-from .probability import cross_entropy, cross_entropy_grad, softmax_unchecked
+from .probability import _softmax, cross_entropy, cross_entropy_grad
 from .vocab import BOUNDARY, Vocab, check_vocab
 from .words import build_vocab, check_words, encode_pairs, load_words, split_words
 
@@ -329,7 +329,7 @@ def sample_names(W, vocab, rng, n=1, temperature=1.0, max_len=50):
     ['a', 'a']
     """
     W = _check_W(W)
-    probs = softmax_unchecked(W, -1, check_temperature(temperature))   # (V, V)
+    probs = _softmax(W, -1, check_temperature(temperature))   # (V, V)
     return sample_words(probs.__getitem__, check_vocab(vocab, first=BOUNDARY, size=W.shape[0], of="W"), rng, n, max_len)
 
 

@@ -82,9 +82,8 @@ def embedding(E, ids):
     return E[ids]  # (..., d)
 
 
-def embedding_backward_unchecked(dH, ids, num_embeddings):
-    """查表反向的计算本身（不查参数，给已经查过参数的 labcode 模块用）：每个位置的上游梯度加到它读过的那一行，
-    重复的编号逐次相加。"""
+def _embedding_backward(dH, ids, num_embeddings):
+    """把每个位置的上游梯度加到它读过的那一行：重复的编号逐次相加。"""
     # (V, d)；没被读到的行保持 0
     dE = np.zeros((num_embeddings, dH.shape[-1]))
     # 重复的编号逐次相加，不会像 dE[ids] += dH 那样丢掉几份
@@ -114,7 +113,7 @@ def embedding_backward(grad_out, ids, num_embeddings):
            [-1.,  1.]])
     """
     g, ids, num_embeddings = _backward_args(grad_out, ids, num_embeddings)
-    return finite(lambda: embedding_backward_unchecked(g, ids, num_embeddings), "dE（重复编号的梯度之和）", "grad_out")
+    return finite(lambda: _embedding_backward(g, ids, num_embeddings), "dE（重复编号的梯度之和）", "grad_out")
 
 
 def embedding_backward_overwrite(grad_out, ids, num_embeddings):
@@ -205,7 +204,7 @@ def embed_with_positions_backward(grad_out, ids, num_embeddings, num_positions):
     T = ids.shape[-1]
     dP = np.zeros((num_positions, g.shape[-1]))  # (T_max, d)
     dP[:T] = finite(lambda: g.sum(axis=tuple(range(g.ndim - 2))), "dP（各序列同一位置的梯度之和）", "grad_out")
-    return finite(lambda: embedding_backward_unchecked(g, ids, num_embeddings), "dE", "grad_out"), dP
+    return finite(lambda: _embedding_backward(g, ids, num_embeddings), "dE", "grad_out"), dP
 
 
 def _check_length(ids, num_positions):

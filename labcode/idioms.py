@@ -18,7 +18,7 @@ import numpy as np
 
 from ._validate import as_counts, as_pairs, check_alpha, check_gamma, check_int, check_prev, check_temperature, finite
 from .bigram import check_row_totals, sample_words
-from .probability import softmax_unchecked
+from .probability import _softmax
 from .vocab import BOUNDARY, UNKNOWN, Vocab, check_vocab
 from .words import check_words, load_words
 
@@ -125,7 +125,7 @@ def _row_probs(row, alpha, temperature, prev):
     weights = finite(lambda: row + alpha, "这一行平滑后的计数", "counts 与 alpha")
     check_row_totals([weights.max()], [prev])      # 全是 0 才没有定义；softmax(ln w) 不怕总和溢出
     with np.errstate(divide="ignore"):
-        return softmax_unchecked(np.log(weights), -1, temperature)
+        return _softmax(np.log(weights), -1, temperature)
 
 
 def top_next(counts, vocab, prev, k=5, alpha=0.0):

@@ -27,8 +27,8 @@ def _shifted(z, axis):
         return z - np.max(z, axis=axis, keepdims=True)
 
 
-def softmax_unchecked(z, axis=-1, temperature=1.0):
-    """softmax 的计算本身（不查参数，给已经查过参数的 labcode 模块用）：平移，除以温度 τ，取指数，归一化。"""
+def _softmax(z, axis=-1, temperature=1.0):
+    """softmax 的计算本身：平移，除以温度 τ，取指数，归一化。"""
     # 先平移再除以 τ：τ 很小时也不会有哪一项变成 +inf。
     with np.errstate(over="ignore"):
         e = np.exp(_shifted(z, axis) / temperature)
@@ -98,7 +98,7 @@ def softmax(logits, axis=-1, temperature=1.0):
     [1.0, 0.0]
     """
     z = as_logits(logits, axis=axis)
-    return softmax_unchecked(z, axis, check_temperature(temperature))
+    return _softmax(z, axis, check_temperature(temperature))
 
 
 def log_softmax(logits, axis=-1):
@@ -231,7 +231,7 @@ def cross_entropy_grad(logits, targets, *, ignore_index=-100, reduction="mean"):
     ids, valid, q = _parse_targets(z, targets, ignore_index)
     check_choice(reduction, "reduction", REDUCTIONS)
     weights = _target_weights(ids, valid, q, z.shape[-1])         # (..., V)
-    grad = np.where(valid[..., None], softmax_unchecked(z) - weights, 0.0)  # 被忽略的位置恰为 +0.0
+    grad = np.where(valid[..., None], _softmax(z) - weights, 0.0)  # 被忽略的位置恰为 +0.0
     return grad / _count_valid(valid, ignore_index) if reduction == "mean" else grad
 
 

@@ -21,12 +21,12 @@ HARNESS = ROOT / "web" / "answer_boxes.cjs"
 PAGE_SCRIPT = ROOT / "labcode" / "widgets" / "static" / "answer_box.page.js"
 MISSING = ("练习纸的题目由网页上“动手算”框的脚本出、也由它批改，要有 Node.js 和打包好的脚本：装好 Node.js 后运行"
            " `make assets`。Worksheets need Node.js and the answer boxes' bundle: run `make assets`.")
-IDS = 0x10000            # 变体号 0000 … FFFF
+IDS = 0x10000            # variant IDs 0000 … FFFF
 ID_TEXT = re.compile(r"^\s*(?:变体|variant|#)?\s*:?\s*([0-9a-fA-F]{4})\s*$")
 
 
 def variant_id(text) -> int:
-    """“7F3A”、“变体 7f3a” 或 “#7F3A” 的变体号（0 到 65535）。"""
+    """The variant ID (0 to 65535) of “7F3A”, “变体 7f3a” or “#7F3A”, or of the number itself."""
     match = ID_TEXT.match(text) if isinstance(text, str) else None
     if match is None:
         if isinstance(text, int) and not isinstance(text, bool) and 0 <= text < IDS:
@@ -36,7 +36,7 @@ def variant_id(text) -> int:
 
 
 def variant_text(number) -> str:
-    """变体号的四位大写十六进制写法：31546 → “7B3A”。"""
+    """A variant ID as the box shows it, four upper-case hex digits: 31546 → “7B3A”."""
     return f"{variant_id(number):04X}"
 
 

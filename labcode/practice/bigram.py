@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..bigram import count_matrix, count_weights, loss_and_grad, loss_and_grad_from_counts
-from ..embedding import embedding_backward, embedding_backward_unchecked
+from ..embedding import _embedding_backward, embedding_backward
 from ..probability import cross_entropy, log_softmax, softmax
 from . import hints
 from .battery import ANY, Probe, as_loss_and_grad, close, draws, run, several_numbers
@@ -123,8 +123,7 @@ def _bigram_mistakes(probe):
     with np.errstate(over="ignore", invalid="ignore"):
         e = np.exp(W[xs])                                                    # 没减最大值的 softmax：可能是 nan
         unshifted = (e / e.sum(axis=1, keepdims=True) - onehot) / N
-    # 不查参数的那个版本：nan 照样累加，得到这个错的读者交出的梯度
-    return wrong + [(hints.NO_MAX_SHIFT, (ANY, embedding_backward_unchecked(unshifted, xs, V)))]
+    return wrong + [(hints.NO_MAX_SHIFT, (ANY, _embedding_backward(unshifted, xs, V)))]   # 核心函数：nan 照样累加
 
 
 def _bigram_error(probe, raised):

@@ -44,7 +44,7 @@ def answer_box(kind: str, *, label: str, **options) -> AnswerBox:
     参数
     ----
     kind : 题型，``labcode.practice.problems.KINDS`` 之一（softmax、loss、gradient、step、mean-loss、
-        row-gradient、smoothed-prob、mse-gradient）
+        row-gradient、smoothed-prob、interpolated-prob、mse-gradient）
     label : 框在书中的标签，小写字母开头，只含小写字母、数字和 -，如 ``"ch1-ab-softmax"``
     **options : 这种题的选项（书中的数），写成字符串形式的 Python 算式，如 ``z="[ln(2), 0, -ln(2)]"``；
         一个数也可以直接写，如 ``y=1``。可选的 ``exact``：答案按本书写法的精确形式，如 ``exact="ln(7/2)"``

@@ -200,30 +200,7 @@ export function validMean(losses, targets, ignoreIndex = -100) {
   return total / n;
 }
 
-// labcode.count_probs: add alpha to every count, then divide each row by its sum.
-export function countProbs(counts, alpha = 0) {
-  return counts.map((row) => {
-    const total = row.reduce((s, n) => s + n + alpha, 0);
-    return row.map((n) => (n + alpha) / total);
-  });
-}
-
 // labcode.linear for rows: Z = X W (+ b), with X of shape (n, d), W (d, m), b (m,).
 export function linear(X, W, b = null) {
   return X.map((x) => W[0].map((_, j) => x.reduce((s, v, i) => s + v * W[i][j], b ? b[j] : 0)));
-}
-
-// labcode.linear_backward for rows: dX = dZ W^T, dW = X^T dZ, db = dZ summed over the rows.
-export function linearBackward(dZ, X, W) {
-  const dX = dZ.map((g) => W.map((w) => w.reduce((s, v, j) => s + v * g[j], 0)));
-  const dW = W.map((w, i) => w.map((_, j) => X.reduce((s, x, r) => s + x[i] * dZ[r][j], 0)));
-  const db = W[0].map((_, j) => dZ.reduce((s, g) => s + g[j], 0));
-  return { dX, dW, db };
-}
-
-// labcode.mse_grad: 2 (preds - targets) / n, n the number of elements; nested arrays keep their shape.
-export function mseGrad(preds, targets) {
-  const n = [preds].flat(Infinity).length;
-  const grad = (p, t) => (Array.isArray(p) ? p.map((v, k) => grad(v, t[k])) : (2 * (p - t)) / n);
-  return grad(preds, targets);
 }

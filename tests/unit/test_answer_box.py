@@ -59,6 +59,11 @@ def test_the_answers_are_the_hand_computations_of_the_book():
     assert exact(mse.answer) == [Fraction(-40, 3), Fraction(16, 3)]
 
 
+def test_the_docstring_of_answer_box_names_every_kind():
+    listed = labcode.widgets.answer_box.__doc__.split("kind :", 1)[1].split("label :", 1)[0]
+    assert [kind for kind in KINDS if kind not in listed] == []
+
+
 def test_each_answer_follows_labcode():
     """A changed labcode function changes the box's answer: the answer is computed, not stored."""
     found = problem("loss", {"z": "[1, 2.5, -0.5, 0]", "y": "2"})
