@@ -6,6 +6,7 @@ worksheets and their grading use the code the reader's box runs, with no Python 
 """
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 import re
@@ -44,8 +45,22 @@ def variant_text(number) -> str:
 def _node() -> subprocess.Popen:
     """web/answer_boxes.cjs in Node, started once: a worksheet plan asks it again for each student who needs another
     candidate, and a Node process takes longer to start than to draw thousands of problems."""
-    return subprocess.Popen([shutil.which("node"), str(HARNESS)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    node = subprocess.Popen([shutil.which("node"), str(HARNESS)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, encoding="utf-8")
+    atexit.register(_stop, node)
+    return node
+
+
+def _stop(node: subprocess.Popen) -> None:
+    """End the Node process (it stops when its input ends) and close its pipes."""
+    try:
+        node.stdin.close()
+        node.wait(timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        node.kill()
+        node.wait()
+    node.stdout.close()
+    node.stderr.close()
 
 
 def run(requests: list[list], error: type[Exception] = RuntimeError) -> list:
@@ -60,7 +75,9 @@ def run(requests: list[list], error: type[Exception] = RuntimeError) -> list:
         answers = node.stdout.readline()
     if not answers:   # the script stopped (a request it cannot answer): say why, and start afresh next time
         _node.cache_clear()
-        raise error(f"web/answer_boxes.cjs failed:\n{node.stderr.read()[-3000:]}")
+        stderr = node.stderr.read()
+        _stop(node)
+        raise error(f"web/answer_boxes.cjs failed:\n{stderr[-3000:]}")
     return json.loads(answers)
 
 

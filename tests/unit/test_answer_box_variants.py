@@ -7,6 +7,10 @@ The page itself (typing “变体 7F3A”, a link to it) is checked in tests/sit
 """
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,6 +20,7 @@ from labcode.practice.problems import KINDS, ProblemError
 from notebook_outputs import book_boxes
 from page_script import run_page_script
 
+ROOT = Path(__file__).resolve().parents[2]
 # Spread over the whole ID space (2003 is prime, so the IDs are distinct), for the book's labels and one other.
 IDS_CHECKED = [k * 2003 % IDS for k in range(250)]
 LABELS = {kind: [options["label"] for _, k, options in book_boxes() if k == kind] + ["ch9-ab-x"] for kind in KINDS}
@@ -93,3 +98,17 @@ def test_a_variant_id_is_read_as_a_reader_or_an_instructor_writes_it(text, numbe
 def test_a_bad_variant_request_names_what_is_wrong(kind, label, vid, message):
     with pytest.raises(ProblemError, match=message):
         box_variants.variant(kind, label, vid)
+
+
+def test_a_request_node_cannot_answer_names_the_failure_and_the_next_one_starts_afresh():
+    with pytest.raises(RuntimeError, match=r"answer_boxes\.cjs failed:[\s\S]*unknown request \"what\""):
+        box_variants.run([["what", "softmax", "ch1-ab-softmax", 1]])
+    assert box_variants.variant("softmax", "ch1-ab-softmax", "7F3A").question()
+
+
+def test_the_node_process_ends_with_python_and_leaves_nothing_open(tmp_path):
+    code = ("import sys; sys.path[:0] = ['scripts']\nimport box_variants\n"
+            "print(box_variants.variant('softmax', 'ch1-ab-softmax', 1).texts['z'])")
+    proc = subprocess.run([sys.executable, "-X", "dev", "-W", "error::ResourceWarning", "-c", code],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout.startswith("$[") and "ResourceWarning" not in proc.stderr, proc.stderr
