@@ -41,6 +41,8 @@ def test_labcode_answers_every_problem_the_page_draws_as_the_page_does(page_draw
     """The page's maths (maths.js) and labcode's (:mod:`labcode.practice.problems`) give the same answer for every
     drawn problem, and the question's texts show the drawn values."""
     for (kind, label, vid), problem in page_draws:
+        if label == "ch9-ab-y":    # MANY's draws, for the properties below
+            continue
         mine = KINDS[kind].answer(**problem.values)
         np.testing.assert_allclose(problem.answer, mine, rtol=1e-12, atol=1e-12, err_msg=f"{kind} {label} {vid}")
         assert "{" not in problem.question() and "{" not in problem.label(), (kind, vid, problem.texts)
