@@ -19,9 +19,10 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,12 +66,17 @@ class Server:
     def sessions(self, notebook):
         return [s for s in self.api("sessions") if s["path"] == notebook]
 
-    def shut_down(self, notebook):
-        """Delete the notebook's sessions, which shuts their kernels down; fails if one is still listed."""
-        for session in self.sessions(notebook):
-            self.api(f"sessions/{urllib.parse.quote(session['id'])}", method="DELETE")
-        left = self.sessions(notebook)
-        assert left == [], f"the kernel of {notebook} is still running after its session was deleted: {left}"
+    def shut_down(self, notebook, within: float = 30):
+        """Delete the notebook's sessions, which shuts their kernels down; fails if one is still listed after
+        `within` seconds. A kernel that is still starting on a busy machine may outlive the first deletion, or its
+        session be listed again a moment later: delete what is listed until nothing is."""
+        deadline = time.monotonic() + within
+        while (left := self.sessions(notebook)) and time.monotonic() < deadline:
+            for session in left:
+                with suppress(urllib.error.HTTPError):   # already gone (404)
+                    self.api(f"sessions/{urllib.parse.quote(session['id'])}", method="DELETE")
+            time.sleep(0.5)
+        assert left == [], f"the kernel of {notebook} is still running {within} s after its session was deleted: {left}"
 
 
 def _stop(server: subprocess.Popen) -> None:

@@ -125,25 +125,22 @@ def check_slider(page, front_end):
     page.locator(".jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for(timeout=60000)
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    root, prompt = cell.locator(".sx-root"), cell.locator(".jp-InputPrompt")
-    stored = prompt.text_content()   # the downloaded notebook's execution count (drawn or not)
-    # A keypress that lands while the editor is still taking focus is lost: the prompt then never turns to [*] or
-    # to a new count. Press again after a few seconds rather than wait for a widget that cannot come.
+    root = cell.locator(".sx-root")
+    # Shift+Enter moves on to the next cell: JupyterLab may then skip drawing this one (content-visibility), and a
+    # widget it has not drawn is not "visible" to Playwright: wait for it in the page, then bring it on screen. On a
+    # busy machine a keypress can still be lost while the editor takes focus, or the run while the kernel is still
+    # starting: then press again.
     for attempt in range(3):
         editor = cell.locator(".jp-InputArea-editor")
         editor.click()
         page.wait_for_function("e => e.contains(document.activeElement)", arg=editor.element_handle(), timeout=5000)
         page.keyboard.press("Shift+Enter")
         try:
-            page.wait_for_function("([p, was]) => p.textContent !== was", arg=[prompt.element_handle(), stored],
-                                   timeout=5000)
+            root.wait_for(state="attached", timeout=30000)
             break
         except PlaywrightTimeout:
             if attempt == 2:
                 raise
-    # Shift+Enter moves on to the next cell: JupyterLab may then skip drawing this one (content-visibility), and a
-    # widget it has not drawn is not "visible" to Playwright. Wait for it in the page, then bring it on screen.
-    root.wait_for(state="attached", timeout=60000)
     root.scroll_into_view_if_needed()
     root.wait_for(timeout=10000)
 
