@@ -210,8 +210,8 @@ def with_exact(problem: Problem) -> Problem:
 
 
 class Draws(dict):
-    """{(box label, variant ID): problem}, drawn as the page draws them (scripts/box_variants.py), a batch per Node
-    process: every student's first candidates at once, then, for a student whose first one is taken, the next ones."""
+    """{(box label, variant ID): problem}, drawn as the page draws them (scripts/box_variants.py), a batch per request:
+    every student's first candidates at once, then, for a student whose first one is taken, the next ones."""
 
     def fetch(self, wanted) -> None:
         """Draw the (box, variant ID) pairs not drawn yet."""
