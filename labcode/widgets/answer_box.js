@@ -541,10 +541,10 @@ const KINDS = {
       do counts = symbols.map(() => int(rand, 0, 4)); while (!counts.includes(0) || sum(counts) === 0);
       // Forgetting the +1 of the unigram, N_y/N for (N_y + 1)/(N + V), must land outside the tolerance (twice
       // over): with N = N_y V, say, the two are equal and the slip would pass.
+      const zero = symbols.filter((_, j) => counts[j] === 0);
       let targets, next, gamma;
       do {
         targets = counts.map((c) => c + int(rand, 0, 6));
-        const zero = symbols.filter((_, j) => counts[j] === 0);
         next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
         gamma = pick(rand, [0.5, 0.8, 0.9]);
       } while (unigramSlip(targets, symbols.indexOf(next), gamma) <= 0.002);
