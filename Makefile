@@ -13,6 +13,10 @@ UV     := uv==0.13.9
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 export PYTHONHASHSEED := 0
 export MPLBACKEND := Agg
+# Python keeps each compiled module in __pycache__ (its default). Where the environment turns that off
+# (PYTHONDONTWRITEBYTECODE), every process would compile its imports again: about 1 s for each Sphinx build,
+# Jupyter server, kernel and test worker, some 30 s of a `make test` run.
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: help build site kit pdf check test lint execute lab bench grade assets lock clean worksheets grade-worksheets
 .DEFAULT_GOAL := help
