@@ -446,6 +446,18 @@ def test_chinese_keeps_its_space_before_latin_links_and_maths_in_headings(pdf_di
     assert not glued, glued
 
 
+@pytest.mark.parametrize("line, bold", [
+    (r"\section{软目标：梯度是\texorpdfstring{\hspace{0.25em}}{ }\protect\(p - q\protect\)}", True),
+    (r"\subsubsection*{步长 \(\eta\)}", True),
+    (r"\subparagraph{\(x\)}", True),
+    (r"\begin{handoutdeep}{加 \(\varepsilon\) 的损失：斜率到底有多小}", True),
+    (r"\section{练习}", False),
+    (r"\sphinxstylestrong{粗体里的 \(x\)}", False),   # bold words, upright maths: no \boldmath there
+])
+def test_a_document_keeps_its_bold_maths_font_when_a_heading_or_deep_title_has_maths(line, bold):
+    assert bool(build_pdf.MATHS_IN_BOLD.search(f"\\chapter{{第一章}}\n{line}\n正文 \\(y\\)\n")) is bold
+
+
 # --- without TeX --------------------------------------------------------------
 
 def test_missing_tex_is_reported_with_the_apt_command(tmp_path):
