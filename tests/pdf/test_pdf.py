@@ -433,8 +433,11 @@ def test_the_glossary_is_the_last_appendix_and_never_splits_an_entry(pdf_dir):
 
 def test_chinese_keeps_its_space_before_latin_links_and_maths_in_headings(pdf_dir):
     """“也就是 softmax”, not “也就是softmax”: a link does not swallow the space between Chinese and Latin;
-    “均匀分布的损失是 ln V”: a section heading does not glue maths to the Chinese before it."""
+    “均匀分布的损失是 ln V”: a section heading does not glue maths to the Chinese before it; “填充处是 −100”:
+    nor does a minus sign in prose."""
     text = "".join(_pages(pdf_dir / "book.pdf", layout=False))
+    assert re.search(r"[\u4e00-\u9fff] −\d", text), "no Chinese before a negative number: nothing to check"
+    assert not re.findall(r"[\u4e00-\u9fff]−\d", text), re.findall(r".{6}[\u4e00-\u9fff]−\d.{4}", text)[:10]
     assert "softmax" in text
     words = "softmax|sigmoid|logsumexp|bigram"
     glued = re.findall(rf"[\u4e00-\u9fff](?:{words})|(?:{words})[\u4e00-\u9fff]", text)
