@@ -458,6 +458,10 @@ TYPOGRAPHY = """() => {
             .filter(el => getComputedStyle(el).fontStyle !== "normal").map(text),
         split_table_code: [...article.querySelectorAll("table code.literal")]
             .filter(el => el.getClientRects().length > 1).map(text),
+        // a table wider than its column, which then scrolls in its box (by design on a phone, never on a desktop)
+        scrolling_tables: [...article.querySelectorAll("table")].map(t => t.parentElement)
+            .filter(box => box.scrollWidth > box.clientWidth + 1)
+            .map(box => `${text(box.querySelector("caption") || box)}: ${box.scrollWidth - box.clientWidth} px`),
         loose_punctuation: [...article.querySelectorAll("span.math")]
             .filter(el => !el.closest("mjx-container") && el.nextSibling
                     && el.nextSibling.nodeType === Node.TEXT_NODE && closing.test(el.nextSibling.textContent)

@@ -19,6 +19,15 @@ def test_the_site_sets_chinese_text_as_print_does(site_tour, width, check):
     assert visits and not found, f"{check} at {width} px: {found}"
 
 
+def test_every_table_fits_the_desktop_column(site_tour):
+    """At 1200 px no table needs the scroll box it gets on a phone (inline code in a table never breaks, so a
+    long piece of code in a narrow column would make one)."""
+    visits = site_tour[str(max(WIDTHS))]
+    found = {path: visit["typography"]["scrolling_tables"] for path, visit in visits.items()
+             if visit["typography"]["scrolling_tables"]}
+    assert visits and not found, f"tables wider than the column at {max(WIDTHS)} px: {found}"
+
+
 def _paragraph(*children) -> nodes.paragraph:
     paragraph = nodes.paragraph()
     paragraph.extend(children)
