@@ -44,7 +44,7 @@ def fmt(x, digits):
 
 
 def short(x):
-    """滑块数值的最短写法：0、-1.5、1000（与 JS 端的 short 一致）。"""
+    """数值的最短写法：0、-1.5、1000、1e-05（即 ``f"{x:g}"``；maths.js 的 short 与它逐字相同）。"""
     return f"{x:g}"
 
 

@@ -51,9 +51,16 @@ export function fmt(x, digits) {
   return Number(text) === 0 ? (0).toFixed(digits) : text;
 }
 
-// Shortest form of a slider value, like Python's f"{x:g}" for the values a slider can take.
+// Shortest form of a number, as labcode.widgets._family.short (Python's f"{x:g}"): six significant digits, no
+// trailing zeros, and e-notation (1e-05, 2.5e+06) when the exponent is below −4 or 6 and up.
 export function short(x) {
-  return String(Number(x.toPrecision(6)));
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const [mantissa, exponent] = x.toExponential(5).split("e").map(Number);   // rounded first, as Python does
+  if (exponent < -4 || exponent >= 6) {
+    return `${mantissa}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  }
+  return String(Number(x.toFixed(5 - exponent)));
 }
 
 // labcode.corpus.encode: one id per character (code point, as Python iterates a str);

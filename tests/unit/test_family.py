@@ -98,6 +98,27 @@ def test_the_shared_maths_agrees_with_labcode(tmp_path):
     assert out["fmt"] == [_family.fmt(-0.0001, 3), _family.fmt(-0.25, 3)]
 
 
+def test_numbers_read_the_same_in_the_page_as_in_python(tmp_path):
+    """maths.js's short, which labels the sliders, against _family.short, which writes the widgets' summaries and
+    pictures: the same text for a slider's values and for what Python may set (λ = 1e-05, a million steps)."""
+    (tmp_path / "maths.mjs").write_text((_family.HERE / "maths.js").read_text(encoding="utf-8"), encoding="utf-8")
+    values = [0.0, -0.0, 1.0, -1.5, 0.1 * 3, 2 / 3, 70.0, 1000.0, 123456.0, 999999.4, 999999.6, 1234567.0, 0.0001,
+              0.00012345, 0.00001, -0.000012345, 1e-12, 3e20, float("inf"), float("-inf"), float("nan")]
+    values += [round(-10 + 0.1 * k, 10) for k in range(201)]    # the softmax explorer's score slider
+    values += [round(0.001 * k, 10) for k in range(0, 1001, 7)]   # a step of 0.001, as the trainer's λ
+    script = ('import { short } from "./maths.mjs";\n'
+              "const values = JSON.parse(process.argv[1], (k, v) => (v === \"nan\" ? NaN : v === \"inf\" ? Infinity"
+              " : v === \"-inf\" ? -Infinity : v === \"-0\" ? -0 : v));\n"
+              "console.log(JSON.stringify(values.map(short)));\n")
+    sent = [v if np.isfinite(v) and not (v == 0 and np.signbit(v)) else _family.short(v) for v in values]
+    proc = subprocess.run([node(), "--input-type=module", "-e", script, json.dumps(sent)], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    page = json.loads(proc.stdout)
+    differ = [(v, page[k], _family.short(v)) for k, v in enumerate(values) if page[k] != _family.short(v)]
+    assert not differ, differ
+
+
 def test_the_page_script_is_a_classic_script_that_starts_the_boxes(tmp_path):
     """Run in a bare context as a page's <script> would (no module, no require): it leaves one global,
     labAnswerBoxes, and sets up the page's boxes once the document is read."""
