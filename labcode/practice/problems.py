@@ -303,10 +303,12 @@ KINDS = {
 TITLE = "动手算"
 # `…` 标出读者要输入的内容（用等宽字体排，l 和 I 分得开）。
 HELP = ("可以写小数、分数（`2/3`）或算式（`ln(5/3)`、`e^2`；`log` 也按自然对数 `ln` 算）；"
-        "中文输入法打出的全角数字、括号、逗号、负号和句号也可以。“换一组数”出的每组数有一个变体号，"
-        "在框里写 `变体 7F3A` 再核对，就回到那一组数。")
+        "中文输入法打出的全角数字、括号、逗号、负号和句号也可以。")
 HELP_VECTOR = "向量写成 `[1/3, -1/2, 0.25]`，每个分量与答案相差不超过 {tolerance} 就算对。"
 HELP_SCALAR = "与答案相差不超过 {tolerance} 就算对。"
+# 最后说变体号：先讲怎样写答案，再讲怎样回到某一组数（练习纸上印的就是变体号）。
+HELP_VARIANT = ("“换一组数”出的每组数都有变体号，显示在标题旁（如“变体 7F3A”）；"
+                "在框里写 `变体 7F3A`、点“核对”，就回到那一组数。")
 LABEL = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
@@ -332,7 +334,7 @@ class Problem:
     def help(self) -> str:
         """输入框下的说明：怎样写答案，以及容差（`…` 标出读者要打的字）。"""
         tail = HELP_VECTOR if isinstance(self.answer, list) else HELP_SCALAR
-        return HELP + tail.format(tolerance=f"{self.tolerance:g}")
+        return HELP + tail.format(tolerance=f"{self.tolerance:g}") + HELP_VARIANT
 
     def spec(self) -> dict:
         """框的脚本（answer_box.js）需要的一切：题型、模板、书中的数、容差和文字，可以写成 JSON。"""
