@@ -19,13 +19,14 @@ def test_the_site_sets_chinese_text_as_print_does(site_tour, width, check):
     assert visits and not found, f"{check} at {width} px: {found}"
 
 
-def test_every_table_fits_the_desktop_column(site_tour):
-    """At 1200 px no table needs the scroll box it gets on a phone (inline code in a table never breaks, so a
-    long piece of code in a narrow column would make one)."""
+@pytest.mark.parametrize("check", ["scrolling_tables", "scrolling_code"])
+def test_every_table_and_code_cell_fits_the_desktop_column(site_tour, check):
+    """At 1200 px no table and no code cell needs the sideways scrolling it gets on a phone: inline code in a table
+    never breaks, and a code line never wraps, so a long one makes its box scroll. Code lines fit when they are
+    about 60 columns wide (a Chinese character counts as about 1.7)."""
     visits = site_tour[str(max(WIDTHS))]
-    found = {path: visit["typography"]["scrolling_tables"] for path, visit in visits.items()
-             if visit["typography"]["scrolling_tables"]}
-    assert visits and not found, f"tables wider than the column at {max(WIDTHS)} px: {found}"
+    found = {path: visit["typography"][check] for path, visit in visits.items() if visit["typography"][check]}
+    assert visits and not found, f"{check} at {max(WIDTHS)} px: {found}"
 
 
 def _paragraph(*children) -> nodes.paragraph:
