@@ -465,7 +465,7 @@ TYPOGRAPHY = """() => {
         // a code cell with a line wider than its column (it scrolls: by design on a phone, never on a desktop)
         scrolling_code: [...article.querySelectorAll("div.cell_input pre")]
             .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
-            .map(pre => pre.textContent.split("\n").reduce((a, b) => (b.length > a.length ? b : a), "").slice(0, 60)),
+            .map(pre => pre.textContent.split("\\n").reduce((a, b) => (b.length > a.length ? b : a), "").slice(0, 60)),
         loose_punctuation: [...article.querySelectorAll("span.math")]
             .filter(el => !el.closest("mjx-container") && el.nextSibling
                     && el.nextSibling.nodeType === Node.TEXT_NODE && closing.test(el.nextSibling.textContent)
