@@ -37,7 +37,6 @@ class AnswerBox(FamilyWidget):
         return f"动手算：{plain(self.problem.question())}\n{WHERE}"
 
 
-
 def answer_box(kind: str, *, label: str, **options) -> AnswerBox:
     """创建“动手算”框（返回交互组件，不自动显示；放在单元格最后一行即可显示）。
 
