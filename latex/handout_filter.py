@@ -5,8 +5,11 @@ solution (also the ``solution-start`` / ``solution-end`` blocks that sphinx-exer
 leaves in) and every answer fold (_ext/answer_folds), so that no answer is printed; ``"answers"`` keeps only the
 chapter title, the exercises and their solutions, the answer boxes (_ext/answer_box, which print their answer in
 this mode) and the answer folds, which makes the answer key (a reference to what is left out prints its number
-as text), without the “还没写” reports of the skeletons. The student handout leaves room to write under each
-end-of-chapter exercise. One build writes both kinds from the same pages; without
+as text), without the “还没写” reports of the skeletons, and with a box's worked answer titled 讲解 (the box
+prints its 答案). The student handouts put ruled lines to write on, the site's line for readers who do not run
+code and the answer key's file in place of each “你来写” report, and leave room to write under each end-of-chapter
+exercise. A chapter handout names a link to the home page (which it does not print) 课程网站首页.
+One build writes both kinds from the same pages; without
 ``handout_documents``, ``handout_mode`` applies to every document.
 In every LaTeX build: Chinese/Latin spacing that xeCJK loses at links and before maths in headings, long
 inline code cut where a line may break, the column alignment of Markdown tables, glossary entries kept whole,
@@ -20,8 +23,11 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import docname_join
 from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solution_node
 
+import answer_folds
 import book_layout
 
 EXERCISE_NODES = (exercise_node, exercise_enumerable_node)
@@ -72,8 +78,12 @@ def cut_to_mode(app, doctree, docname) -> None:
     elif mode == "answers" and docname != app.config.root_doc:
         keep_exercises_only(doctree)
         drop_not_written_reports(doctree)
-    if mode == "student" and docname != app.config.root_doc:
-        writing_space_after_exercises(doctree)
+    if mode == "student":
+        you_write_on_paper(doctree, docname)
+        if docname != app.config.root_doc:
+            writing_space_after_exercises(doctree)
+    elif mode == "answers":
+        worked_answers_after_boxes(doctree)
     unlink_missing_targets(doctree)
 
 
@@ -135,6 +145,65 @@ def drop_not_written_reports(doctree) -> None:
     for output in list(doctree.findall(lambda n: _has_class(n, "cell_output"))):
         if NOT_WRITTEN.search(output.astext()):
             output.parent.remove(output)
+
+
+WRITE_TITLE = "你来写"  # in the title of each exercise that asks the reader for a function (CONTRIBUTING.md)
+WRITE_LINES = 12  # ruled lines under each skeleton of the student handout (\handoutwritinglines, handout.sty)
+# Where the site's reading-mode line (_ext/reading_mode.py) stands: said once per “你来写”, with the answer key's file.
+WRITE_NOTE = ("把要写的几步先写在纸上（或在心里过一遍），再对照本章练习答案（{answers}）里的解答；"
+              "检查格的报告只在运行笔记本时才有。")
+
+
+def you_write_on_paper(doctree, docname: str) -> None:
+    """A student handout is written on: in each “你来写”, each check's 还没写 report (an instruction to run
+    cells, meaningless on paper) gives way to ruled lines for the function it checks, the first one after the
+    site's line for readers who do not run code, naming the chapter's answer key."""
+    for exercise, page in _exercises_by_page(doctree, docname):
+        title = next(iter(exercise.findall(nodes.title)), None)
+        if title is None or WRITE_TITLE not in title.astext():
+            continue
+        outputs = exercise.findall(lambda n: _has_class(n, "cell_output"))
+        reports = [n for n in outputs if NOT_WRITTEN.search(n.astext())]
+        for k, report in enumerate(reports):
+            written = re.search(r"\b(my_\w+)\b", report.parent.astext())
+            paper = []
+            if k == 0:
+                before, after = WRITE_NOTE.split("{answers}")
+                note = nodes.paragraph(classes=["handout-write-note"])
+                note += [nodes.strong(text="不运行代码时："), nodes.Text(before),
+                         nodes.literal(text=book_layout.answers_pdf(page)), nodes.Text(after)]
+                paper.append(note)
+            where = nodes.paragraph(text="在下面的横线上写出 ")
+            where += nodes.literal(text=written.group(1) if written else "这个函数")
+            where += [nodes.Text("，代替 "), nodes.literal(text="raise"), nodes.Text(" 那一行：")]
+            paper += [where, nodes.raw("", f"\\handoutwritinglines{{{WRITE_LINES}}}\n", format="latex")]
+            report.replace_self(paper)
+
+
+def _exercises_by_page(doctree, docname: str) -> list[tuple[nodes.Element, str]]:
+    """Each exercise with the page it comes from: in book.pdf, the document Sphinx inlined it from (a
+    start_of_file node, whose children keep their old parent, so it is found from above)."""
+    page = {}
+    for exercise in doctree.findall(lambda n: isinstance(n, EXERCISE_NODES)):
+        page[id(exercise)] = (exercise, docname)
+    for inlined in doctree.findall(addnodes.start_of_file):   # outer ones first: an inner one decides
+        for exercise in inlined.findall(lambda n: isinstance(n, EXERCISE_NODES)):
+            page[id(exercise)] = (exercise, inlined["docname"])
+    return list(page.values())
+
+
+def worked_answers_after_boxes(doctree) -> None:
+    """In the key, an answer box prints its answer (答案：…): the fold right after it is the worked answer, titled
+    讲解 rather than a second 答案."""
+    for fold in list(doctree.findall(lambda n: _has_class(n, ANSWER_FOLD))):
+        index = fold.parent.index(fold)
+        before = [n for n in fold.parent.children[:index] if not isinstance(n, (nodes.raw, nodes.target))]
+        title = fold.next_node(answer_folds.answer_title)
+        if before and _has_class(before[-1], ANSWER_BOX) and title is not None and title.astext() == answer_folds.TITLE:
+            title.children = [nodes.Text(answer_folds.OPEN + WORKED_TITLE)]
+
+
+WORKED_TITLE = "讲解"
 
 
 EXERCISES_SECTION = "练习"  # the title of the section of exercises that ends each chapter
@@ -312,6 +381,26 @@ WIDGET_NOTE = ("本节的交互组件只能在网页上或 Jupyter 里操作，�
                "下面说的拖动、点按和输入，请在网页版里动手试；这里可以对照图读。")
 
 
+SITE_HOME = "课程网站首页"
+
+
+class HomePageOnPaper(SphinxPostTransform):
+    """A link to the home page from a one-chapter handout, which does not print that page, names it as the course
+    website's home page (with its address when ``html_baseurl`` is set): “首页那张表” on the site reads
+    “课程网站首页那张表” on paper. Run before Sphinx resolves the link, which would leave just its words."""
+    default_priority = 5
+    builders = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        root = self.config.root_doc
+        if root in getattr(self.app.builder, "docnames", {root}):  # book.pdf prints the home page
+            return
+        address = self.config.html_baseurl.strip()
+        for xref in list(self.document.findall(addnodes.pending_xref)):
+            if xref.get("reftype") == "doc" and docname_join(xref.get("refdoc", ""), xref["reftarget"]) == root:
+                xref.replace_self(nodes.inline("", SITE_HOME + (f"（{address}）" if address else "")))
+
+
 class WidgetNotes(SphinxTransform):
     """Open each section that shows a live widget with a note saying that the handout prints a picture.
 
@@ -359,4 +448,5 @@ def setup(app):
     app.connect("env-before-read-docs", set_documents)
     app.connect("doctree-resolved", for_print, priority=400)
     app.add_transform(WidgetNotes)
+    app.add_post_transform(HomePageOnPaper)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -364,16 +364,25 @@ def test_the_chapters_that_ask_the_reader_to_write_code_are_the_registrys():
 
 @pytest.mark.parametrize("chapter", YOU_WRITE, ids=lambda c: c["stem"])
 def test_you_write_prints_the_skeleton_in_both_pdfs_and_the_passing_check_in_the_key_only(pdf_dir, chapter):
-    """The handout is where a reader on paper writes the function: skeleton and 还没写 report there, no solution."""
-    student, _book, answers = _bodies(pdf_dir, chapter)
+    """The handout is where a reader on paper writes the function: the skeleton, then instead of the checker's
+    还没写 report (meaningless on paper) where to write it and where its answer is; no solution."""
+    student, book, answers = _bodies(pdf_dir, chapter)
     skeletons, checks = _you_write(chapter)
     assert checks, f"{chapter['docname']} has skeletons but no check cell reporting 还没写"
     for name in skeletons:
         assert f"def{name}(" in student and f"def{name}(" in answers, f"{name} is missing from a PDF"
+        assert _flat(f"在下面的横线上写出 {name}") in student, f"the student handout has no place to write {name}"
+        assert _flat(f"在下面的横线上写出 {name}") in book, f"book.pdf has no place to write {name}"
     for check in checks:
-        assert f"{check}：还没写" in student, f"the student handout lacks the not-written report of {check}"
+        for handout, text in ((chapter["stem"], student), ("book", book), ("answers", answers)):
+            assert f"{check}：还没写" not in text, f"{handout}.pdf prints the checker's 还没写 report of {check}"
         assert f"{check}：通过（全部" in answers, f"the answer key lacks the passing report of {check}"
         assert f"{check}：通过（全部" not in student, f"the student handout shows the passing report of {check}"
+    key = _flat(f"不运行代码时：把要写的几步先写在纸上（或在心里过一遍），"
+                f"再对照本章练习答案（{chapter['stem']}-answers.pdf）")
+    assert student.count(key) == chapter_registry.by_stem(chapter["stem"]).you_write, \
+        f"the student handout does not say once per 你来写 where its answer is ({key!r})"
+    assert key in book, "book.pdf does not say where the answers of a 你来写 are"
 
 
 # --- book.pdf -----------------------------------------------------------------

@@ -131,3 +131,44 @@ def test_the_answer_key_sets_each_kept_part_to_the_numbers_it_has_on_the_site():
     assert kinds == ["title", "raw", "container", "raw", "exercise_enumerable_node"], kinds
     assert _latex(chapter) == ["\\setcounter{figure}{0}\\setcounter{table}{0}%\n",
                                "\\setcounter{figure}{1}\\setcounter{table}{0}%\n"]
+
+
+def _you_write(title: str) -> nodes.Element:
+    """An exercise holding a check cell (its input, then its stored 还没写 report)."""
+    from sphinx_exercise.nodes import exercise_enumerable_node
+    exercise = exercise_enumerable_node()
+    exercise += nodes.title(text=title)
+    cell = nodes.container(classes=["cell"])
+    source = "labcode.practice.check_softmax(my_softmax)"
+    cell += nodes.literal_block(source, source)
+    cell += _cell_output("check_softmax：还没写\n  函数抛出了 NotImplementedError……")
+    exercise += cell
+    return exercise
+
+
+def test_a_you_write_on_paper_has_lines_to_write_on_and_names_its_answer_key_instead_of_the_report():
+    written, other = _you_write("练习 1.1（你来写：softmax）"), _you_write("练习 1.2（温度）")
+    book = nodes.document(None, None)
+    inlined = addnodes.start_of_file(docname="book/01_x")
+    inlined += [written, other]
+    book += inlined
+    handout_filter.you_write_on_paper(book, "intro")
+    assert "还没写" not in written.astext() and "还没写" in other.astext()
+    assert "在下面的横线上写出 my_softmax，代替 raise 那一行" in written.astext()
+    assert "不运行代码时：" in written.astext() and "（01_x-answers.pdf）" in written.astext()
+    assert _latex(written) == ["\\handoutwritinglines{12}\n"] and _latex(other) == []
+
+
+def test_the_answer_key_titles_a_boxs_worked_answer_so_that_it_is_no_second_answer():
+    import answer_folds
+    chapter = nodes.section()
+    for _ in range(2):
+        chapter += nodes.container(classes=[handout_filter.ANSWER_BOX])
+        fold = nodes.container(classes=[handout_filter.ANSWER_FOLD])
+        fold += answer_folds.answer_title(text=answer_folds.TITLE)
+        chapter += fold
+    chapter.insert(3, nodes.paragraph(text="练习 1.1"))       # the second fold follows an exercise, not its box
+    doc = nodes.document(None, None)
+    doc += chapter
+    handout_filter.worked_answers_after_boxes(doc)
+    assert [t.astext() for t in doc.findall(answer_folds.answer_title)] == ["看讲解", answer_folds.TITLE]
