@@ -183,8 +183,8 @@ def _page(app, pagename, templatename, context, doctree):
     if whole_book:
         menu["buttons"].insert(0, download_button(notebook_href, "全书笔记本与课程包（.zip）", "下载全书笔记本与课程包",
                                                   "fas fa-file-zipper", "download-kit-zip-button"))
-    menu["buttons"].insert(1, download_button(wheel_href, "课程包（.whl）", "下载课程包（运行笔记本要用）", "fas fa-box",
-                                              "download-kit-button"))
+    menu["buttons"].insert(1, download_button(wheel_href, "课程包（.whl）", "下载课程包（运行笔记本要用）",
+                                              "fas fa-box", "download-kit-button"))
 
 
 def write_zip(target: Path, notebooks: list[Path], wheel: Path) -> None:

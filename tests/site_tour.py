@@ -77,6 +77,12 @@ PHONE_CHECKS = """() => ({
         .filter(code => !code.closest('.pst-scrollable-table-container, table, .MathJax, mjx-container'))
         .filter(code => [...code.getClientRects()].some(r => r.right > document.documentElement.clientWidth + 1))
         .map(code => code.innerText),
+    // A table that scrolls sideways keeps its caption on the screen: inside the box, wrapped, not faded.
+    captions: [...document.querySelectorAll('.bd-article .lc-scrolls > table > caption')].filter(caption => {
+        const box = caption.closest('.lc-scrolls').getBoundingClientRect(), c = caption.getBoundingClientRect();
+        const unfaded = parseFloat(caption.closest('.lc-scrolls').style.getPropertyValue('--lc-keep-top')) || 0;
+        return c.left < box.left - 1 || c.right > box.right + 1 || c.bottom - box.top > unfaded + 1;
+    }).map(caption => caption.innerText.trim()),
 })"""
 
 WIDGET_CONTRAST = """(root) => {
