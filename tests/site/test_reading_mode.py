@@ -16,7 +16,9 @@ LIGHT = "intro.html"  # a third of the glossary's size, a seventh of a chapter's
 KEY = "lc-reading-mode"
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1200, "height": 900}}
-SHOWN_CODE = """() => [...document.querySelectorAll('.bd-article .cell_input')]
+# the code the mode folds: not a solution's, a “你来写” exercise's, or a cell tagged keep-in-reading-mode
+SHOWN_CODE = """() => [...document.querySelectorAll(
+        '.bd-article .cell_input:not(:is(.lc-you-write .cell, .cell.tag_keep-in-reading-mode) > .cell_input)')]
     .filter(el => el.getClientRects().length && !el.closest('.solution, details:not([open])')).length"""
 ON = "() => document.documentElement.classList.contains('lc-reading')"
 
