@@ -2,7 +2,9 @@
 
 `make build` writes the handouts into _build/pdf/ (scripts/build_pdf.py), then the site into _build/html/.
 This extension looks for the PDFs next to the HTML output, copies the ones it links into html/pdf/ and puts
-a link under the page title: on a chapter page its student handout, on the home page the whole book.
+a link under the page title: on a chapter page its student handout, on the home page the whole book. The same
+handout replaces the theme's “.pdf” entry of the download menu (which prints the web page); a page without one
+keeps that entry, named for what it does.
 The answer keys are linked (and published) only when `handout_links_answers: true` is set in _config.yml.
 Without TeX there are no PDFs, so no link and no broken link.
 """
@@ -17,6 +19,8 @@ import book_layout
 STUDENT = "下载本章讲义（PDF）"
 ANSWERS = "下载本章练习答案（PDF）"
 BOOK = "下载全书（PDF）"
+MENU_HANDOUT = {STUDENT: "本章讲义（PDF）", BOOK: "全书讲义（PDF）"}
+MENU_PRINT = "打印本页（PDF）"
 ICON = '<i class="fa-solid fa-file-pdf" aria-hidden="true"></i> '
 
 
@@ -61,6 +65,22 @@ def _page(app, pagename, templatename, context, doctree):
         context["body"] = insert_after_title(context.get("body", ""), links_html(files, context["pathto"]))
 
 
+def _menu(app, pagename, templatename, context, doctree):
+    """The download menu's PDF entry: the page's handout if it was built, else the theme's print, in words."""
+    menu = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
+    entry = next((b for b in (menu or {}).get("buttons", []) if b.get("label") == "download-pdf-button"), None)
+    if entry is None:
+        return
+    found = set(app.config.handout_pdfs_found)
+    files = [f for f in handout_files(pagename, app.config.root_doc, False) if f[0] in found]
+    if files:
+        name, label = files[0]
+        entry.update(type="link", url=context["pathto"]("pdf/" + name, 1), text=MENU_HANDOUT[label], tooltip=label)
+        entry.pop("javascript", None)
+    else:
+        entry["text"] = MENU_PRINT
+
+
 def _copy(app, exception):
     if exception is not None or app.builder.format != "html":
         return
@@ -79,5 +99,6 @@ def setup(app):
     app.add_config_value("handout_pdfs_found", [], "html", types=[list])
     app.connect("config-inited", _found)
     app.connect("html-page-context", _page)
+    app.connect("html-page-context", _menu, priority=600)   # after the theme has filled its menu (501)
     app.connect("build-finished", _copy)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

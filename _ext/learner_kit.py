@@ -175,15 +175,16 @@ def _page(app, pagename, templatename, context, doctree):
     menu = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
     if menu is None:
         return
+    # the theme names an entry by its suffix only (“.ipynb”): say what the file is
+    for button in menu["buttons"]:
+        if button.get("label") == "download-source-button":
+            button["text"] = f"{'首页' if whole_book else scope}笔记本（.ipynb）"
+            button["tooltip"] = f"下载{'首页' if whole_book else scope}的笔记本"
     if whole_book:
-        menu["buttons"].insert(0, download_button(notebook_href, ".zip", "下载全书笔记本与课程包", "fas fa-file-zipper",
-                                                  "download-kit-zip-button"))
-    else:
-        for button in menu["buttons"]:
-            if button.get("label") == "download-source-button":
-                button["tooltip"] = "下载本章笔记本"
-    menu["buttons"].insert(1, download_button(wheel_href, ".whl", "下载课程包（运行笔记本要用）", "fas fa-box",
-                                              "download-kit-button"))
+        menu["buttons"].insert(0, download_button(notebook_href, "全书笔记本与课程包（.zip）", "下载全书笔记本与课程包",
+                                                  "fas fa-file-zipper", "download-kit-zip-button"))
+    menu["buttons"].insert(1, download_button(wheel_href, "课程包（.whl）", "下载课程包（运行笔记本要用）",
+                                              "fas fa-box", "download-kit-button"))
 
 
 def write_zip(target: Path, notebooks: list[Path], wheel: Path) -> None:

@@ -2,9 +2,11 @@
 
 About 40 % of a chapter's height is code and what it prints, and the prose already states every number that
 matters; on a phone that is a lot of scrolling past what the reader cannot run. In reading mode the code of
-every cell is folded away, with the “你来写” reports; a cell left with nothing disappears whole. What a cell
-printed stays (the prose often goes on from it), and so do figures, widgets, answer boxes, HTML outputs and
-the solutions (code is their answer).
+every cell is folded away; a cell left with nothing disappears whole. What a cell printed stays (the prose
+often goes on from it), and so do figures, widgets, answer boxes, HTML outputs and the solutions (code is
+their answer). Two kinds of cell stay whole, code and all, because the text asks the reader to look at their
+code: the cells of a “你来写” exercise (its skeleton and its check) and a cell tagged `keep-in-reading-mode`
+(“实际写代码请用第二行”: the text compares two lines of a cell).
 - The switch is a button of the page header (every page) and, on a page with code, a line under the title
   that says the code is folded and shows it again (`static/reading-mode.js`).
 - The reader's choice is kept in the browser (localStorage, key `lc-reading-mode`: "on" or "off"; anything
@@ -31,8 +33,10 @@ HEAD_SCRIPT = f"""(() => {{
   document.documentElement.classList.toggle("lc-reading", on);
 }})();"""
 WRITE_TITLE = "你来写"
+WRITE_CLASS = "lc-you-write"   # reading-mode.css keeps its cells whole
+KEEP_TAG = "keep-in-reading-mode"   # MyST-NB writes a cell's tags as classes: tag_keep-in-reading-mode
 WRITE_NOTE = ('<p class="lc-reading-note"><strong>不运行代码时：</strong>把要写的几步先写在纸上（或在心里过一遍），'
-              "再展开下面的“解答”对照；检查格的报告只在运行笔记本时才有。</p>")
+              "再展开下面的“解答”对照；检查格要在运行笔记本时才能检查你写的函数。</p>")
 STATE_LINE = ('<p class="lc-reading-state" hidden><span class="lc-reading-text">阅读模式：代码已折叠。</span>'
               '<button type="button" class="lc-reading-toggle lc-button">显示代码</button></p>\n')
 BUTTON = {"type": "javascript", "javascript": "", "tooltip": "阅读模式：折叠代码，只看正文、图和交互组件",
@@ -52,12 +56,14 @@ def has_code(doctree) -> bool:
 
 
 def add_write_notes(app, doctree, docname) -> None:
-    """A line in every “你来写” exercise for a reader who does not run the code (site only)."""
+    """A line in every “你来写” exercise for a reader who does not run the code, and the class that keeps its
+    cells whole in reading mode (site only)."""
     if app.builder.format != "html":
         return
     for exercise in doctree.findall(lambda n: isinstance(n, (exercise_node, exercise_enumerable_node))):
         title = next(iter(exercise.findall(nodes.title)), None)
         if title is not None and WRITE_TITLE in title.astext():
+            exercise["classes"].append(WRITE_CLASS)
             content = next(iter(exercise.findall(nodes.section)), exercise)
             content.append(nodes.raw("", WRITE_NOTE, format="html"))
 

@@ -77,6 +77,12 @@ PHONE_CHECKS = """() => ({
         .filter(code => !code.closest('.pst-scrollable-table-container, table, .MathJax, mjx-container'))
         .filter(code => [...code.getClientRects()].some(r => r.right > document.documentElement.clientWidth + 1))
         .map(code => code.innerText),
+    // A table that scrolls sideways keeps its caption on the screen: inside the box, wrapped, not faded.
+    captions: [...document.querySelectorAll('.bd-article .lc-scrolls > table > caption')].filter(caption => {
+        const box = caption.closest('.lc-scrolls').getBoundingClientRect(), c = caption.getBoundingClientRect();
+        const unfaded = parseFloat(caption.closest('.lc-scrolls').style.getPropertyValue('--lc-keep-top')) || 0;
+        return c.left < box.left - 1 || c.right > box.right + 1 || c.bottom - box.top > unfaded + 1;
+    }).map(caption => caption.innerText.trim()),
 })"""
 
 WIDGET_CONTRAST = """(root) => {
@@ -349,11 +355,14 @@ COVERING = """async () => {
     return found;
 }"""
 # Reading mode (_ext/reading_mode.py): is it on, and what of the text's cells is on screen: code (not a
-# solution's), figures, widgets, answer boxes and printouts (what a cell printed: often what the prose goes on from).
+# solution's) apart from the code it keeps (a “你来写” exercise's, a cell tagged keep-in-reading-mode: `kept`),
+# figures, widgets, answer boxes and printouts (what a cell printed: often what the prose goes on from).
 READING = """() => {
     const shown = (selector) => [...document.querySelectorAll('.bd-article ' + selector)]
         .filter(el => el.getClientRects().length && !el.closest('.solution, details:not([open])')).length;
-    return {on: document.documentElement.classList.contains('lc-reading'), code: shown('.cell_input'),
+    const kept = ':is(.lc-you-write .cell, .cell.tag_keep-in-reading-mode) > .cell_input';
+    return {on: document.documentElement.classList.contains('lc-reading'),
+            code: shown(`.cell_input:not(${kept})`), kept: shown(kept),
             figures: shown('.cell_output img'), widgets: shown('.widget-subarea'),
             answer_boxes: shown('.answer-box'),
             printouts: shown('.cell_output > .output.stream, .cell_output > .output.text_plain')};

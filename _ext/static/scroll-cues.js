@@ -16,6 +16,11 @@
     }
     const x = Math.abs(box.scrollLeft);
     box.dataset.scrollAt = x <= 1 ? "start" : x >= hidden - 1 ? "end" : "middle";
+    const caption = box.querySelector(":scope > table > caption");   // stays on screen (scroll-cues.css): no fade
+    if (caption) {
+      const bottom = caption.getBoundingClientRect().bottom - box.getBoundingClientRect().top;
+      box.style.setProperty("--lc-keep-top", `${Math.ceil(bottom)}px`);
+    }
     if (box.tabIndex < 0) box.setAttribute("tabindex", "0");   // a keyboard scrolls it too (the theme may say -1)
   }
 

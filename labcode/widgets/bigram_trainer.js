@@ -133,7 +133,7 @@ function build(model, el) {
   const inputs = {};
   for (const [name, text, min, max, step] of SLIDERS) {
     const { input, out } = sliderRow(controls, { name: text, input: `bt-slider bt-${name}`,
-                                                 out: `bt-val bt-${name}-val`, min, max, step });
+                                                 out: `bt-val bt-${name}-val`, min, max, step, steppers: true });
     input.addEventListener("input", () => {
       // A new alpha or lambda is a new objective: W and the curve start again from 0.
       const value = input.valueAsNumber;

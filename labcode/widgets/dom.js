@@ -39,16 +39,34 @@ function scrollNotSlide(root) {
 }
 
 // One labelled slider with its readout, on one grid row: [swatch name] [range input] [value].
-// `input` and `out` are the classes of the input and of the readout. Returns { row, input, out }.
-export function sliderRow(parent, { name, swatch, input: inputClass, out: outClass, aria, min, max, step }) {
-  const row = make("label", "lc-row", parent);
+// `input` and `out` are the classes of the input and of the readout. With `steppers`, a − and a + button
+// around the readout move the slider one step, so that a finger sets an exact value (lr = 80 on a phone,
+// where the slider gives two pixels a step); they send the events a reader's move sends.
+// Returns { row, input, out }.
+export function sliderRow(parent, { name, swatch, input: inputClass, out: outClass, aria, min, max, step, steppers }) {
+  const row = make("label", steppers ? "lc-row lc-stepped" : "lc-row", parent);
   const label = make("span", "lc-name", row);
   if (swatch) make("span", "lc-swatch", label).style.background = swatch;
   make("span", "", label, name);
-  const input = make("input", inputClass, row);
+  const input = make("input", inputClass, row);   // first control of the label: the one it names
   Object.assign(input, { type: "range", min: String(min), max: String(max), step: String(step) });
   input.setAttribute("aria-label", aria || name);
+  const stepper = (cls, text, words, move) => {
+    const button = make("button", `lc-step ${cls}`, row, text);
+    button.type = "button";
+    button.setAttribute("aria-label", `${aria || name}${words}`);
+    button.addEventListener("click", (event) => {
+      event.preventDefault();
+      const before = input.value;
+      move();
+      if (input.value === before) return;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  };
+  if (steppers) stepper("lc-step-down", "−", "减小一格", () => input.stepDown());
   const out = make("output", `lc-num ${outClass}`, row);
+  if (steppers) stepper("lc-step-up", "+", "增大一格", () => input.stepUp());
   return { row, input, out };
 }
 

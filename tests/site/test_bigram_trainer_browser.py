@@ -138,6 +138,25 @@ def test_controls_work_from_the_keyboard_and_a_new_alpha_restarts(page):
         assert name, control.evaluate("e => e.outerHTML")
 
 
+def test_steppers_set_an_exact_value_a_finger_cannot_hit_on_the_slider(page):
+    """lr = 80, which the text asks for, on a phone's slider is two pixels wide: − and + move it one step."""
+    root = widget(page)
+    start = int(root.locator(".bt-lr-val").inner_text())
+    up = root.locator(".lc-row:has(.bt-lr) .lc-step-up")
+    for _ in range(80 - start):
+        up.click()
+    assert root.locator(".bt-lr-val").inner_text() == "80" and root.locator(".bt-lr").input_value() == "80"
+    root.locator(".lc-row:has(.bt-lr) .lc-step-down").click()
+    assert root.locator(".bt-lr-val").inner_text() == "79"
+    train_once(page)
+    assert shown(page)["steps"] > 0
+    # α stops at its end (0), and a step up is a new objective, as a move of the slider is: the run starts again
+    root.locator(".lc-row:has(.bt-alpha) .lc-step-down").click()
+    assert root.locator(".bt-alpha-val").inner_text() == "0" and shown(page)["steps"] > 0
+    root.locator(".lc-row:has(.bt-alpha) .lc-step-up").click()
+    assert root.locator(".bt-alpha-val").inner_text() == "0.1" and shown(page)["steps"] == 0
+
+
 def test_sampled_names_are_reproducible_for_a_seed(page):
     root = widget(page)
     train_once(page)

@@ -16,6 +16,10 @@ import handout_links as links
 
 ROOT = Path(__file__).resolve().parents[2]
 HREF = re.compile(r'<a class="lc-handout" href="([^"]+)"')
+# The download menu's PDF entry (the theme's header button): its link (None: the button prints) and its words.
+MENU_PDF = re.compile(r'<(?:a href="([^"]+)" target="_blank"|button onclick="window.print\(\)")\s+'
+                      r'class="btn btn-sm btn-download-pdf-button dropdown-item".*?'
+                      r'<span class="btn__text-container">([^<]*)</span>', re.S)
 
 
 def test_each_page_maps_to_its_handouts():
@@ -74,6 +78,10 @@ def test_small_site_links_and_publishes_the_built_handouts_answer_keys_only_when
         for href in HREF.findall(page.read_text(encoding="utf-8")):
             assert (page.parent / href).resolve().is_file(), href
     assert sorted(p.name for p in (html / "pdf").iterdir()) == sorted(chapter_links + home_links)
+    # the menu's “.pdf” is the page's handout when there is one, else the theme's print, said in words
+    assert MENU_PDF.findall(chapter.read_text(encoding="utf-8")) == [("../pdf/01_demo.pdf", "本章讲义（PDF）")]
+    assert MENU_PDF.findall(home.read_text(encoding="utf-8")) == (
+        [("pdf/book.pdf", "全书讲义（PDF）")] if home_links else [("", "打印本页（PDF）")])
 
 
 def test_config_switch_is_off_in_the_book():

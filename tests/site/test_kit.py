@@ -76,6 +76,9 @@ def test_notebooks_import_nothing_the_kit_lacks():
 KIT_BLOCK = re.compile(r'<div class="lc-kit">(.*?)</details>\s*</div>', re.S)
 DOWNLOAD = re.compile(r'<a class="reference download" href="([^"]+)" download>')
 MENU = re.compile(r'<a href="([^"]+)" target="_blank"\s+class="btn btn-sm btn-(download-[\w-]+-button)')
+# Each entry of the download menu and its words: (label, text)
+MENU_TEXT = re.compile(r'class="btn btn-sm btn-(download-[\w-]+-button) dropdown-item".*?'
+                       r'<span class="btn__text-container">([^<]*)</span>', re.S)
 
 
 def kit_block(page: Path) -> str:
@@ -195,6 +198,10 @@ def test_every_notebook_page_offers_its_notebook_the_wheel_and_the_commands(buil
         menu = dict((label, href) for href, label in MENU.findall(text))
         assert resolve(page, menu["download-kit-button"]) == linked_wheel
         assert resolve(page, menu["download-source-button"]) == linked_notebook
+        # the menu says what each file is, not only its suffix (no PDFs beside this build: the entry prints)
+        assert dict(MENU_TEXT.findall(text)) == {"download-source-button": f"{scope}笔记本（.ipynb）",
+                                                 "download-kit-button": "课程包（.whl）",
+                                                 "download-pdf-button": "打印本页（PDF）"}, page.name
     glossary = (built_site / "book" / "glossary.html").read_text(encoding="utf-8")
     assert "lc-kit" not in glossary and "download-kit-button" not in glossary
 
@@ -206,6 +213,9 @@ def test_home_page_offers_every_notebook_with_the_wheel_in_one_zip(built_site, k
     menu = dict((label, href) for href, label in MENU.findall(home.read_text(encoding="utf-8")))
     assert resolve(home, menu["download-kit-zip-button"]) == linked_zip
     assert resolve(home, menu["download-kit-button"]) == linked_wheel
+    assert dict(MENU_TEXT.findall(home.read_text(encoding="utf-8"))) == {
+        "download-kit-zip-button": "全书笔记本与课程包（.zip）", "download-kit-button": "课程包（.whl）",
+        "download-source-button": "首页笔记本（.ipynb）", "download-pdf-button": "打印本页（PDF）"}
     with zipfile.ZipFile(linked_zip) as archive:
         files = {name: sha256(archive.read(name)).hexdigest() for name in archive.namelist()}
     learner = [built_site / "_sources" / p.relative_to(ROOT) for p in NOTEBOOKS]   # the learner's copies

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import pytest
 
+import chapter_registry
+import reading_mode
+
 PAGE = "book/01_probability_to_loss.html"
 LIGHT = "intro.html"  # a third of the glossary's size, a seventh of a chapter's
 KEY = "lc-reading-mode"
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1200, "height": 900}}
-SHOWN_CODE = """() => [...document.querySelectorAll('.bd-article .cell_input')]
+# the code the mode folds: not a solution's, a “你来写” exercise's, or a cell tagged keep-in-reading-mode
+SHOWN_CODE = """() => [...document.querySelectorAll(
+        '.bd-article .cell_input:not(:is(.lc-you-write .cell, .cell.tag_keep-in-reading-mode) > .cell_input)')]
     .filter(el => el.getClientRects().length && !el.closest('.solution, details:not([open])')).length"""
 ON = "() => document.documentElement.classList.contains('lc-reading')"
 
@@ -26,11 +31,14 @@ def test_phone_pages_open_in_reading_mode_and_desktop_pages_show_the_code(site_t
         on_phone, on_desktop = phone[path]["reading"], desktop[path]["reading"]
         assert on_phone["on"] and on_phone["code"] == 0, (path, on_phone)
         assert not on_desktop["on"], (path, on_desktop)
-        # what the mode keeps is still there
-        for kept in ("figures", "widgets", "answer_boxes", "printouts"):
+        # what the mode keeps is still there, the code the text asks the reader to look at included
+        for kept in ("kept", "figures", "widgets", "answer_boxes", "printouts"):
             assert on_phone[kept] == on_desktop[kept], (path, kept, on_phone, on_desktop)
     assert phone[PAGE]["reading"]["figures"] >= 3 and phone[PAGE]["reading"]["widgets"] >= 1
     assert phone[PAGE]["reading"]["printouts"] >= 10
+    # a “你来写” shows its skeleton and its check cell (the text says “补全下面这一格”)
+    for chapter in chapter_registry.chapters():
+        assert phone[chapter.page]["reading"]["kept"] >= 2 * chapter.you_write, (chapter.page, phone[chapter.page])
 
 
 @pytest.fixture
@@ -96,10 +104,21 @@ def test_junk_in_the_browser_memory_counts_as_no_choice(context, site_url):
     assert page.errors == []
 
 
-def test_a_you_write_exercise_tells_a_phone_reader_what_to_do_instead(context, site_url):
+def test_a_you_write_exercise_shows_its_cells_and_tells_a_phone_reader_what_to_do_instead(context, site_url):
     page = open_page(context(**PHONE), site_url)
     note = page.locator("#ch1-ex-write-softmax .lc-reading-note")
     assert note.is_visible() and "纸上" in note.inner_text() and "解答" in note.inner_text()
+    code = page.locator("#ch1-ex-write-softmax .cell_input")
+    assert code.count() >= 2 and all(c.is_visible() for c in code.all()), "the skeleton or its check is folded"
+    assert "NotImplementedError" in code.first.inner_text()
+    # a cell tagged keep-in-reading-mode (MyST-NB writes a cell's tags as its classes) stays too; the others fold
+    tagged, other = page.evaluate(f"""() => {{
+        const cells = [...document.querySelectorAll('.bd-article .cell:not(.solution .cell, .lc-you-write .cell)')]
+            .filter(c => c.querySelector('.cell_input'));
+        cells[0].classList.add('tag_{reading_mode.KEEP_TAG}');
+        return [cells[0], cells[1]].map(c => c.querySelector('.cell_input').getClientRects().length > 0);
+    }}""")
+    assert tagged and not other
     page.set_viewport_size(DESKTOP["viewport"])
     page.wait_for_function(f"() => !({ON})()")
     assert not note.is_visible()

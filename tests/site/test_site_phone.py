@@ -11,13 +11,15 @@ import chapter_registry
 CHAPTERS = [c.page for c in chapter_registry.chapters()]
 
 
-def test_table_first_columns_and_inline_code_fit_a_phone(site_tour):
+def test_table_first_columns_captions_and_inline_code_fit_a_phone(site_tour):
     visits = site_tour["360"]
     assert set(CHAPTERS) <= set(visits)
     squeezed = {path: v["phone"]["squeezed"] for path, v in visits.items() if v["phone"]["squeezed"]}
     wide = {path: v["phone"]["wide"] for path, v in visits.items() if v["phone"]["wide"]}
     assert squeezed == {}, f"first-column cells squeezed to a few characters a line at 360 px: {squeezed}"
     assert wide == {}, f"inline code wider than the screen at 360 px: {wide}"
+    captions = {path: v["phone"]["captions"] for path, v in visits.items() if v["phone"]["captions"]}
+    assert captions == {}, f"captions of scrolling tables cut off or faded at 360 px: {captions}"
 
 
 def test_nothing_is_cut_off_and_what_scrolls_shows_it(site_tour):
