@@ -14,7 +14,7 @@ const SLIDERS = [
   ["alpha", "平滑 α", 0, 5, 0.1],
   ["reg", "正则化 λ", 0, 0.1, 0.001],
   ["lr", "学习率 η", 1, 100, 1],
-  ["temperature", "抽样温度 τ", 0.1, 3, 0.05],
+  ["temperature", "采样温度 τ", 0.1, 3, 0.05],
 ];
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MARGIN = { left: 52, right: 26, top: 12, bottom: 34 };
@@ -214,7 +214,7 @@ function build(model, el) {
     const vocab = model.get("vocab");
     const rand = mulberry32(model.get("seed"));
     const words = sampleBigram(s.W, s.V, tau, rand, model.get("n_names"), model.get("max_name_len"));
-    namesCaption.textContent = `从当前 W 抽样的名字（τ = ${short(tau)}，种子 ${model.get("seed")}）：`;
+    namesCaption.textContent = `从当前 W 采样的名字（τ = ${short(tau)}，种子 ${model.get("seed")}）：`;
     namesList.textContent = "";
     for (const ids of words) {   // a long name takes two columns rather than breaking in the middle
       const item = make("li", "bt-name-item", namesList, ids.length ? ids.map((i) => vocab[i]).join("") : "（空）");

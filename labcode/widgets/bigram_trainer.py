@@ -1,4 +1,4 @@
-"""Bigram 训练器：在网页里用梯度下降从计数矩阵训练 27×27 的权重 W，并从训练好的 W 抽样名字。
+"""Bigram 训练器：在网页里用梯度下降从计数矩阵训练 27×27 的权重 W，并从训练好的 W 采样名字。
 
 训练目标是 ``labcode.bigram.loss_and_grad_from_counts(W, C + α, λ)``：平滑 α 当作每格多出的
 “假计数”，λ 是正则化系数。浏览器里的计算由 ``maths.js`` 的 ``lossAndGradFromCounts``（与 labcode
@@ -24,7 +24,7 @@ from ..plots import PALETTE
 from ..vocab import BOUNDARY, Vocab, check_vocab
 from ._family import FamilyWidget, bundle, figure_png, fmt, short, styles
 
-MAX_NAME = 20            # 抽样的名字最多这么多个字：网页上和这里相同
+MAX_NAME = 20            # 采样的名字最多这么多个字：网页上和这里相同
 SEED_MAX = 2**32 - 1     # 网页的随机数生成器（mulberry32）用 32 位的种子
 MAX_STEPS = 10**6
 
@@ -66,7 +66,7 @@ class BigramTrainer(FamilyWidget):
     :meth:`train` 时也会更新它们，网页随之重画。``W == []`` 表示 W = 0（均匀分布）。
     改变 ``alpha`` 或 ``reg`` 会换一个训练目标，所以 W 与损失曲线都从头开始。
 
-    抽样：网页用种子为 ``seed`` 的 mulberry32 生成器，同一种子在网页上总是给出同一批名字，
+    采样：网页用种子为 ``seed`` 的 mulberry32 生成器，同一种子在网页上总是给出同一批名字，
     每个名字最多 ``max_name_len`` 个字（两边相同）；
     :meth:`sample` 在 Python 里用 ``numpy.random.default_rng(seed)``，同样可复现，但与网页上的名字
     不逐个相同（两边的随机数序列不同）。
@@ -140,7 +140,7 @@ class BigramTrainer(FamilyWidget):
         """当前 W 在原始计数 C 上的平均负对数似然（不含平滑和正则化）。"""
         return float(loss_and_grad_from_counts(self.weights(), self.counts, 0.0)[0])
 
-    # ---- Python 端的训练与抽样
+    # ---- Python 端的训练与采样
     def train(self, steps=None):
         """在 Python 里用 labcode 训练 ``steps`` 步（默认 ``self.steps``），更新 ``W`` 与 ``history``。"""
         steps = self.steps if steps is None else check_int(steps, "steps", 1, MAX_STEPS)
@@ -180,7 +180,7 @@ class BigramTrainer(FamilyWidget):
                 f"计数最优（虚线）{fmt(self.optimum(), 4)}")
 
     def snapshot_png(self, dpi=100):
-        """损失曲线对虚线（计数最优）和几个抽样名字的静态图（PNG 字节）。
+        """损失曲线对虚线（计数最优）和几个采样名字的静态图（PNG 字节）。
 
         还没训练时，曲线是 Python 用 labcode 从 W = 0 训练 ``steps`` 步的预览（与网页上按一次“训练”相同）。
         """
@@ -195,7 +195,7 @@ class BigramTrainer(FamilyWidget):
 
 
 def _snapshot_figure(history, optimum, names, title, temperature, dpi):
-    """左：损失曲线（实线）与计数最优（虚线，带文字）；中：与虚线之差（对数刻度）；右：抽样名字。"""
+    """左：损失曲线（实线）与计数最优（虚线，带文字）；中：与虚线之差（对数刻度）；右：采样名字。"""
     from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
 
     from ..fonts import use_cjk_font
@@ -220,7 +220,7 @@ def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     gap.text(0.97, 0.95, rf"最后一步 ${mantissa}\times 10^{{{int(exponent)}}}$", transform=gap.transAxes,
              ha="right", va="top", fontsize=8)
     side.axis("off")
-    side.set_title(f"抽样名字（τ={short(temperature)}）", fontsize=10)
+    side.set_title(f"采样名字（τ={short(temperature)}）", fontsize=10)
     side.text(0.02, 0.98, "\n".join(name or "（空）" for name in names), va="top", ha="left",
               transform=side.transAxes, fontsize=9)
     return fig
@@ -244,10 +244,10 @@ def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=NAMES_LR, 
     alpha : 平滑 α ≥ 0（训练用 C + α）
     reg : 正则化系数 λ ≥ 0（损失加上 λ·mean(W²)）
     lr : 学习率 η > 0
-    temperature : 抽样温度 τ > 0
-    seed : 抽样的随机种子，0 到 2**32 - 1
+    temperature : 采样温度 τ > 0
+    seed : 采样的随机种子，0 到 2**32 - 1
     steps : 每按一次“训练”走的步数
-    n_names : 每次抽样的名字个数
+    n_names : 每次采样的名字个数
 
     返回
     ----
