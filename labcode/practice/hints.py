@@ -495,13 +495,21 @@ UNIGRAM_NOT_SMOOTHED = Hint(
 
 UNIGRAM_FROM_ROWS = Hint(
     "unigram_from_rows", "单字频率用了行和",
-    "C.sum(axis=1) 数的是每个字作前一个字的次数；要退回的是后一个字 y 本身有多常见，它作后一个字的次数是列和。",
+    "C.sum(axis=1) 数的是每个字作前一个字的次数；要退回的是后一个字 y 本身有多常见，它作后一个字的次数是列和。"
+    "（书里的数据每个成语两端都补了“.”，每个字作前一个字和作后一个字的次数相同，行和恰好等于列和；"
+    "一般的计数矩阵不是这样，这里检查用的就不是。）",
     "p̂ = (C.sum(axis=0) + 1) / (N + V)，再按 ys 取出：p̂[ys]。", *_BACKOFF)
 
 UNIGRAM_NOT_NORMALISED = Hint(
     "unigram_not_normalised", "单字频率加了一，分母没有加 V",
     "每个字的次数都加了一，总和就多了 V；分母还是 N 时，p̂ 加起来大于 1，不是概率分布，插值出来的概率也偏大，损失偏小。",
     "分母跟着加 V：p̂ = (C.sum(axis=0) + 1) / (N + V)。", *_BACKOFF)
+
+UNIGRAM_N_FROM_PAIRS = Hint(
+    "unigram_n_from_pairs", "单字频率的 N 用了 len(xs)",
+    "N 是训练集里字对的总数 C.sum()；len(xs) 是这次要打分的字对的个数，与训练集无关：换一批字对，单字频率就变了，"
+    "p̂ 加起来也不再是 1。",
+    "N = C.sum()：p̂ = (C.sum(axis=0) + 1) / (C.sum() + V)。", *_BACKOFF)
 
 GAMMA_SWAPPED = Hint(
     "gamma_swapped", "γ 乘错了项",

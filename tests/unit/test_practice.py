@@ -298,6 +298,11 @@ def interpolated_with(unigram=None, weight=None, empty_keeps_gamma=False):
     return fn
 
 
+def interpolated_n_from_pairs(C, xs, ys, gamma):
+    """The slip exercise 5.1 warns about: N = len(xs), the pairs scored, instead of C.sum()."""
+    return interpolated_with(unigram=lambda C, N, V: (C.sum(axis=0) + 1) / (len(xs) + V))(C, xs, ys, gamma)
+
+
 RIGHT = {
     check_softmax: [labcode.softmax, softmax_loops, softmax_float32, softmax_via_logsumexp],
     check_logsumexp: [labcode.logsumexp, logsumexp_loops, logsumexp_float32_0d],
@@ -730,6 +735,7 @@ WRONG = [
      "unigram_from_rows", ["列和"]),
     (check_interpolated_nll, interpolated_with(unigram=lambda C, N, V: (C.sum(axis=0) + 1) / N),
      "unigram_not_normalised", ["(N + V)"]),
+    (check_interpolated_nll, interpolated_n_from_pairs, "unigram_n_from_pairs", ["len(xs)", "C.sum() + V"]),
     (check_interpolated_nll, interpolated_with(weight=lambda g: 1 - g), "gamma_swapped", ["1 − γ"]),
     (check_interpolated_nll, interpolated_with(empty_keeps_gamma=True), "empty_row_keeps_gamma", ["np.where"]),
     (check_interpolated_nll, lambda *a: idioms.interpolated_nll(*a) * len(a[1]), "sum_not_mean", ["len(xs)"]),
@@ -858,6 +864,19 @@ def test_each_named_mistake_is_recognised_with_its_hint(check, fn, key, words):
         else:
             assert word in text, f"{word!r} missing from:\n{text}"
     assert f'href="{result.mistakes[0].href}"' in result._repr_html_()
+
+
+@pytest.mark.parametrize("fn, key", [
+    (interpolated_n_from_pairs, "unigram_n_from_pairs"),
+    (interpolated_with(unigram=lambda C, N, V: (C.sum(axis=0) + 1) / N), "unigram_not_normalised")])
+def test_the_n_of_the_unigram_is_told_apart_from_a_missing_v_on_every_case(fn, key):
+    """N = len(xs) and a denominator without V agree wherever len(xs) + V = C.sum(): every failing case names the
+    reader's own slip, and the first cases are ones where the two differ. No case claims to be the book's example
+    (chapter 5 has no such matrix)."""
+    result = check_interpolated_nll(fn)
+    assert result.failures and {case.mistake.key for case in result.failures if case.mistake} == {key}, str(result)
+    assert result.failures[0].mistake is not None and result.failures[0].mistake.key == key
+    assert not any("书里" in case.name for case in result.cases), [case.name for case in result.cases]
 
 
 def test_a_mistake_is_told_apart_by_the_cases_that_separate_it_from_look_alikes():
