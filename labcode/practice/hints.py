@@ -388,10 +388,21 @@ COUNTS_MISSING_N = Hint(
     "ch4-gradient", "梯度：逐条写法与计数写法")
 
 COUNTS_N_COLUMNS = Hint(
-    "counts_n_broadcast", "n 沿列广播了",
-    "n 的形状是 (V,)，n * p 把 n_k 乘到了编号为 k 的列上；要的是编号为 i 的行整行乘 n_i。",
-    "n[:, None] * p，或者 C.sum(axis=1, keepdims=True) * p。",
+    "counts_n_broadcast", "n 乘到了列上",
+    "要的是编号为 i 的行整行乘这一行的训练对个数 n_i（行和）；你的写法把一个数乘到了编号为 k 的整列上。"
+    "可能是 n = C.sum(axis=1) 的形状是 (V,)，n * p 沿列广播；也可能是沿 axis=0 求了和，"
+    "C.sum(axis=0, keepdims=True) 是形状 (1, V) 的列和。",
+    "n = C.sum(axis=1, keepdims=True)（形状 (V, 1)），再 n * p；或者 n = C.sum(axis=1)，n[:, None] * p。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
+
+COUNTS_NO_MAX_SHIFT = Hint(
+    "no_max_shift", "没有先减最大值",
+    f"直接算 exp(W)：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf。损失里 log Σ exp(W) 成了 log(inf) = inf，"
+    "损失就是 inf（先算概率再取对数时是 nan）；梯度里的概率 exp(W) / Σ exp(W) 是 inf/inf = nan。"
+    "真实的损失和梯度都是有限的。",
+    "每一行先减这一行的最大值：s = W - W.max(axis=1, keepdims=True)，"
+    "logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))，p = np.exp(logp)。",
+    "ch1-overflow", "先减最大值")
 
 COUNTS_LOG_OF_UNDERFLOW = Hint(
     "log_of_underflow", "先算概率再取对数",
