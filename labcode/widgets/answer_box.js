@@ -598,11 +598,10 @@ const KINDS = {
         [g * C / n, "只算了计数那一项：还要加上 $(1 − γ)$ 乘单字频率。"],
         [(C + 1) / (n + V), "这是加一平滑的 bigram 概率 $(C + 1)/(n + V)$，不是插值：$p = γ C/n + (1 − γ) p̂(y)$。"],
         [g * C / n + (1 - g) * t / N, "单字频率没有加一：$p̂(y) = (Σ_i C_{iy} + 1)/(N + V)$。"],
-        [t / N, "这是没有加一的单字频率 $Σ_i C_{iy}/N$，也还没有插值：$p = γ C/n + (1 − γ) p̂(y)$，"
-          + "其中 $p̂(y) = (Σ_i C_{iy} + 1)/(N + V)$。"],
+        [t / N, "这是没有加一的单字频率 $Σ_i C_{iy}/N$，也还没有插值。"],
         [g * C / n + (1 - g) * (t + 1) / N, "单字频率的分母要加 $V$：每个次数都加了一，分母是 $N + V$。"],
         [g * (C + 1) / (n + V) + (1 - g) * (t + 1) / (N + V), "计数那一项不加一：插值里的计数概率就是 $C/n$，"
-          + "没见过的字对由单字频率补上；只有单字频率加一。"],
+          + "只有单字频率加一。"],
         // γ = 0.5 gives both terms the same weight: swapped, they give the answer itself
         ...(g !== 0.5 ? [[(1 - g) * C / n + g * (t + 1) / (N + V),
                           "$γ$ 乘错了项：$γ$ 是计数概率的权重，$1 − γ$ 才是单字频率的。"]] : []),
@@ -731,15 +730,13 @@ const toHtml = (text) => text.split("$").map((part, k) => (k % 2 ? `<span class=
   : part.split("`").map((bit, j) => (j % 2 ? `<code class="ab-typed">${escape(bit)}</code>` : escape(bit))).join("")))
   .join("");
 
-// The title of the answer fold that follows a box on the site (_ext/answer_folds.py; the box's next fold, if no
-// other box comes first), or null. The fold works the book's numbers: with a variant shown, its title says so.
+// The title of the answer fold that follows a box on the site (_ext/answer_folds.py; every box has one), or null.
+// The fold works the book's numbers: with a variant shown, its title says so.
 function foldTitle(root) {
-  const after = (node) => root.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING;
-  const fold = [...document.querySelectorAll("details.answer-fold")].find(after);
-  const box = [...document.querySelectorAll(".answer-box")].find(after);
-  if (!fold || (box && fold.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_PRECEDING)) return null;
-  const title = fold.querySelector("summary > span") || fold.querySelector("summary");
-  return { element: title, text: title.textContent };
+  const fold = [...document.querySelectorAll("details.answer-fold summary")]
+    .find((node) => root.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const title = fold && (fold.querySelector("span") || fold);
+  return title ? { element: title, text: title.textContent } : null;
 }
 const BOOK_NUMBERS = "（书中的数）";
 
