@@ -342,11 +342,13 @@ def test_a_plausible_slip_on_the_book_numbers_gets_its_own_hint(tmp_path, kind, 
     assert not verdict["ok"] and "提示：" in verdict["message"], verdict
     for words in said:
         assert words in verdict["message"], verdict["message"]
-    assert "N_y" not in verdict["message"] and "少了 加上的" not in verdict["message"] and "符号反了" not in verdict["message"]
+    message = verdict["message"]
+    assert "N_y" not in message and "少了 加上的" not in message and "符号反了" not in message
 
 
 def test_no_hint_of_the_interpolation_box_writes_n_y(tmp_path):
-    """Chapter 5 writes the unigram frequency as (Σ_i C_iy + 1)/(N + V): no named slip nor part of the formula says N_y."""
+    """Chapter 5 writes the unigram frequency as (Σ_i C_iy + 1)/(N + V): no named slip nor part of the formula says
+    N_y, and no part's name has a space between two Chinese characters."""
     said = run_page_script(tmp_path,
         f'const v = {json.dumps(BOOK_INTERPOLATED)};\n'
         'console.log(JSON.stringify([...labAnswerBoxes.kinds["interpolated-prob"].mistakes(v).map(([, h]) => h),\n'
