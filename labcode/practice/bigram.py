@@ -119,7 +119,8 @@ def _bigram_mistakes(probe):
         *((hints.BIGRAM_OVERWRITE, dW) for dW in kept_one_copy(xs, (probs - onehot) / N, V))]]
     C, p = count_matrix(xs, ys, V), softmax(W, axis=1)                       # 计数写法的两种梯度错误
     n = C.sum(axis=1)
-    wrong += [(hints.COUNTS_MISSING_N, (ANY, (p - C) / N)), (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N))]
+    wrong += [(hints.COUNTS_MISSING_N, (ANY, (p - C) / N)), (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N)),
+              (hints.COUNTS_N_COLUMNS, (ANY, (C.sum(axis=0, keepdims=True) * p - C) / N))]
     with np.errstate(over="ignore", invalid="ignore"):
         e = np.exp(W[xs])                                                    # 没减最大值的 softmax：可能是 nan
         unshifted = (e / e.sum(axis=1, keepdims=True) - onehot) / N
@@ -141,6 +142,12 @@ def _optimum_case(seed):
     C[np.arange(V), seen] += 1
     C[np.arange(V), (seen + unseen) % V] = 0
     return "W = ln C：计数的最优点（零计数的格子是 -inf）", count_weights(C), C
+
+
+def _lopsided_case(seed):
+    """行和不等于列和的 C（“aba”的 C 是对称的）：n 乘到了列上、或者 n 是列和，从第一项起就看得出来。"""
+    W = np.round(4 * draws(seed, SEED + 4).normal(0.0, 1.0, (3, 3))) / 4
+    return "行和不等于列和的小例子（V = 3）", W, np.array([[0, 2, 1], [1, 0, 3], [0, 1, 0]])
 
 
 def check_counts_loss_and_grad(fn, *, seed=None):
@@ -167,7 +174,8 @@ def check_counts_loss_and_grad(fn, *, seed=None):
     >>> check_counts_loss_and_grad(without_n).mistakes[0].key
     'counts_missing_n'
     """
-    cases = [(name, W, count_matrix(xs, ys, W.shape[0])) for name, W, xs, ys in _bigram_cases(seed)]
+    cases = [_lopsided_case(seed)]
+    cases += [(name, W, count_matrix(xs, ys, W.shape[0])) for name, W, xs, ys in _bigram_cases(seed)]
     cases.append(_optimum_case(seed))
     probes = [Probe(name, (W, C), loss_and_grad_from_counts(W, C), f"W = {show(W)}，C = {show(C)}")
               for name, W, C in cases]
@@ -189,15 +197,17 @@ def _counts_mistakes(probe):
     return [
         (hints.COUNTS_LOG_OF_UNDERFLOW, (-(C * np.log(p)).sum() / N, ANY)),   # 概率下溢成 0 再取对数
         (hints.BIGRAM_SUM_NOT_MEAN, (loss_ref * N, ANY)), (hints.LOSS_SIGN, (-loss_ref, ANY)),
-        (hints.NO_MAX_SHIFT, ((n @ np.log(e.sum(axis=1)) - (C * W).sum()) / N, ANY)),
+        (hints.COUNTS_NO_MAX_SHIFT, ((n @ np.log(e.sum(axis=1)) - (C * W).sum()) / N, ANY)),
+        (hints.COUNTS_NO_MAX_SHIFT, (-(C * np.log(e / e.sum(axis=1, keepdims=True))).sum() / N, ANY)),
         (hints.COUNTS_ZERO_TIMES_INF, (-(C * logp).sum() / N, ANY)),         # 0 × (-inf)，ln p 本身是稳定的
         (hints.COUNTS_ZERO_TIMES_INF, ((n @ _row_lse(W) - (C * W).sum()) / N, ANY)),  # C * W：同一个 0 × (-inf)
         (hints.COUNTS_WRONG_AXIS, (-(C * log_columns).sum() / N, ANY)),
         (hints.COUNTS_MISSING_N, (ANY, (p - C) / N)),
-        (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N)),
+        (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N)),               # n 的形状是 (V,)
+        (hints.COUNTS_N_COLUMNS, (ANY, (C.sum(axis=0, keepdims=True) * p - C) / N)),   # 列和，形状 (1, V)
         (hints.NOT_DIVIDED_BY_N, (ANY, dW_ref * N)), (hints.COUNTS_GRAD_SIGN, (ANY, -dW_ref)),
         (hints.COUNTS_WRONG_AXIS, (ANY, (n[:, None] * columns - C) / N)),
-        (hints.NO_MAX_SHIFT, (ANY, (n[:, None] * e / e.sum(axis=1, keepdims=True) - C) / N)),
+        (hints.COUNTS_NO_MAX_SHIFT, (ANY, (n[:, None] * e / e.sum(axis=1, keepdims=True) - C) / N)),
     ]
 
 

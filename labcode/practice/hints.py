@@ -388,10 +388,21 @@ COUNTS_MISSING_N = Hint(
     "ch4-gradient", "梯度：逐条写法与计数写法")
 
 COUNTS_N_COLUMNS = Hint(
-    "counts_n_broadcast", "n 沿列广播了",
-    "n 的形状是 (V,)，n * p 把 n_k 乘到了编号为 k 的列上；要的是编号为 i 的行整行乘 n_i。",
-    "n[:, None] * p，或者 C.sum(axis=1, keepdims=True) * p。",
+    "counts_n_broadcast", "n 乘到了列上",
+    "要的是编号为 i 的行整行乘这一行的训练对个数 n_i（行和）；你的写法把一个数乘到了编号为 k 的整列上。"
+    "可能是 n = C.sum(axis=1) 的形状是 (V,)，n * p 沿列广播；也可能是沿 axis=0 求了和，"
+    "C.sum(axis=0, keepdims=True) 是形状 (1, V) 的列和。",
+    "n = C.sum(axis=1, keepdims=True)（形状 (V, 1)），再 n * p；或者 n = C.sum(axis=1)，n[:, None] * p。",
     "ch4-gradient", "梯度：逐条写法与计数写法")
+
+COUNTS_NO_MAX_SHIFT = Hint(
+    "no_max_shift", "没有先减最大值",
+    f"直接算 exp(W)：分数超过约 {EXP_LIMIT} 时 exp 上溢成 inf。损失里 log Σ exp(W) 成了 log(inf) = inf，"
+    "损失就是 inf（先算概率再取对数时是 nan）；梯度里的概率 exp(W) / Σ exp(W) 是 inf/inf = nan。"
+    "真实的损失和梯度都是有限的。",
+    "每一行先减这一行的最大值：s = W - W.max(axis=1, keepdims=True)，"
+    "logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))，p = np.exp(logp)。",
+    "ch1-overflow", "先减最大值")
 
 COUNTS_LOG_OF_UNDERFLOW = Hint(
     "log_of_underflow", "先算概率再取对数",
@@ -495,13 +506,21 @@ UNIGRAM_NOT_SMOOTHED = Hint(
 
 UNIGRAM_FROM_ROWS = Hint(
     "unigram_from_rows", "单字频率用了行和",
-    "C.sum(axis=1) 数的是每个字作前一个字的次数；要退回的是后一个字 y 本身有多常见，它作后一个字的次数是列和。",
+    "C.sum(axis=1) 数的是每个字作前一个字的次数；要退回的是后一个字 y 本身有多常见，它作后一个字的次数是列和。"
+    "（书里的数据每个成语两端都补了“.”，每个字作前一个字和作后一个字的次数相同，行和恰好等于列和；"
+    "一般的计数矩阵不是这样，这里检查用的就不是。）",
     "p̂ = (C.sum(axis=0) + 1) / (N + V)，再按 ys 取出：p̂[ys]。", *_BACKOFF)
 
 UNIGRAM_NOT_NORMALISED = Hint(
     "unigram_not_normalised", "单字频率加了一，分母没有加 V",
     "每个字的次数都加了一，总和就多了 V；分母还是 N 时，p̂ 加起来大于 1，不是概率分布，插值出来的概率也偏大，损失偏小。",
     "分母跟着加 V：p̂ = (C.sum(axis=0) + 1) / (N + V)。", *_BACKOFF)
+
+UNIGRAM_N_FROM_PAIRS = Hint(
+    "unigram_n_from_pairs", "单字频率的 N 用了 len(xs)",
+    "N 是训练集里字对的总数 C.sum()；len(xs) 是这次要打分的字对的个数，与训练集无关：换一批字对，单字频率就变了，"
+    "p̂ 加起来也不再是 1。",
+    "N = C.sum()：p̂ = (C.sum(axis=0) + 1) / (C.sum() + V)。", *_BACKOFF)
 
 GAMMA_SWAPPED = Hint(
     "gamma_swapped", "γ 乘错了项",

@@ -25,9 +25,10 @@ def _interpolated_cases(seed):
     empty_row = np.array([[0, 3, 1], [2, 0, 1], [0, 0, 0]])           # 编号为 2 的行没有计数
     unseen_column = np.array([[1, 0, 2], [3, 0, 1], [1, 0, 0]])       # 编号为 1 的字一次也没作过后一个字
     return [
-        ("书里的小例子：C = [[0, 2], [1, 1]]，γ = 0.5", np.array([[0, 2], [1, 1]]), np.array([0, 1]),
-         np.array([1, 0]), 0.5),
-        ("有一行没有计数：整个退回单字频率", empty_row, np.array([0, 2, 1, 2]), np.array([1, 0, 2, 2]), 0.3),
+        # 前两项 len(xs) + V ≠ C.sum()：N 写成 len(xs) 与分母没加 V 这两种错误，从第一项起就分得清
+        ("两个字的小例子：C = [[0, 2], [1, 1]]，γ = 0.5", np.array([[0, 2], [1, 1]]), np.array([0, 1, 1]),
+         np.array([1, 0, 1]), 0.5),
+        ("有一行没有计数：整个退回单字频率", empty_row, np.array([0, 2, 1, 2, 0]), np.array([1, 0, 2, 2, 2]), 0.3),
         ("有一个字从没作过后一个字", unseen_column, np.array([0, 2, 1]), np.array([1, 1, 0]), 0.7),
         ("γ = 0：只看单字频率", *random_case(5, 12, 0.5, 0.0)[:3], 0.0),
         ("随机计数（V = 6），30 个字符对，γ = 0.8", *random_case(6, 30, 0.6, 0.8)),
@@ -81,6 +82,7 @@ def _interpolated_mistakes(probe):
         (hints.UNIGRAM_NOT_SMOOTHED, nll(C.sum(axis=0) / N)),
         (hints.UNIGRAM_FROM_ROWS, nll((n + 1) / (N + V))),
         (hints.UNIGRAM_NOT_NORMALISED, nll((C.sum(axis=0) + 1) / N)),
+        (hints.UNIGRAM_N_FROM_PAIRS, nll((C.sum(axis=0) + 1) / (len(xs) + V))),
         (hints.GAMMA_SWAPPED, nll(unigram, 1 - gamma)),
         (hints.EMPTY_ROW_KEEPS_GAMMA, nll(unigram, empty_keeps_gamma=True)),
         (hints.INTERPOLATED_SUM_NOT_MEAN, probe.expected * len(xs)),

@@ -231,7 +231,8 @@ def _smoothed(counts, alpha, symbols, prev, next):
 
 
 def _interpolated(counts, targets, gamma, symbols, prev, next):
-    """插值模型的一个概率：γ C/n + (1 − γ)(N_y + 1)/(N + V)，C 是 prev 那一行的计数，N_y 是各字作后一个字的次数。"""
+    """插值模型的一个概率：γ C/n + (1 − γ)(Σ_i C_iy + 1)/(N + V)，C 是 prev 那一行的计数，targets 是各字作后一个字的
+    次数 Σ_i C_iy。"""
     _check_symbols(symbols, prev, next)
     if not len(symbols) == len(counts) == len(targets):
         raise ProblemError(f"symbols、counts 与 targets 要一样长，"

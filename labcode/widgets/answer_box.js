@@ -282,17 +282,31 @@ function lnOverDenominator(x) {
 // Each position counted once: "y = 1 is the second candidate" mistakes, for every candidate k other than y.
 const otherTargets = (v, make, hint) => v.z.map((_, k) => k).filter((k) => k !== v.y).map((k) => [make(k), hint(k)]);
 
-// The smoothed probability of another next symbol (the wrong column of the row): one hint per value, naming
-// every symbol that has it.
+// The probability of another next symbol (the wrong column of the row), smoothed or not: one hint per value,
+// naming every symbol that has it.
 function otherColumns(v, n, V) {
-  const next = v.symbols.indexOf(v.next), byValue = new Map();
-  v.counts.forEach((c, j) => {
-    if (j === next) return;
-    const value = (c + v.alpha) / (n + V * v.alpha);
-    byValue.set(value, [...(byValue.get(value) || []), `“${v.symbols[j]}”`]);
-  });
-  return [...byValue].map(([value, names]) => [value, `这是下一个字为${names.join("或")}的概率；题目问的是`
-    + `“${v.next}”，它这一格的计数是 ${v.counts[next]}。`]);
+  const next = v.symbols.indexOf(v.next), asked = `题目问的是“${v.next}”，它这一格的计数是 ${v.counts[next]}。`;
+  const byValue = (value, says) => {
+    const found = new Map();
+    v.counts.forEach((c, j) => {
+      if (j !== next) found.set(value(c), [...(found.get(value(c)) || []), `“${v.symbols[j]}”`]);
+    });
+    return [...found].map(([x, names]) => [x, says(names.join("或"))]);
+  };
+  return [...byValue((c) => (c + v.alpha) / (n + V * v.alpha), (names) => `这是下一个字为${names}的概率；${asked}`),
+          ...byValue((c) => c / n, (names) => `这是下一个字为${names}、没有平滑时的概率（计数直接除以 $n$）；`
+            + `${asked}每个计数还要先加 $α$。`)];
+}
+
+// A drawn problem is kept only when every named slip gives a number of its own: two slips with different hints
+// (or a slip and the answer) within twice the tolerance of each other would tell the reader another slip's hint
+// (or take a slip for the answer). Other columns count as slips (otherColumns).
+const DRAW_TOLERANCE = 0.002;
+function slipsApart(kind, v) {
+  const want = [kind.solve(v)].flat(), slips = kind.mistakes(v).map(([value, hint]) => [[value].flat(), hint]);
+  const near = (a, b) => a.every((x, k) => Math.abs(x - b[k]) <= DRAW_TOLERANCE);
+  return slips.every(([a, hint], i) => !near(a, want)
+    && slips.every(([b, other], j) => j <= i || other === hint || !near(a, b)));
 }
 
 // ---- each kind's answer as a formula: its value is the answer, and its parts say what a wrong answer missed ----
@@ -323,21 +337,27 @@ function computed(node, edit = null) {
 const solved = (formula) => (Array.isArray(formula) ? formula.map((node) => computed(node)) : computed(formula));
 
 // Every single change of a formula, each with what it says ("分母里 $Vα$ 少了因子 $α$").
+// A part's text sits between Chinese words with a space only on a side where it is maths ($…$): "少了 $2.5$ 这一项",
+// "少了加上的 $1$ 这一项".
+const spaced = (text) => `${text.startsWith("$") ? " " : ""}${text}${text.endsWith("$") ? " " : ""}`;
+const sentence = (text) => text.replace(/ {2,}/g, " ").trim();
 function edits(root) {
   const found = new Map();
-  const add = (type, text, says) => { if (!found.has(type + text)) found.set(type + text, { type, text, says }); };
-  const inside = (where, gap = "") => (where ? `${where}${where.endsWith("$") ? " " : ""}里${gap}` : "");
+  const add = (type, text, says) => {
+    if (!found.has(type + text)) found.set(type + text, { type, text, says: sentence(says) });
+  };
+  const inside = (where) => (where ? `${spaced(where)}里` : "");
   (function walk(node, outer) {   // `outer`: the part the node's parent plays
     const where = node.name || outer;
-    add("sign", node.text, node === root ? "符号反了" : `${inside(outer, " ")}${node.text} 的符号反了`);
+    add("sign", node.text, node === root ? "符号反了" : `${inside(outer)}${spaced(node.text)}的符号反了`);
     if (node.op === "/") {
       add("flip", node.text, `${inside(outer)}分子和分母颠倒了`);
-      add("top", node.text, `${inside(outer)}没有除以分母 ${node.parts[1].text}`);
+      add("top", node.text, `${inside(outer)}没有除以分母${spaced(node.parts[1].text)}`);
     }
     for (const part of node.parts || []) {
       if (node.parts.filter((p) => p.text === part.text).length === 1) {
-        if (node.op === "+") add("term", part.text, `${inside(where)}少了 ${part.text} 这一项`);
-        if (node.op === "*") add("factor", part.text, `${inside(where, " ")}${node.text} 少了因子 ${part.text}`);
+        if (node.op === "+") add("term", part.text, `${inside(where)}少了${spaced(part.text)}这一项`);
+        if (node.op === "*") add("factor", part.text, `${inside(where)}${spaced(node.text)}少了因子${spaced(part.text)}`);
       }
       walk(part, where);
     }
@@ -374,7 +394,8 @@ const gradientPart = (z, y, k) => (k === y
   ? plus([probability(z, k), negative(leaf(1, "$1$"), "$−1$")], `$g_${k}$`, `$g_${k}$`)
   : probability(z, k, `$g_${k}$`));
 
-// How far forgetting the +1 of the unigram moves chapter 5's answer: (1 − γ)|N_y/N − (N_y + 1)/(N + V)|.
+// How far forgetting the +1 of the unigram moves chapter 5's answer: (1 − γ)|t/N − (t + 1)/(N + V)|, where
+// t = Σ_i C_iy is how often y is a next symbol.
 const unigramSlip = (targets, j, gamma) => (1 - gamma) *
   Math.abs(targets[j] / sum(targets) - (targets[j] + 1) / (sum(targets) + targets.length));
 const IDIOM_CHARACTERS = [..."之不一人无可有以心大天生自如而"];
@@ -497,15 +518,18 @@ const KINDS = {
         if (!letters.includes(c)) letters.push(c);
       }
       const symbols = [".", ...letters.sort()];   // the book's order: "." is 0, then the letters alphabetically
-      let counts;
-      do counts = symbols.map(() => int(rand, 0, 6)); while (!counts.includes(0) || sum(counts) === 0);
-      const zero = symbols.filter((_, j) => counts[j] === 0), seen = symbols.filter((_, j) => counts[j] > 0);
-      const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, seen);   // half an unseen cell, half a seen one
-      const values = { symbols, counts, alpha: pick(rand, [1, 0.5, 2]), prev: pick(rand, letters), next };
+      let values;
+      do {
+        let counts;
+        do counts = symbols.map(() => int(rand, 0, 6)); while (!counts.includes(0) || sum(counts) === 0);
+        const zero = symbols.filter((_, j) => counts[j] === 0), seen = symbols.filter((_, j) => counts[j] > 0);
+        const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, seen);   // half an unseen cell, half a seen one
+        values = { symbols, counts, alpha: pick(rand, [1, 0.5, 2]), prev: pick(rand, letters), next };
+      } while (!slipsApart(this, values));
       const quote = (s) => `“${s}”`;
       return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
-                                counts: vector(counts), alpha: num(values.alpha), prev: quote(values.prev),
-                                next: quote(next) } };
+                                counts: vector(values.counts), alpha: num(values.alpha), prev: quote(values.prev),
+                                next: quote(values.next) } };
     },
     formula(v) {   // (C + α) / (n + Vα)
       const C = v.counts[v.symbols.indexOf(v.next)], alpha = leaf(v.alpha, "$α$");
@@ -539,29 +563,31 @@ const KINDS = {
       const symbols = [".", ...letters];
       let counts;
       do counts = symbols.map(() => int(rand, 0, 4)); while (!counts.includes(0) || sum(counts) === 0);
-      // Forgetting the +1 of the unigram, N_y/N for (N_y + 1)/(N + V), must land outside the tolerance (twice
-      // over): with N = N_y V, say, the two are equal and the slip would pass.
+      // Forgetting the +1 of the unigram, t/N for (t + 1)/(N + V), must land outside the tolerance (twice
+      // over): with N = tV, say, the two are equal and the slip would pass.
       const zero = symbols.filter((_, j) => counts[j] === 0);
-      let targets, next, gamma;
+      let targets, next, gamma, values;
       do {
         targets = counts.map((c) => c + int(rand, 0, 6));
         next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
         gamma = pick(rand, [0.5, 0.8, 0.9]);
-      } while (unigramSlip(targets, symbols.indexOf(next), gamma) <= 0.002);
-      const values = { symbols, counts, targets, gamma, prev: pick(rand, letters), next };
+        values = { symbols, counts, targets, gamma, prev: pick(rand, letters), next };
+      } while (unigramSlip(targets, symbols.indexOf(next), gamma) <= 0.002 || !slipsApart(this, values));
       const quote = (s) => `“${s}”`;
       return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
                                 N: String(sum(targets)), counts: vector(counts), targets: vector(targets),
                                 gamma: num(gamma), prev: quote(values.prev), next: quote(next) } };
     },
-    formula(v) {   // γ C/n + (1 − γ)(N_y + 1)/(N + V)
+    formula(v) {   // γ C/n + (1 − γ)(Σ_i C_iy + 1)/(N + V)
       const j = v.symbols.indexOf(v.next), gamma = leaf(v.gamma, "$γ$");
       return plus([
         times([gamma, over(leaf(v.counts[j], "计数 $C$"), leaf(sum(v.counts), "这一行的总数 $n$"), "$C/n$")],
               "$γ C/n$"),
         times([plus([leaf(1, "$1$"), negative(gamma, "$−γ$")], "$1 − γ$", "单字频率的权重"),
-               over(plus([leaf(v.targets[j], "单字次数 $N_y$"), leaf(1, "加上的 $1$")], "$N_y + 1$"),
-                    plus([leaf(sum(v.targets), "$N$"), leaf(v.counts.length, "$V$")], "$N + V$"), "$p̂(y)$")],
+               over(plus([leaf(v.targets[j], "$Σ_i C_{iy}$"), leaf(1, "加上的 $1$")], "$Σ_i C_{iy} + 1$",
+                         "$p̂(y)$ 的分子"),
+                    plus([leaf(sum(v.targets), "$N$"), leaf(v.counts.length, "$V$")], "$N + V$", "$p̂(y)$ 的分母"),
+                    "$p̂(y)$")],
               "$(1 − γ) p̂(y)$"),
       ], "$p$");
     },
@@ -570,9 +596,15 @@ const KINDS = {
       const C = v.counts[j], t = v.targets[j], g = v.gamma;
       return [
         [g * C / n, "只算了计数那一项：还要加上 $(1 − γ)$ 乘单字频率。"],
-        [g * C / n + (1 - g) * t / N, "单字频率没有加一：$p̂(y) = (N_y + 1)/(N + V)$。"],
+        [(C + 1) / (n + V), "这是加一平滑的 bigram 概率 $(C + 1)/(n + V)$，不是插值：$p = γ C/n + (1 − γ) p̂(y)$。"],
+        [g * C / n + (1 - g) * t / N, "单字频率没有加一：$p̂(y) = (Σ_i C_{iy} + 1)/(N + V)$。"],
+        [t / N, "这是没有加一的单字频率 $Σ_i C_{iy}/N$，也还没有插值。"],
         [g * C / n + (1 - g) * (t + 1) / N, "单字频率的分母要加 $V$：每个次数都加了一，分母是 $N + V$。"],
-        [(1 - g) * C / n + g * (t + 1) / (N + V), "$γ$ 乘错了项：$γ$ 是计数概率的权重，$1 − γ$ 才是单字频率的。"],
+        [g * (C + 1) / (n + V) + (1 - g) * (t + 1) / (N + V), "计数那一项不加一：插值里的计数概率就是 $C/n$，"
+          + "只有单字频率加一。"],
+        // γ = 0.5 gives both terms the same weight: swapped, they give the answer itself
+        ...(g !== 0.5 ? [[(1 - g) * C / n + g * (t + 1) / (N + V),
+                          "$γ$ 乘错了项：$γ$ 是计数概率的权重，$1 − γ$ 才是单字频率的。"]] : []),
         [g * C / n + (1 - g) * (C + 1) / (n + V), "单字频率要用整个训练集里作后一个字的次数，不是这一行的计数。"],
       ];
     },
@@ -643,9 +675,13 @@ function judge(kind, values, text, tolerance) {
   let message = want.length === 1 ? "不对。"
     : off.length < want.length ? `不对：编号为 ${off.join("、")} 的分量不对，其余分量都对。`
     : near ? "不对：每个分量都差了一点。" : "不对：每个分量都不对。";
-  const slip = kind.mistakes(values).map(([value, hint]) => [list(value), hint])
-    .find(([value]) => value.every(Number.isFinite) && within(got, value, tolerance) && !within(value, want, tolerance));
-  const why = slip ? `提示：${slip[1]}` : diagnosis(kind.formula(values), got, off, tolerance);
+  // Every named slip that gives this number (the book's own numbers may let two agree: then both are said).
+  const slips = [...new Set(kind.mistakes(values).map(([value, hint]) => [list(value), hint])
+    .filter(([value]) => value.every(Number.isFinite) && within(got, value, tolerance) && !within(value, want, tolerance))
+    .map(([, hint]) => hint))];
+  const why = slips.length === 1 ? `提示：${slips[0]}`
+    : slips.length ? `提示：${slips.length} 种错误都得到这个数。${slips.map((h, k) => `（${k + 1}）${h}`).join("")}`
+    : diagnosis(kind.formula(values), got, off, tolerance);
   if (why) message += why;
   else if (near) {
     // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
@@ -694,9 +730,20 @@ const toHtml = (text) => text.split("$").map((part, k) => (k % 2 ? `<span class=
   : part.split("`").map((bit, j) => (j % 2 ? `<code class="ab-typed">${escape(bit)}</code>` : escape(bit))).join("")))
   .join("");
 
+// The title of the answer fold that follows a box on the site (_ext/answer_folds.py; every box has one), or null.
+// The fold works the book's numbers: with a variant shown, its title says so.
+function foldTitle(root) {
+  const fold = [...document.querySelectorAll("details.answer-fold summary")]
+    .find((node) => root.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const title = fold && (fold.querySelector("span") || fold);
+  return title ? { element: title, text: title.textContent } : null;
+}
+const BOOK_NUMBERS = "（书中的数）";
+
 // `root` holds the box's parts (.ab-question, .ab-input, …), `spec` its kind and the book's numbers
-// (labcode.practice.problems.Problem.spec), `label` seeds its new numbers; `progress` counts solved boxes.
-function setUp(root, spec, label, progress) {
+// (labcode.practice.problems.Problem.spec), `label` seeds its new numbers; `progress` counts solved boxes;
+// `fold` is the title of the answer fold after the box (foldTitle), if any.
+function setUp(root, spec, label, progress, fold = null) {
   const kind = KINDS[spec.kind];
   const part = (name) => root.querySelector(`.ab-${name}`);
   const input = part("input"), verdict = part("verdict");
@@ -715,7 +762,8 @@ function setUp(root, spec, label, progress) {
     part("question").innerHTML = toHtml(fill(spec.question, current.texts));
     part("label").innerHTML = toHtml(fill(spec.label, current.texts));
     const set = part("set");
-    set.textContent = variant === null ? "（书中的数）" : "（";
+    set.textContent = variant === null ? BOOK_NUMBERS : "（";
+    if (fold) fold.element.textContent = fold.text + (variant === null ? "" : BOOK_NUMBERS);
     if (variant !== null) {   // on the site, a link that opens this very problem, to share or to come back to
       const name = make(progress.links ? "a" : "span", "ab-variant", set, `变体 ${variant}`);
       if (progress.links) name.href = `#${label}:${variant}`;
@@ -825,7 +873,7 @@ export function startPage() {
         }
       },
     };
-    roots.forEach((root) => setUp(root, JSON.parse(root.dataset.answerBox), root.id, progress));
+    roots.forEach((root) => setUp(root, JSON.parse(root.dataset.answerBox), root.id, progress, foldTitle(root)));
     // "#ch2-ab-gradient:7F3A" opens that box at that variant (a link a reader shares, or an instructor gives).
     const follow = () => {
       const [, id, wanted] = /^#([a-z][a-z0-9-]*):([0-9a-f]{4})$/i.exec(location.hash) || [];

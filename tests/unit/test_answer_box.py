@@ -320,6 +320,60 @@ def test_an_unnamed_wrong_answer_is_told_which_part_is_off(tmp_path, kind, value
     assert verdict == {"ok": False, "message": said}
 
 
+BOOK_INTERPOLATED = {"symbols": [".", "之", "不", "可"], "counts": [1, 0, 0, 3], "targets": [6, 4, 2, 8], "gamma": 0.5,
+                     "prev": "不", "next": "之"}
+# Chapter 4's variant BF6D as it was once drawn: 6/12 (the unsmoothed “a”) and 2/(12 − 8) (Vα with its sign turned)
+# are both 0.5
+LOOK_ALIKE = {"symbols": [".", "a", "b", "c"], "counts": [0, 6, 3, 3], "alpha": 2, "prev": "a", "next": "."}
+
+
+@pytest.mark.parametrize("kind, values, typed, said", [
+    ("interpolated-prob", BOOK_INTERPOLATED, "0.2", ["没有加一的单字频率 $Σ_i C_{iy}/N$", "也还没有插值"]),
+    ("interpolated-prob", BOOK_INTERPOLATED, "(0+1)/(4+4)*0.5+0.5*5/24", ["计数那一项不加一"]),
+    ("interpolated-prob", BOOK_INTERPOLATED, "1/8", ["加一平滑的 bigram 概率 $(C + 1)/(n + V)$，不是插值"]),
+    ("interpolated-prob", BOOK_INTERPOLATED, "4/24*0.5", ["$p̂(y)$ 的分子里少了加上的 $1$ 这一项"]),
+    ("smoothed-prob", LOOK_ALIKE, "6/12", ["下一个字为“a”、没有平滑时的概率", "题目问的是“.”"]),
+])
+def test_a_plausible_slip_on_the_book_numbers_gets_its_own_hint(tmp_path, kind, values, typed, said):
+    """The slips two cold readers typed: each is told what it is (not a bare “不对”, nor another slip's hint), in
+    the chapter's symbols (Σ_i C_iy, never N_y), with no stray space beside Chinese words."""
+    verdict = run_page_script(tmp_path, f'console.log(JSON.stringify(labAnswerBoxes.judge('
+                                        f'{json.dumps(kind)}, {json.dumps(values)}, {json.dumps(typed)}, 0.001)));\n')
+    assert not verdict["ok"] and "提示：" in verdict["message"], verdict
+    for words in said:
+        assert words in verdict["message"], verdict["message"]
+    message = verdict["message"]
+    assert "N_y" not in message and "少了 加上的" not in message and "符号反了" not in message
+
+
+def test_no_hint_of_the_interpolation_box_writes_n_y(tmp_path):
+    """Chapter 5 writes the unigram frequency as (Σ_i C_iy + 1)/(N + V): no named slip nor part of the formula says
+    N_y, and no part's name has a space between two Chinese characters."""
+    said = run_page_script(tmp_path,
+        f'const v = {json.dumps(BOOK_INTERPOLATED)};\n'
+        'console.log(JSON.stringify([...labAnswerBoxes.kinds["interpolated-prob"].mistakes(v).map(([, h]) => h),\n'
+        '                            ...labAnswerBoxes.slips("interpolated-prob", v).map(([, s]) => s)]));\n')
+    assert len(said) > 10 and not [text for text in said if "N_y" in text], said
+    assert not [text for text in said if re.search(r"(?<![$\w)])  |[\u4e00-\u9fff] [\u4e00-\u9fff]", text)], said
+
+
+@pytest.mark.parametrize("kind", ["smoothed-prob", "interpolated-prob"])
+def test_no_drawn_problem_lets_two_slips_or_a_slip_and_the_answer_agree(tmp_path, kind):
+    """“换一组数” keeps a draw only when each named slip (another column's probability, smoothed or not, among them)
+    gives its own number, away from the answer: else a reader's slip is told another slip's hint, or passes."""
+    drawn = run_page_script(tmp_path,
+        f'const boxes = window.labAnswerBoxes, kind = boxes.kinds[{json.dumps(kind)}];\n'
+        'console.log(JSON.stringify(Array.from({ length: 1500 }, (_, k) => {\n'
+        f'  const v = boxes.variant({json.dumps(kind)}, "ch9-ab-x", k * 43).values;\n'
+        '  return [v, kind.solve(v), kind.mistakes(v)];\n'
+        '})));\n')
+    for values, right, slips in drawn:
+        for i, (value, hint) in enumerate(slips):
+            assert abs(value - right) > 0.002, (values, hint)
+            for other, other_hint in slips[i + 1:]:
+                assert other_hint == hint or abs(value - other) > 0.002, (values, hint, other_hint)
+
+
 def test_every_single_change_of_a_formula_gets_a_hint(tmp_path):
     """Over many drawn problems of every kind: whatever one change of the box's formula gives (made in each
     component), typed as the answer, is refused with a hint (a named slip or the part that is off), never a bare

@@ -298,6 +298,11 @@ def interpolated_with(unigram=None, weight=None, empty_keeps_gamma=False):
     return fn
 
 
+def interpolated_n_from_pairs(C, xs, ys, gamma):
+    """The slip exercise 5.1 warns about: N = len(xs), the pairs scored, instead of C.sum()."""
+    return interpolated_with(unigram=lambda C, N, V: (C.sum(axis=0) + 1) / (len(xs) + V))(C, xs, ys, gamma)
+
+
 RIGHT = {
     check_softmax: [labcode.softmax, softmax_loops, softmax_float32, softmax_via_logsumexp],
     check_logsumexp: [labcode.logsumexp, logsumexp_loops, logsumexp_float32_0d],
@@ -730,6 +735,7 @@ WRONG = [
      "unigram_from_rows", ["列和"]),
     (check_interpolated_nll, interpolated_with(unigram=lambda C, N, V: (C.sum(axis=0) + 1) / N),
      "unigram_not_normalised", ["(N + V)"]),
+    (check_interpolated_nll, interpolated_n_from_pairs, "unigram_n_from_pairs", ["len(xs)", "C.sum() + V"]),
     (check_interpolated_nll, interpolated_with(weight=lambda g: 1 - g), "gamma_swapped", ["1 − γ"]),
     (check_interpolated_nll, interpolated_with(empty_keeps_gamma=True), "empty_row_keeps_gamma", ["np.where"]),
     (check_interpolated_nll, lambda *a: idioms.interpolated_nll(*a) * len(a[1]), "sum_not_mean", ["len(xs)"]),
@@ -860,6 +866,19 @@ def test_each_named_mistake_is_recognised_with_its_hint(check, fn, key, words):
     assert f'href="{result.mistakes[0].href}"' in result._repr_html_()
 
 
+@pytest.mark.parametrize("fn, key", [
+    (interpolated_n_from_pairs, "unigram_n_from_pairs"),
+    (interpolated_with(unigram=lambda C, N, V: (C.sum(axis=0) + 1) / N), "unigram_not_normalised")])
+def test_the_n_of_the_unigram_is_told_apart_from_a_missing_v_on_every_case(fn, key):
+    """N = len(xs) and a denominator without V agree wherever len(xs) + V = C.sum(): every failing case names the
+    reader's own slip, and the first cases are ones where the two differ. No case claims to be the book's example
+    (chapter 5 has no such matrix)."""
+    result = check_interpolated_nll(fn)
+    assert result.failures and {case.mistake.key for case in result.failures if case.mistake} == {key}, str(result)
+    assert result.failures[0].mistake is not None and result.failures[0].mistake.key == key
+    assert not any("书里" in case.name for case in result.cases), [case.name for case in result.cases]
+
+
 def test_a_mistake_is_told_apart_by_the_cases_that_separate_it_from_look_alikes():
     """With y = 1 (the book's example), p - 1 and p - y are the same numbers, and with y = 0 p - y is p: the other
     cases decide, and the first failing case already names the mistake that explains them all."""
@@ -972,7 +991,7 @@ def counts_with(*, n_axis="rows", log_of_probs=False):
         s = W - W.max(axis=1, keepdims=True)
         p = np.exp(s) / np.exp(s).sum(axis=1, keepdims=True)
         logp = np.log(p) if log_of_probs else s - np.log(np.exp(s).sum(axis=1, keepdims=True))
-        weight = {"rows": n[:, None], "cols": n, "none": 1.0}[n_axis]
+        weight = {"rows": n[:, None], "cols": n, "none": 1.0, "column_sums": C.sum(axis=0, keepdims=True)}[n_axis]
         return -(C * logp).sum() / N, (weight * p - C) / N
     return fn
 
@@ -994,8 +1013,11 @@ def _pairs_form(fn):
     (check_counts_loss_and_grad, counts_with(n_axis="none"), "counts_missing_n"),
     (check_counts_loss_and_grad, counts_with(n_axis="cols"), "counts_n_broadcast"),
     (check_counts_loss_and_grad, counts_with(log_of_probs=True), "log_of_underflow"),
+    (check_bigram_loss_and_grad, _pairs_form(counts_with(n_axis="column_sums")), "counts_n_broadcast"),
+    (check_counts_loss_and_grad, counts_with(n_axis="column_sums"), "counts_n_broadcast"),
 ], ids=["probs-all-columns", "rows-by-ys", "softmax-then-log", "log-and-overwrite", "log-and-not-divided",
-        "pairs-missing-n", "pairs-n-columns", "counts-missing-n", "counts-n-columns", "counts-zero-log"])
+        "pairs-missing-n", "pairs-n-columns", "counts-missing-n", "counts-n-columns", "counts-zero-log",
+        "pairs-column-sums", "counts-column-sums"])
 def test_realistic_bigram_slips_get_their_own_name_on_each_case_they_fail(check, fn, key):
     """Each failing case names only a mistake that reproduces that case: a loss slip is never blamed for a case whose
     loss is right, so with two slips at once the gradient slip is named on the cases only it breaks."""
@@ -1011,6 +1033,34 @@ def test_realistic_bigram_slips_get_their_own_name_on_each_case_they_fail(check,
         assert named <= set(key.split()) and "log_of_underflow" not in named - {result.failures[-1].mistake.key}
     else:
         assert named == {key}, str(result)
+
+
+def test_the_counts_checker_tells_n_on_the_columns_from_the_first_case():
+    """“aba” has a symmetric C, where row and column sums agree: the counts checker's first case does not, so the
+    shape slip (n of shape (V,)) and column sums (axis=0, shape (1, V)) show there, and the hint names both causes
+    with a fix that works for either (not n[:, None] on a (1, V) array)."""
+    C = check_counts_loss_and_grad(bigram.loss_and_grad_from_counts).cases[0].args[1]
+    assert (C.sum(axis=0) != C.sum(axis=1)).any()
+    for slip in ("cols", "column_sums"):
+        result = check_counts_loss_and_grad(counts_with(n_axis=slip))
+        assert result.failures[0].name == result.cases[0].name and result.mistakes[0].key == "counts_n_broadcast"
+        text = str(result)
+        assert "(V,)" in text and "axis=0" in text and "(1, V)" in text and "keepdims=True" in text, text
+
+
+def test_the_counts_checker_explains_the_inf_loss_of_an_unshifted_softmax():
+    """No max subtracted: log Σ exp(W) overflows to inf (the loss is inf, not nan), the probabilities to inf/inf
+    (the gradient is nan); the hint says both, for W, as the reader got them."""
+    def unshifted(W, C):
+        N, n = C.sum(), C.sum(axis=1)
+        e = np.exp(W)
+        logp = W - np.log(e.sum(axis=1, keepdims=True))
+        return -(C * np.where(C > 0, logp, 0.0)).sum() / N, (n[:, None] * e / e.sum(axis=1, keepdims=True) - C) / N
+    result = check_counts_loss_and_grad(unshifted)
+    assert result.failures and all(case.mistake.key == "no_max_shift" for case in result.failures), str(result)
+    assert any(case.message.startswith("loss：结果含 inf") for case in result.failures), str(result)
+    text = str(result)
+    assert "log(inf) = inf" in text and "exp(W)" in text and "inf/inf = nan" in text, text
 
 
 def test_the_counts_checker_speaks_of_the_counts_form():
