@@ -163,10 +163,13 @@ def init_weights(vocab_size, rng, scale=1.0):
 
 def _pairs_step(W, xs, ys, reg):
     """逐条写法：每个训练对读 W 的一行作分数，梯度再加回它读的那一行。"""
-    logits = W[xs]                                  # (N, V)：编号为 r 的训练对读 W[xs[r]]
+    # (N, V)：编号为 r 的训练对读 W[xs[r]]
+    logits = W[xs]
     loss = cross_entropy(logits, ys)
-    dlogits = cross_entropy_grad(logits, ys)        # (N, V)：(p − e_y) / N
-    dW = embedding_backward(dlogits, xs, len(W))    # (V, V)：同一个前一个字出现几次，就累加几次
+    # (N, V)：(p − e_y) / N
+    dlogits = cross_entropy_grad(logits, ys)
+    # (V, V)：同一个前一个字出现几次，就累加几次
+    dW = embedding_backward(dlogits, xs, len(W))
     return _add_penalty(loss, dW, W, reg)
 
 
@@ -198,13 +201,15 @@ def loss_and_grad(W, xs, ys, reg=0.0):
 
 def _counts_step(W, C, reg):
     """计数写法：只用计数矩阵 C，算出与逐条写法相同的全批量损失和梯度。"""
-    N, n = C.sum(), C.sum(axis=1)                      # 训练对总数；每行的总数 n_i
-    shifted = W - W.max(axis=1, keepdims=True)         # (V, V)，每行最大为 0
+    N, n = C.sum(), C.sum(axis=1)  # 训练对总数；每行的总数 n_i
+    shifted = W - W.max(axis=1, keepdims=True)  # 每行最大为 0
     e = np.exp(shifted)
-    S = e.sum(axis=1)                                  # (V,) 每行 softmax 的分母
-    # −Σ C_ij ln p_ij / N，其中 ln p_ij = shifted_ij − ln S_i；C_ij = 0 的格子不计（0·ln 0 = 0）
-    loss = float((n @ np.log(S) - np.sum(C * np.where(C > 0, shifted, 0.0))) / N)
-    dW = (n[:, None] * (e / S[:, None]) - C) / N      # (V, V)：(n_i p_ij − C_ij) / N
+    S = e.sum(axis=1)  # 分母：ln p_ij = shifted_ij − ln S_i
+    # −Σ C_ij ln p_ij / N；C_ij = 0 的格子不计（0·ln 0 = 0）
+    kept = np.where(C > 0, shifted, 0.0)
+    loss = float((n @ np.log(S) - np.sum(C * kept)) / N)
+    # (V, V)：(n_i p_ij − C_ij) / N，其中 p_ij = e_ij / S_i
+    dW = (n[:, None] * (e / S[:, None]) - C) / N
     return _add_penalty(loss, dW, W, reg)
 
 

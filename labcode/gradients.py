@@ -24,7 +24,7 @@ from .probability import cross_entropy_grad
 
 
 def _central_difference(f, x, delta):
-    """对 x 的每个分量 i：(f(x + δ e_i) - f(x - δ e_i)) / (2δ)。x 被临时改动，算完一个分量就复原。"""
+    """逐个分量 i 求中心差分；x 被临时改动，算完一个分量就复原。"""
     grad = np.zeros_like(x)
     for i in np.ndindex(x.shape):
         old = x[i]

@@ -225,6 +225,8 @@ def _unigram(column_sums):
 
 
 def _interpolate(picked, rows, unigram, gamma):
-    """γ · C_xy / n_x + (1 − γ) · p_hat[y]（p_hat 是单字频率）；n_x = 0 的地方只用 p_hat[y]。"""
+    """γ·C_xy/n_x + (1 − γ)·p_hat[y]，p_hat 是单字频率。"""
+    # n_x = 0 的行没有字对可数：权重取 0，只用 p_hat[y]
     weight = np.where(rows > 0, gamma, 0.0)
-    return weight * picked / np.maximum(rows, 1) + (1 - weight) * unigram
+    pair = weight * picked / np.maximum(rows, 1)
+    return pair + (1 - weight) * unigram

@@ -39,11 +39,12 @@ def linear(X, W, b=None):
 
 
 def _linear_backward(dZ, X, W):
-    """dX = dZ @ W.T，dW = X.T @ dZ，db = dZ 沿所有位置之和（前导轴先压成一轴）。"""
+    """dX = dZ @ W.T，dW = X.T @ dZ，db = dZ 沿所有位置之和。"""
     d, V = W.shape
-    dX = dZ @ W.T                                              # (..., d)
-    dW = X.reshape(-1, d).T @ dZ.reshape(-1, V)                # (d, n) @ (n, V) -> (d, V)
-    db = dZ.reshape(-1, V).sum(axis=0)                         # (V,)
+    dX = dZ @ W.T  # (..., d)
+    # 前导轴先压成一轴：(d, n) @ (n, V) -> (d, V)
+    dW = X.reshape(-1, d).T @ dZ.reshape(-1, V)
+    db = dZ.reshape(-1, V).sum(axis=0)  # (V,)
     return dX, dW, db
 
 

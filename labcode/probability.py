@@ -36,10 +36,11 @@ def _softmax(z, axis=-1, temperature=1.0):
 
 
 def _logsumexp(z, axis=-1):
-    """ln Σ_k exp(z_k) 的计算本身：提出最大值 m，剩下的和在 1 与 V 之间。"""
+    """ln Σ_k exp(z_k)：提出最大值 m，剩下的和在 1 与 V 之间。"""
     m = np.max(z, axis=axis, keepdims=True)
     with np.errstate(over="ignore"):
-        out = m + np.log(np.sum(np.exp(z - m), axis=axis, keepdims=True))
+        rest = np.sum(np.exp(z - m), axis=axis, keepdims=True)
+        out = m + np.log(rest)
     return np.squeeze(out, axis=axis)
 
 
@@ -50,11 +51,14 @@ def _log_softmax(z, axis=-1):
 
 
 def _target_losses(logp, ids, ignore_index):
-    """逐位置的损失 −ln p_y；目标等于 ignore_index 的位置记 0，它的编号从不拿来取值。"""
-    valid = ids != ignore_index                                   # (...) 有效位置的掩码
-    safe = np.where(valid, ids, 0)                                # 忽略处换成合法编号 0，只为能取值
-    picked = np.take_along_axis(logp, safe[..., None], axis=-1)[..., 0]
-    return np.where(valid, -picked, 0.0)                          # 忽略处的损失恰为 0
+    """逐位置的损失 −ln p_y；目标等于 ignore_index 的位置记 0。"""
+    # (...) 有效位置的掩码
+    valid = ids != ignore_index
+    # 忽略处换成合法编号 0，只为能取值：ignore_index 从不当下标
+    safe = np.where(valid, ids, 0)[..., None]
+    picked = np.take_along_axis(logp, safe, axis=-1)[..., 0]
+    # 忽略处的损失恰为 0
+    return np.where(valid, -picked, 0.0)
 
 
 # ---- 公共函数：先检查参数，再调用核心函数 ----

@@ -210,6 +210,7 @@ def _check(page, width: int) -> dict:
     record["formulas"] = page.locator("mjx-container").count()
     record["views"] = page.evaluate(VIEWS)
     record["typography"] = page.evaluate(TYPOGRAPHY)
+    record["typography"].update(_with_code_shown(page, SCROLLING))
     return record
 
 
@@ -467,20 +468,30 @@ TYPOGRAPHY = """() => {
             .filter(el => getComputedStyle(el).fontStyle !== "normal").map(text),
         split_table_code: [...article.querySelectorAll("table code.literal")]
             .filter(el => el.getClientRects().length > 1).map(text),
-        // a table wider than its column, which then scrolls in its box (by design on a phone, never on a desktop)
-        scrolling_tables: [...article.querySelectorAll("table")].map(t => t.parentElement)
-            .filter(box => box.scrollWidth > box.clientWidth + 1)
-            .map(box => `${text(box.querySelector("caption") || box)}: ${box.scrollWidth - box.clientWidth} px`),
-        // a code cell with a line wider than its column (it scrolls: by design on a phone, never on a desktop)
-        scrolling_code: [...article.querySelectorAll("div.cell_input pre")]
-            .filter(pre => pre.scrollWidth > pre.clientWidth + 1)
-            .map(pre => pre.textContent.split("\\n").reduce((a, b) => (b.length > a.length ? b : a), "").slice(0, 60)),
         loose_punctuation: [...article.querySelectorAll("span.math")]
             .filter(el => !el.closest("mjx-container") && el.nextSibling
                     && el.nextSibling.nodeType === Node.TEXT_NODE && closing.test(el.nextSibling.textContent)
                     && getComputedStyle(el.parentElement).whiteSpace !== "nowrap")
             .map(el => (el.parentElement.textContent.match(/[^。]{0,12}$/) || [""])[0]
                        + " | " + el.nextSibling.textContent.slice(0, 6)),
+    };
+}"""
+# What scrolls sideways in its box (by design on a phone, never on a desktop: tests/site/test_typography.py), measured
+# with every fold open (_with_code_shown), as a reader sees it: a closed solution lays its content out wider than it
+# shows it once opened. A table wider than its column; a code cell (input) or a cell's output (printed text, printed
+# source, an error message) with a line wider than its column: a <pre> never wraps, so its box scrolls.
+SCROLLING = """() => {
+    const article = document.querySelector(".bd-article") || document.body;
+    const text = (el) => el.textContent.trim().slice(0, 40);
+    const longest = (pre) => pre.textContent.split("\\n").reduce((a, b) => (b.length > a.length ? b : a), "");
+    const scrolls = (box) => box.scrollWidth > box.clientWidth + 1;
+    const lines = (selector) => [...article.querySelectorAll(selector)].filter(scrolls)
+        .map(pre => `${longest(pre).slice(0, 60)}: ${pre.scrollWidth - pre.clientWidth} px`);
+    return {
+        scrolling_tables: [...article.querySelectorAll("table")].map(t => t.parentElement).filter(scrolls)
+            .map(box => `${text(box.querySelector("caption") || box)}: ${box.scrollWidth - box.clientWidth} px`),
+        scrolling_code: lines("div.cell_input pre"),
+        scrolling_outputs: lines("div.cell_output pre"),
     };
 }"""
 # The page draws the widgets below the first screen when the browser is idle: wait for all of them.

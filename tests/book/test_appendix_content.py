@@ -41,7 +41,7 @@ def test_appendix_shows_when_labcode_catches_a_forgotten_shift():
     right, wrong = off_by_one_losses([1, 2, 2])
     assert wrong > right
     assert f"[1 2 2] 减 1：损失 {right:.4f}；忘了减：损失 {wrong:.4f}，没有报错" in text
-    assert "[1 3 2] 减 1：" in text and "忘了减：IndexError: targets 必须在 [0, 3) 内" in text
+    assert "[1 3 2] 减 1：" in text and "忘了减：\n  IndexError: targets 必须在 [0, 3) 内" in text
     for batch in ([2, 5, 3], [2, 4, 3]):
         try:
             labcode.cross_entropy(np.zeros((3, 5)), np.array(batch))

@@ -65,7 +65,7 @@ def test_scaled_scores_underflow_a_handful_of_targets_and_the_mean_is_infinite(n
     picked = labcode.softmax(100 * W_NET[XS])[np.arange(N), YS]
     n_zero = int(np.sum(picked == 0))
     assert glued["n_underflow"] == n_zero and 0 < n_zero < N / 1000   # a handful, yet one is enough
-    assert f"放大 100 倍：概率为 0 的目标 {n_zero} 个，手写 inf" in printed(notebook)
+    assert f"放大 100 倍：概率为 0 的目标 {n_zero} 个\n  手写 inf" in printed(notebook)
     assert np.isfinite(labcode.cross_entropy(100 * W_NET[XS], YS))
 
 
@@ -267,7 +267,7 @@ def test_the_trigram_exercise_computes_its_numbers(notebook, glued):
     assert np.array_equal(C3.sum(axis=0), C)                      # the last two letters of a trigram are a pair
     tri_0, tri_1 = trigram_nll(C3, 0.0, every), trigram_nll(C3, 1.0, every)
     text = printed(notebook)
-    assert f"alpha = 0：trigram {tri_0:.6f}（困惑度 {np.exp(tri_0):.2f}），bigram {NLL_0:.6f}" in text
+    assert f"alpha = 0：trigram {tri_0:.6f}（困惑度 {np.exp(tri_0):.2f}），\n  bigram {NLL_0:.6f}" in text
     assert f"alpha = 1：trigram {tri_1:.6f}" in text
     assert glued["tri_nll_0"] == pytest.approx(tri_0, rel=1e-12)
     assert glued["tri_gain"] == pytest.approx(NLL_0 - tri_0, rel=1e-9) and NLL_0 - tri_0 > 0.2

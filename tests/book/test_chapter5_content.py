@@ -219,8 +219,8 @@ def test_the_network_trains_on_a_capped_vocabulary_and_rare_rows_lag(zh, noteboo
     lr = float(np.floor(4 * n.sum() / n.max()))
     W, losses = bigram.train(np.zeros((300, 300)), C300, lr=lr, steps=1000)
     best = bigram.count_nll(C300)
-    assert (f"学习率 {lr:g}；损失：出发时 {losses[0]:.4f}，100 次更新后 {losses[100]:.4f}，"
-            f"1000 次后 {losses[-1]:.4f}；计数最优 {best:.4f}") in printed(notebook)
+    assert (f"学习率 {lr:g}；损失：出发时 {losses[0]:.4f}，100 次更新后 {losses[100]:.4f}，\n"
+            f"  1000 次后 {losses[-1]:.4f}；计数最优 {best:.4f}") in printed(notebook)
     assert not (np.diff(losses) > 0).any()                                  # the global guarantee holds
     assert glued["net_gap"] == pytest.approx(losses[-1] - best) and losses[-1] - best > 0.1
     assert glued["net_row_ratio"] == pytest.approx(n.max() / n.min()) and n.max() / n.min() > 100
@@ -244,9 +244,9 @@ def test_sampled_idioms_are_counted_honestly(zh, notebook, glued):
         cut = sum(len(w) == 20 for w in made)                              # max_len: written to 20, then cut
         shown_samples = "\n".join("    " + "、".join(made[k:k + 4]) for k in (0, 4))   # whole samples, 4 a line
         assert (f"τ = {tau}：平均 {np.mean([len(w) for w in made]):.1f} 个字，四个字的 {four} 条，"
-                f"真成语 {hits} 条，写满 20 个字被截断的 {cut} 条\n" + shown_samples) in text
+                f"真成语 {hits} 条，\n  写满 20 个字被截断的 {cut} 条\n" + shown_samples) in text
         assert four < 250 and hits < 25                                     # mostly not four characters, rarely real
-    assert re.search(r"τ = 1\.0：.*\n    [\u4e00-\u9fff]{2,}", text)          # Chinese samples are printed
+    assert re.search(r"τ = 1\.0：.*\n  写满.*\n    [\u4e00-\u9fff]{2,}", text)          # Chinese samples are printed
     top = zh["C"].argmax(axis=1)[zh["C"].sum(axis=1) > 0]
     assert glued["zh_dot_top"] == pytest.approx(np.mean(top == 0)) and np.mean(top == 0) > 0.5
 
@@ -257,7 +257,7 @@ def test_the_idiom_smoothing_exercise(zh, notebook, glued):
     n, c, m, V = C[bu].sum(), C[bu, ke], np.count_nonzero(C[bu]), zh["V"]
     assert glued["bu_n"] == f"{n:,}" and glued["bu_ke"] == c and glued["bu_distinct"] == m
     text = printed(notebook)
-    assert f"alpha = 1    P(可|不) = {(c + 1) / (n + V):.4f}   没出现过的一个字 {1 / (n + V):.6f}" in text
+    assert f"alpha = 1：P(可|不) = {(c + 1) / (n + V):.4f}\n  没出现过的一个字 {1 / (n + V):.6f}" in text
     assert f"合计 {(V - m) / (n + V):.4f}" in text and f"合计 {(V - m) * 0.01 / (n + 0.01 * V):.4f}" in text
     assert glued["bu_ke_0"] == pytest.approx(c / n) and glued["bu_ke_1"] == pytest.approx((c + 1) / (n + V))
     assert glued["bu_never_1"] == pytest.approx((V - m) / (n + V)) and (V - m) / (n + V) > 0.5

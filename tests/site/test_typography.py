@@ -1,7 +1,7 @@
 """Chinese typography on the site (_ext/web_typography.py, _ext/static/typography.css), from the one site tour
 (tests/site_tour.py) at phone and desktop width: glued numbers in the weight of their sentence, upright figure
-and table labels, inline code in tables never broken inside a name, and no closing punctuation that can start a
-line after a formula (避头尾)."""
+and table labels, inline code in tables never broken inside a name, no closing punctuation that can start a
+line after a formula (避头尾), and at desktop width no table, code cell or cell output that scrolls sideways."""
 from __future__ import annotations
 
 import pytest
@@ -19,11 +19,12 @@ def test_the_site_sets_chinese_text_as_print_does(site_tour, width, check):
     assert visits and not found, f"{check} at {width} px: {found}"
 
 
-@pytest.mark.parametrize("check", ["scrolling_tables", "scrolling_code"])
+@pytest.mark.parametrize("check", ["scrolling_tables", "scrolling_code", "scrolling_outputs"])
 def test_every_table_and_code_cell_fits_the_desktop_column(site_tour, check):
-    """At 1200 px no table and no code cell needs the sideways scrolling it gets on a phone: inline code in a table
-    never breaks, and a code line never wraps, so a long one makes its box scroll. Code lines fit when they are
-    about 60 columns wide (a Chinese character counts as about 1.7)."""
+    """At 1200 px no table, no code cell and no cell output (printed text or source, an error message) needs the
+    sideways scrolling it gets on a phone, with every fold open: inline code in a table never breaks, and a line of
+    code or output never wraps, so a long one makes its box scroll. Lines fit when they are about 60 columns wide
+    (a Chinese character counts as about 1.7)."""
     visits = site_tour[str(max(WIDTHS))]
     found = {path: visit["typography"][check] for path, visit in visits.items() if visit["typography"][check]}
     assert visits and not found, f"{check} at {max(WIDTHS)} px: {found}"
