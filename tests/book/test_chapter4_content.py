@@ -223,6 +223,27 @@ def test_the_gap_about_halves_when_the_steps_double(glued):
     assert all(1.7 < a / b < 2.3 for a, b in zip(gaps[:-1], gaps[1:], strict=True)), gaps
 
 
+
+def test_the_tail_formula_predicts_the_gap_from_the_zero_count_cells(glued):
+    """The deep box's gap ≈ Σ_i V₊,i (V − V₊,i) / V ÷ (η × steps), summed here over the zero-count cells one by
+    one: each of row i's V − V₊,i zero cells keeps about N V₊,i / (η n_i V steps) of probability, weighted n_i / N."""
+    n = C.sum(axis=1)
+    per_zero_cell = [N * np.count_nonzero(C[i]) / (LR * n[i] * V * 12_000) for i in range(V) for j in range(V)
+                     if C[i, j] == 0]
+    weights = [n[i] / N for i in range(V) for j in range(V) if C[i, j] == 0]
+    predicted = float(np.dot(per_zero_cell, weights))
+    assert glued["tail_pred_12000"] == pytest.approx(predicted, rel=1e-9)
+    assert glued["gap_12000"] == pytest.approx(LOSSES[12_000] - NLL_0, rel=1e-6)
+    assert glued["tail_pred_12000"] == pytest.approx(glued["gap_12000"], rel=0.05)   # the formula explains the tail
+
+
+def test_alphas_are_compared_by_a_paired_bootstrap(glued):
+    """Exercise 4.5's solution: the runner-up's gap is within its paired spread, α = 10's is many spreads away,
+    and both spreads are far below the spread of the loss level itself."""
+    assert glued["split_margin"] < 3 * glued["second_spread"]
+    assert glued["ten_gap"] > 10 * glued["ten_spread"]
+    assert glued["second_spread"] < glued["ten_spread"] < glued["level_spread"] / 5
+
 def test_chapter4_states_where_the_data_comes_from_and_its_licences(notebook):
     prose = "".join("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
     for fact in ["社会保障署", "公有领域", "makemore", "MIT", "Andrej Karpathy", "labcode/data"]:
