@@ -55,14 +55,19 @@ def test_every_chapter_opens_with_its_question_and_reading_time_then_the_folded_
 
 
 def test_the_reading_time_agrees_with_the_length_of_the_page(built_site):
-    """Counted again from the built page, independently: its Chinese characters outside code, printouts,
-    solutions and “深入” boxes, at 300 a minute, within a quarter of the stated time."""
+    """Counted again from the built page, independently: outside code, printouts, solutions and “深入” boxes,
+    its Chinese characters (one unit each) and its drawn formulas (an inline one three units, a display one
+    thirty), at 300 units a minute, within a quarter of the stated time."""
     for path in CHAPTERS:
         text = article(built_site, path)
         stated = TIME.fullmatch(text.select_one(".lc-reading-time").get_text().strip())
-        for left_out in text.select(".cell, .solution, details.lc-deep, .lc-opening, mjx-container, .answer-box"):
+        for left_out in text.select(".cell, .solution, details.lc-deep, .lc-opening, .answer-box"):
             left_out.decompose()
-        estimate = len(CJK.findall(text.get_text())) / chapter_opening.UNITS_PER_MINUTE
+        formulas = 0
+        for formula in text.select("mjx-container"):
+            formulas += 30 if formula.get("display") == "true" else 3
+            formula.decompose()
+        estimate = (len(CJK.findall(text.get_text())) + formulas) / chapter_opening.UNITS_PER_MINUTE
         main = int(stated.group(1))
         assert 0.75 * main <= estimate <= main, (path, estimate, main)
     deep = [TIME.fullmatch(article(built_site, p).select_one(".lc-reading-time").get_text().strip()).group(2)
