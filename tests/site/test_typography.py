@@ -1,7 +1,8 @@
 """Chinese typography on the site (_ext/web_typography.py, _ext/static/typography.css), from the one site tour
 (tests/site_tour.py) at phone and desktop width: glued numbers in the weight of their sentence, upright figure
-and table labels, inline code in tables never broken inside a name, and no closing punctuation that can start a
-line after a formula (避头尾)."""
+and table labels, inline code in tables never broken inside a name, no closing punctuation that can start a line
+after a formula and no opening bracket that can end one before it (避头尾), no inline formula faded as if it
+scrolled when it fits, fold titles that flow as one line of text, full-width curly quotes and the □ token marked."""
 from __future__ import annotations
 
 import pytest
@@ -12,7 +13,8 @@ from site_tour import WIDTHS
 
 
 @pytest.mark.parametrize("width", sorted(WIDTHS))
-@pytest.mark.parametrize("check", ["bold_glue", "slanted_labels", "split_table_code", "loose_punctuation"])
+@pytest.mark.parametrize("check", ["bold_glue", "slanted_labels", "split_table_code", "loose_punctuation",
+                                   "loose_opening", "faded_maths", "split_titles", "narrow_quotes", "bare_unknown"])
 def test_the_site_sets_chinese_text_as_print_does(site_tour, width, check):
     visits = site_tour[str(width)]
     found = {path: visit["typography"][check] for path, visit in visits.items() if visit["typography"][check]}
