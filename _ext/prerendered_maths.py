@@ -8,6 +8,12 @@ it for screen readers) and needs no script and no font. The formulas are those S
 (`\\(...\\)` in `span.math`, `\\[...\\]` or an amsmath environment in `div.math`), wherever they are in the
 finished page (text, headings, the tables of contents). A formula MathJax cannot read fails the build.
 The PDF handouts are not concerned: LaTeX typesets their formulas.
+
+MathJax 3 does not break an inline formula over lines, and a phone's line is short: a long inline formula
+(“0.5·0/4 + 0.5·(4+1)/(20+4) = 5/48 ≈ 0.1042”) would run off the line with its result. As TeX does on paper,
+such a formula may break after the sum before a relation (=, ≈, ≤ …) at its top level: it is typeset as one
+picture per piece (each later piece starting with its relation, spaced as in the whole), and the line may
+break between them (class `lc-math-lines`, scroll-cues.css).
 """
 from __future__ import annotations
 
@@ -29,6 +35,11 @@ FORMULA = re.compile(r'(<(span|div) class="math notranslate nohighlight"[^>]*>)'
                      r'(?!(?:<span class="eqno">.*?</span>)?<mjx-container)(.*?)(</\2>)', re.S)
 EQUATION_NUMBER = re.compile(r'^\s*<span class="eqno">.*?</span>', re.S)
 BODY = re.compile(r"<body[^>]*>")
+# An inline formula shorter than this (in TeX) fits a phone's line: it stays one picture.
+LONG_INLINE = 30
+RELATION = re.compile(r"(?:=|<|>|\\(?:approx|leq?|geq?|neq?|equiv|sim|propto|to)(?![A-Za-z]))")
+GROUP = re.compile(r"\\[{}]|\\(?:left|right|begin|end)(?![A-Za-z])|[{}]|\\[A-Za-z]+|.", re.S)
+LINES = "lc-math-lines"
 
 
 def tex_of(kind: str, content: str) -> tuple[str, str, bool]:
@@ -41,6 +52,30 @@ def tex_of(kind: str, content: str) -> tuple[str, str, bool]:
             tex = tex[len(opening):-len(closing)]
             break
     return prefix, tex, kind == "div"
+
+
+def pieces(tex: str) -> list[str]:
+    """An inline formula as the pieces a line may break between: cut before each relation outside any group
+    (braces, \\left … \\right, an environment); a later piece starts with `{}` so that its relation keeps the
+    space on its left. A short formula, or one with no such relation, is one piece."""
+    if len(tex) < LONG_INLINE:
+        return [tex]
+    cuts, depth, previous = [], 0, ""
+    for token in GROUP.finditer(tex):
+        text = token.group(0)
+        if text.isspace():
+            continue
+        delimiter, previous = previous in ("\\left", "\\right"), text
+        if delimiter:
+            continue  # \\left< … \\right>: a delimiter, not a relation
+        if text in ("{", "\\left", "\\begin"):
+            depth += 1
+        elif text in ("}", "\\right", "\\end"):
+            depth -= 1
+        elif depth == 0 and RELATION.fullmatch(text) and tex[:token.start()].strip():
+            cuts.append(token.start())
+    parts = [tex[a:b] for a, b in zip([0, *cuts], [*cuts, len(tex)], strict=True)]
+    return [parts[0], *("{}" + part for part in parts[1:])] if len(parts) > 1 else [tex]
 
 
 def render(pages: list[list[tuple[str, bool]]]) -> dict:
@@ -57,19 +92,27 @@ def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
     pages = [p for p in site_files.pages(outdir) if FORMULA.search(p.read_text(encoding="utf-8"))]
     texts = [p.read_text(encoding="utf-8") for p in pages]
     found = [[tex_of(m.group(2), m.group(3)) for m in FORMULA.finditer(text)] for text in texts]
-    result = render([[(tex, display) for _, tex, display in formulas] for formulas in found])
+    cut = [[[tex] if display else pieces(tex) for _, tex, display in formulas] for formulas in found]
+    result = render([[(piece, display) for (_, _, display), parts in zip(formulas, page, strict=True)
+                      for piece in parts] for formulas, page in zip(found, cut, strict=True)])
     (outdir / "_static" / CSS).write_text(result["css"], encoding="utf-8")
     failed = []
-    for page, text, formulas, typeset in zip(pages, texts, found, result["pages"], strict=True):
-        failed += [(page.relative_to(outdir).as_posix(), formulas[i][1], why) for i, why in typeset["errors"]]
-        shown = iter(zip(formulas, typeset["html"], strict=True))
+    for page, text, formulas, parts, typeset in zip(pages, texts, found, cut, result["pages"], strict=True):
+        owner = [i for i, formula in enumerate(parts) for _ in formula]  # the formula of each typeset piece
+        failed += [(page.relative_to(outdir).as_posix(), formulas[owner[i]][1], why) for i, why in typeset["errors"]]
+        svgs = iter(typeset["html"])
+        shown = iter([(formula, [next(svgs) for _ in formula_parts])
+                      for formula, formula_parts in zip(formulas, parts, strict=True)])
 
         def replace(match, shown=shown):
             (prefix, _tex, display), svg = next(shown)
+            opening = match.group(1)
             if display:
                 # The theme lets a wide display formula scroll sideways (a phone): a keyboard must reach it too.
-                svg = svg.replace("<mjx-container ", '<mjx-container tabindex="0" ', 1)
-            return match.group(1) + prefix + svg + match.group(4)
+                svg[0] = svg[0].replace("<mjx-container ", '<mjx-container tabindex="0" ', 1)
+            elif len(svg) > 1:
+                opening = opening.replace('class="math ', f'class="math {LINES} ', 1)
+            return opening + prefix + "<wbr>".join(svg) + match.group(4)
 
         text = FORMULA.sub(replace, text)
         # The glyphs every formula of the page uses, once, at the start of the body.

@@ -9,6 +9,9 @@
   arrow opened the solution: once the site is built, the link becomes plain text, so a tap anywhere on the title
   opens the solution (sphinx-togglebutton makes the title its toggle). `static/touch.js` names the arrow by the
   title, in Chinese, instead of “Toggle hidden content”.
+- The title's text is one inline element (`lc-title-text`): the title is a flex box (the arrow at its end), which
+  would lay each run of text and each formula out as a column of its own and drop the spaces around a formula
+  (“挑选 α：” read “挑选α：”, in three columns on a phone).
 """
 from __future__ import annotations
 
@@ -19,9 +22,13 @@ import site_files
 SOLUTION_TITLE = re.compile(r'(<div class="solution dropdown admonition"[^>]*>\s*<p class="admonition-title">[^<]*)'
                             r'<a class="reference internal" href="[^"]*">(.*?)</a>(</p>)', re.S)
 
+TITLE_TEXT = re.compile(r'(<div class="solution dropdown admonition"[^>]*>\s*<p class="admonition-title">)'
+                        r'(?!<span class="lc-title-text">)(.*?)(</p>)', re.S)
+
 
 def rewrite(page: str, *_) -> str:
-    return SOLUTION_TITLE.sub(r"\1\2\3", page)
+    page = SOLUTION_TITLE.sub(r"\1\2\3", page)
+    return TITLE_TEXT.sub(r'\1<span class="lc-title-text">\2</span>\3', page)
 
 
 def setup(app):

@@ -286,7 +286,9 @@ OVERFLOW = """() => {
         if (el.closest('mjx-assistive-mml') || (el.closest('svg') && el.tagName.toLowerCase() !== 'svg')) continue;
         const style = getComputedStyle(el);
         if (!el.checkVisibility({visibilityProperty: true}) || el.clientWidth <= 1) continue;
-        if (el.scrollWidth > el.clientWidth + 1 && style.overflowX !== 'visible') {
+        // an inline formula may hide a glyph's overhang (scroll-cues.js: no cue for up to 3 px)
+        const slack = el.matches('span.math') ? 3 : 1;
+        if (el.scrollWidth > el.clientWidth + slack && style.overflowX !== 'visible') {
             const mask = style.maskImage || style.webkitMaskImage || 'none';
             if (!['auto', 'scroll'].includes(style.overflowX)) {
                 problems.push(['cut off', where(el), el.clientWidth, el.scrollWidth]);
@@ -454,13 +456,28 @@ NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnim
 VIEWS = """() => [document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
                 document.querySelectorAll('.widget-subarea').length]"""
 # Chinese typography (tests/site/test_typography.py): glued numbers set bolder than their sentence, slanted figure
-# and table labels, inline code in a table broken over lines, and formulas whose closing punctuation after them
-# (“= 1：”) may go to the next line (not inside one unbreakable run).
+# and table labels, inline code in a table broken over lines, formulas whose closing punctuation after them
+# (“= 1：”) may go to the next line or whose opening bracket before them (“（”) may end a line (not inside one
+# unbreakable run), inline formulas faded as scrolling when their picture fits their box, fold titles laid out as
+# several flex columns of text, curly quotes drawn narrower than a Chinese character, and a □ of the text not marked.
 TYPOGRAPHY = """() => {
     const article = document.querySelector(".bd-article") || document.body;
     const weight = (el) => parseInt(getComputedStyle(el).fontWeight, 10);
     const text = (el) => el.textContent.trim().slice(0, 40);
     const closing = /^[，。、：；！？）」』”’》〉]/;
+    const opening = /[（「『“‘《〈]$/;
+    const loose = (el) => getComputedStyle(el.parentElement).whiteSpace !== "nowrap";
+    const texts = (pattern) => {
+        const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+        const found = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (pattern.test(node.textContent) && node.parentElement.getClientRects().length
+                && !node.parentElement.closest("pre, code, mjx-container, .highlight, script, style, svg")) {
+                found.push(node);
+            }
+        }
+        return found;
+    };
     return {
         bold_glue: [...article.querySelectorAll("span.pasted-text")]
             .filter(el => weight(el) >= 600 && weight(el.parentElement) < 600).map(text),
@@ -471,9 +488,43 @@ TYPOGRAPHY = """() => {
         loose_punctuation: [...article.querySelectorAll("span.math")]
             .filter(el => !el.closest("mjx-container") && el.nextSibling
                     && el.nextSibling.nodeType === Node.TEXT_NODE && closing.test(el.nextSibling.textContent)
-                    && getComputedStyle(el.parentElement).whiteSpace !== "nowrap")
+                    && loose(el))
             .map(el => (el.parentElement.textContent.match(/[^。]{0,12}$/) || [""])[0]
                        + " | " + el.nextSibling.textContent.slice(0, 6)),
+        loose_opening: [...article.querySelectorAll("span.math")]
+            .filter(el => !el.closest("mjx-container") && el.previousSibling
+                    && el.previousSibling.nodeType === Node.TEXT_NODE && opening.test(el.previousSibling.textContent)
+                    && loose(el))
+            .map(el => el.previousSibling.textContent.slice(-8) + " | " + text(el).slice(0, 12)),
+        // faded as a box that scrolls, while the formula's picture fits the box (up to scroll-cues.js's slack)
+        faded_maths: [...article.querySelectorAll("span.math.lc-scrolls")]
+            .filter(el => [...el.querySelectorAll("mjx-container > svg")]
+                          .reduce((sum, svg) => sum + svg.getBoundingClientRect().width, 0) <= el.clientWidth + 3)
+            .map(el => `${text(el)}: ${el.scrollWidth - el.clientWidth} px`),
+        // a fold's title laid out as a flex box with more than one item of text (each a column; spaces dropped)
+        split_titles: [...article.querySelectorAll("summary, .admonition.toggle > .admonition-title")]
+            .filter(title => getComputedStyle(title).display.endsWith("flex") && title.getClientRects().length)
+            .filter(title => [...title.childNodes].filter(n => n.nodeType === Node.TEXT_NODE
+                ? n.textContent.trim() : n.nodeType === Node.ELEMENT_NODE && !n.matches("button, svg")
+                  && n.textContent.trim()).length > 1)
+            .map(text),
+        // a curly quote between two letters or characters on one line, narrower than 0.8 em: the Latin font's, not
+        // the Chinese one (full-width; next to other punctuation or at a line's start the browser halves it, as print)
+        narrow_quotes: texts(/[\\p{L}\\p{N}][“”‘’][\\p{L}\\p{N}]/u).flatMap(node => {
+            const at = node.textContent.search(/(?<=[\\p{L}\\p{N}])[“”‘’](?=[\\p{L}\\p{N}])/u);
+            const box = (k) => { const range = document.createRange();
+                                 range.setStart(node, k);
+                                 range.setEnd(node, k + 1);
+                                 return range.getBoundingClientRect(); };
+            const [before, quote, after] = [box(at - 1), box(at), box(at + 1)];
+            const em = parseFloat(getComputedStyle(node.parentElement).fontSize);
+            const oneLine = Math.abs(before.top - quote.top) < 2 && Math.abs(after.top - quote.top) < 2;
+            return oneLine && quote.width < 0.8 * em ? [`${node.textContent.slice(Math.max(0, at - 6), at + 6)}: `
+                                                        + `${(quote.width / em).toFixed(2)} em`] : [];
+        }),
+        // the book's □ as plain text, not in its marked span
+        bare_unknown: texts(/□/).filter(node => !node.parentElement.closest(".lc-unknown"))
+            .map(node => node.textContent.trim().slice(0, 30)),
     };
 }"""
 # What scrolls sideways in its box (by design on a phone, never on a desktop: tests/site/test_typography.py), measured

@@ -6,9 +6,12 @@
     ".cell_output pre", ".cell_output .output", ".bd-article table.table", ".lc-pan",
   ].map((s) => `.bd-article ${s}`).join(", ");
 
+  // An inline formula hiding this much or less hides only a glyph's overhang: faded, a lone “=” would turn white.
+  const MATHS_SLACK = 3;
+
   function mark(box) {
     const hidden = box.scrollWidth - box.clientWidth;
-    const scrolls = hidden > 1 && box.clientWidth > 0;
+    const scrolls = hidden > (box.matches("span.math") ? MATHS_SLACK : 1) && box.clientWidth > 0;
     box.classList.toggle("lc-scrolls", scrolls);
     if (!scrolls) {
       delete box.dataset.scrollAt;
