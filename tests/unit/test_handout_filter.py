@@ -184,3 +184,14 @@ def test_the_answer_key_titles_a_boxs_worked_answer_so_that_it_is_no_second_answ
     doc += chapter
     handout_filter.worked_answers_after_boxes(doc)
     assert [t.astext() for t in doc.findall(answer_folds.answer_title)] == ["看讲解", answer_folds.TITLE]
+
+
+def test_indented_lines_of_code_and_output_hang_their_continuation():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    import build_pdf
+
+    tex = ("\\begin{sphinxVerbatim}[commandchars=\\\\\\{\\}]\ncheck：通过\n  通过：书里的例子\n"
+           "\\end{sphinxVerbatim}\n  prose stays\n")
+    assert build_pdf.indent_wrapped_lines(tex).splitlines()[1:4] == \
+        ["check：通过", "\\handoutindent{2}  通过：书里的例子", "\\end{sphinxVerbatim}"]
+    assert build_pdf.indent_wrapped_lines(tex).endswith("\n  prose stays\n")
