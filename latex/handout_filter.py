@@ -306,10 +306,10 @@ def tie_numbers(app, doctree, docname) -> None:
 
 
 # Where a long inline code may break between its pieces, and what the break costs (TeX's penalties). A call breaks
-# only after the ", " between its own arguments (or the ": " of a lambda among them), as one would break it by hand:
-# never inside a nested call (“my_loss_and_grad(W, xs,⏎ys)”) nor after its “(” (“my_loss_and_grad(⏎W, …”). Code
-# without brackets (a dotted name, a list of names) may also break after "." or "_", to spare a letter-spaced line.
-CODE_BREAK_PENALTY = {" ": 0, ".": 500, "_": 1000}
+# after the ", " between its own arguments (or the ": " of a lambda among them), as one would break it by hand;
+# never inside a nested call (“my_loss_and_grad(W, xs,⏎ys)”). After its own “(” or a "." or "_" outside brackets
+# to spare a letter-spaced line (TeX stretches Chinese readily, so the break after "(" must be cheap).
+CODE_BREAK_PENALTY = {" ": 0, "(": 50, ".": 500, "_": 1000}
 CODE_PIECES_FROM = 10  # characters: shorter code is one piece (a name, np.exp)
 OPENING, CLOSING_BRACKETS = "([{", ")]}"
 
@@ -317,12 +317,13 @@ OPENING, CLOSING_BRACKETS = "([{", ")]}"
 def code_breaks(text: str) -> list[int]:
     """Where `text` (inline code) may break: the positions after which a new piece starts."""
     breaks, depth = [], 0
-    bracketed = any(ch in OPENING for ch in text)
     for k, ch in enumerate(text[:-1]):
         depth += (ch in OPENING) - (ch in CLOSING_BRACKETS)
         if ch == " " and text[k - 1] in ",:" and depth <= 1:
             breaks.append(k + 1)
-        elif ch in "._" and not bracketed and text[k + 1].isalpha() and k:   # never inside a number (0.5)
+        elif ch == "(" and depth == 1 and text[k + 1] != ")":
+            breaks.append(k + 1)
+        elif ch in "._" and depth == 0 and text[k + 1].isalpha() and k:   # never inside a number (0.5)
             breaks.append(k + 1)
     return breaks
 

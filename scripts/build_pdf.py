@@ -166,8 +166,8 @@ NO_TIKZ = "".join(f"\\expandafter\\def\\csname ver@{package}.sty\\endcsname{{}}"
 MATHS_IN_BOLD = re.compile(r"\\(?:chapter|(?:sub)*section|(?:sub)?paragraph|begin\{handoutdeep\})\*?\{[^\n]*\\\(")
 
 
-VERBATIM_BODY = re.compile(r"(?<=\\begin\{sphinxVerbatim\}\[commandchars=\\\\\\\{\\\}\]\n).*?(?=^\\end\{sphinxVerbatim\})",
-                           flags=re.S | re.M)
+VERBATIM_BODY = re.compile(r"(?<=\\begin\{sphinxVerbatim\}\[commandchars=\\\\\\\{\\\}\]\n)"
+                           r".*?(?=^\\end\{sphinxVerbatim\})", flags=re.S | re.M)
 
 
 def indent_wrapped_lines(source: str) -> str:
