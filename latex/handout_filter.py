@@ -307,7 +307,7 @@ def tie_numbers(app, doctree, docname) -> None:
 
 # Where a long inline code may break between its pieces, and what the break costs (TeX's penalties). A call breaks
 # after the ", " between its own arguments (or the ": " of a lambda among them), as one would break it by hand;
-# never inside a nested call (“my_loss_and_grad(W, xs,⏎ys)”). After its own “(” or a "." or "_" outside brackets
+# never between the arguments of a nested call (“my_loss_and_grad(W, xs,⏎ys)”). After its own “(”, a "." or a "_"
 # to spare a letter-spaced line (TeX stretches Chinese readily, so the break after "(" must be cheap).
 CODE_BREAK_PENALTY = {" ": 0, "(": 50, ".": 500, "_": 1000}
 CODE_PIECES_FROM = 10  # characters: shorter code is one piece (a name, np.exp)
@@ -323,7 +323,7 @@ def code_breaks(text: str) -> list[int]:
             breaks.append(k + 1)
         elif ch == "(" and depth == 1 and text[k + 1] != ")":
             breaks.append(k + 1)
-        elif ch in "._" and depth == 0 and text[k + 1].isalpha() and k:   # never inside a number (0.5)
+        elif ch in "._" and text[k + 1].isalpha() and k:   # never inside a number (0.5)
             breaks.append(k + 1)
     return breaks
 
