@@ -307,24 +307,24 @@ def tie_numbers(app, doctree, docname) -> None:
 
 # Where a long inline code may break between its pieces, and what the break costs (TeX's penalties). A call breaks
 # after the ", " between its own arguments (or the ": " of a lambda among them), as one would break it by hand;
-# never between the arguments of a nested call (“my_loss_and_grad(W, xs,⏎ys)”). After its own “(”, a "." or a "_"
-# to spare a letter-spaced line (TeX stretches Chinese readily, so the break after "(" must be cheap).
-CODE_BREAK_PENALTY = {" ": 0, "(": 50, ".": 500, "_": 1000}
+# between the arguments of a nested call (“my_loss_and_grad(W, xs,⏎ys)”), after its own “(”, a "." or a "_" only to
+# spare a letter-spaced line (TeX stretches Chinese readily, so these may not cost too much either).
+CODE_BREAK_PENALTY = {" ": 0, "nested": 400, "(": 50, ".": 500, "_": 1000}
 CODE_PIECES_FROM = 10  # characters: shorter code is one piece (a name, np.exp)
 OPENING, CLOSING_BRACKETS = "([{", ")]}"
 
 
-def code_breaks(text: str) -> list[int]:
-    """Where `text` (inline code) may break: the positions after which a new piece starts."""
-    breaks, depth = [], 0
+def code_breaks(text: str) -> dict[int, int]:
+    """Where `text` (inline code) may break, {position after which a new piece starts: penalty}."""
+    breaks, depth = {}, 0
     for k, ch in enumerate(text[:-1]):
         depth += (ch in OPENING) - (ch in CLOSING_BRACKETS)
-        if ch == " " and text[k - 1] in ",:" and depth <= 1:
-            breaks.append(k + 1)
+        if ch == " " and text[k - 1] in ",:":
+            breaks[k + 1] = CODE_BREAK_PENALTY[" " if depth <= 1 else "nested"]
         elif ch == "(" and depth == 1 and text[k + 1] != ")":
-            breaks.append(k + 1)
+            breaks[k + 1] = CODE_BREAK_PENALTY["("]
         elif ch in "._" and text[k + 1].isalpha() and k:   # never inside a number (0.5)
-            breaks.append(k + 1)
+            breaks[k + 1] = CODE_BREAK_PENALTY[ch]
     return breaks
 
 
@@ -341,11 +341,12 @@ def breakable_code(app, doctree, docname) -> None:
         if not cuts:
             continue
         pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+        ends = [0, *cuts]
         parent, index = literal.parent, literal.parent.index(literal)
         parent.remove(literal)
         for k, piece in enumerate(pieces):
             if k:
-                join = f"\\handoutcodejoin{{{CODE_BREAK_PENALTY[pieces[k - 1][-1]]}}}"
+                join = f"\\handoutcodejoin{{{cuts[ends[k]]}}}"
                 parent.insert(index, nodes.raw("", join, format="latex"))
                 index += 1
             parent.insert(index, nodes.literal(piece, piece, classes=literal.get("classes", [])))
