@@ -287,14 +287,7 @@ class Context:
         return found
 
     def numbered(self, target: Target) -> str:
-        """How the site says a target's number: “第 2 章”, “§2.7”, “练习 1.4”, “图 1.2”."""
-        if not target.number:
-            return ""
-        if target.kind == "page":
-            return book_layout.label(target.number)
-        if target.kind == "section":
-            return f"§{target.number}"
-        return self.book.numfig_format.get(target.kind, "%s") % target.number
+        return said_number(target, self.book.numfig_format)
 
     def fold_title(self) -> str:
         """The title of the fold or solution a closed cell belongs to (看答案 when none is open)."""
@@ -339,6 +332,26 @@ def explicit(content: str) -> tuple[str | None, str]:
     return (found["text"], found["target"].strip()) if found else (None, content.strip())
 
 
+def said_number(target: Target, numfig_format: dict[str, str]) -> str:
+    """How the book says a target's number: “第 2 章”, “§2.7”, “练习 1.4”, “图 1.2”; "" when not numbered."""
+    if not target.number:
+        return ""
+    if target.kind == "page":
+        return book_layout.label(target.number)
+    if target.kind == "section":
+        return f"§{target.number}"
+    return numfig_format.get(target.kind, "%s") % target.number
+
+
+def number_after(text: str, number: str, before_closing: bool) -> str:
+    """What follows a reference's words so that it carries the target's number (“一节” -> “一节（§2.7）”), unless the
+    words say it already; right before a closing bracket “，§2.7”, not “（…（§1.2））”. The PDF handouts say it the
+    same way (latex/handout_filter.py)."""
+    if not number or number in text:
+        return ""
+    return f"，{number}" if before_closing else f"（{number}）"
+
+
 # --- roles ---------------------------------------------------------------------------------------------------
 
 def ref_role(context: Context, content: str) -> str:
@@ -348,9 +361,7 @@ def ref_role(context: Context, content: str) -> str:
     if text is None:
         text = target.title if target.kind in ("page", "section") else number
     text = context.inline(text)
-    if not number or number in text:
-        return text
-    return f"{text}，{number}" if context.before_closing else f"{text}（{number}）"   # not “（…（§1.2））”
+    return text + number_after(text, number, context.before_closing)
 
 
 def numref_role(context: Context, content: str) -> str:

@@ -29,6 +29,8 @@ from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solut
 
 import answer_folds
 import book_layout
+from learner_notebooks import read_book
+from myst_to_markdown import Book, number_after, said_number
 
 EXERCISE_NODES = (exercise_node, exercise_enumerable_node)
 ANSWER_BOX = "answer-box"  # the class of _ext/answer_box's node (a hand computation with its answer)
@@ -272,11 +274,58 @@ def print_spacing(app, doctree, docname) -> None:
                     _space_from_cjk(maths, "\\texorpdfstring{\\hspace{0.25em}}{ }", inside=False)
 
 
-# Where a long inline code may break between its pieces, and what the break costs (TeX's penalties): after
-# ", " as freely as at a space, after "(" nearly so, after "." or "_" only to spare a letter-spaced line.
-CODE_BREAKS = re.compile(r"(?<=, )|(?<=\()(?!\))|(?<=[._])(?=[A-Za-z])")  # never inside a number (0.5)
-CODE_BREAK_PENALTY = {" ": 0, "(": 50, ".": 500, "_": 1000}
+# “练习 4.7”, “图 4.2”, “表 A.1”, “第 4 章”, “附录 B”: the word and its number on one line. A no-break space, which
+# latex/handout.sty sets as a tie (~).
+NUMBERED_WORD = re.compile(r"(?<=练习|附录) (?=[A-Z\d])|(?<=[图表]) (?=[A-Z\d]+\.\d)|(?<=第) (\d+) (?=章)")
+NO_BREAK = "\u00a0"
+# A bare address then a space before Chinese punctuation (“https://…/babynames/ 。”): the space was there only to end
+# the address in the source.
+URL_THEN_SPACE = re.compile(r"(https?://[^\s，。；：、（）]+) +(?=[，。；：、）])")
+VERBATIM = (nodes.FixedTextElement, nodes.literal, nodes.raw, nodes.math, nodes.math_block)
+
+
+def _inside(node, kinds) -> bool:
+    parent = node.parent
+    while parent is not None and not isinstance(parent, kinds):
+        parent = parent.parent
+    return parent is not None
+
+
+def tie_numbers(app, doctree, docname) -> None:
+    """No line breaks between a numbered reference's word and its number; no space between an address and the
+    punctuation after it."""
+    for text in list(doctree.findall(nodes.Text)):
+        if _inside(text, VERBATIM):
+            continue
+        tied = NUMBERED_WORD.sub(lambda m: NO_BREAK + (m[1] + NO_BREAK if m[1] else ""), text.astext())
+        tied = URL_THEN_SPACE.sub(r"\1", tied)
+        if tied != text.astext():
+            text.parent.replace(text, nodes.Text(tied))
+    for ref in doctree.findall(addnodes.number_reference):   # Sphinx writes “图 \ref{…}” from its title
+        ref["title"] = ref.get("title", "%s").replace(" %s", NO_BREAK + "%s")
+
+
+# Where a long inline code may break between its pieces, and what the break costs (TeX's penalties). A call breaks
+# after the ", " between its own arguments (or the ": " of a lambda among them), as one would break it by hand;
+# between the arguments of a nested call (“my_loss_and_grad(W, xs,⏎ys)”), after its own “(”, a "." or a "_" only to
+# spare a letter-spaced line (TeX stretches Chinese readily, so these may not cost too much either).
+CODE_BREAK_PENALTY = {" ": 0, "nested": 400, "(": 50, ".": 500, "_": 1000}
 CODE_PIECES_FROM = 10  # characters: shorter code is one piece (a name, np.exp)
+OPENING, CLOSING_BRACKETS = "([{", ")]}"
+
+
+def code_breaks(text: str) -> dict[int, int]:
+    """Where `text` (inline code) may break, {position after which a new piece starts: penalty}."""
+    breaks, depth = {}, 0
+    for k, ch in enumerate(text[:-1]):
+        depth += (ch in OPENING) - (ch in CLOSING_BRACKETS)
+        if ch == " " and text[k - 1] in ",:":
+            breaks[k + 1] = CODE_BREAK_PENALTY[" " if depth <= 1 else "nested"]
+        elif ch == "(" and depth == 1 and text[k + 1] != ")":
+            breaks[k + 1] = CODE_BREAK_PENALTY["("]
+        elif ch in "._" and text[k + 1].isalpha() and k:   # never inside a number (0.5)
+            breaks[k + 1] = CODE_BREAK_PENALTY[ch]
+    return breaks
 
 
 def breakable_code(app, doctree, docname) -> None:
@@ -288,14 +337,16 @@ def breakable_code(app, doctree, docname) -> None:
         if len(text) < CODE_PIECES_FROM or len(literal.children) != 1 or \
                 not isinstance(literal.parent, (nodes.paragraph, nodes.list_item, nodes.entry, nodes.inline)):
             continue
-        pieces = [piece for piece in CODE_BREAKS.split(text) if piece]
-        if len(pieces) < 2:
+        cuts = code_breaks(text)
+        if not cuts:
             continue
+        pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+        ends = [0, *cuts]
         parent, index = literal.parent, literal.parent.index(literal)
         parent.remove(literal)
         for k, piece in enumerate(pieces):
             if k:
-                join = f"\\handoutcodejoin{{{CODE_BREAK_PENALTY[pieces[k - 1][-1]]}}}"
+                join = f"\\handoutcodejoin{{{cuts[ends[k]]}}}"
                 parent.insert(index, nodes.raw("", join, format="latex"))
                 index += 1
             parent.insert(index, nodes.literal(piece, piece, classes=literal.get("classes", [])))
@@ -401,6 +452,39 @@ class HomePageOnPaper(SphinxPostTransform):
                 xref.replace_self(nodes.inline("", SITE_HOME + (f"（{address}）" if address else "")))
 
 
+class NumberedReferences(SphinxPostTransform):
+    """A ``{ref}`` carries its target's number, as in the learner's notebooks (_ext/myst_to_markdown.py says it the
+    same way): “第 3 章‘从字到编号’一节（§3.2）”, “（见‘下一步’一节，§5.11）”, “上一章（第 1 章）”. On paper a link
+    cannot be followed, and a chapter handout does not print the other chapters at all: the number finds the page.
+    Run before Sphinx resolves the reference, which would leave just its words."""
+    default_priority = 5
+    builders = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        book = _book(self.app)
+        for xref in list(self.document.findall(addnodes.pending_xref)):
+            target = book.targets.get(xref.get("reftarget", "")) \
+                if (xref.get("refdomain"), xref.get("reftype")) == ("std", "ref") else None
+            if target is None:
+                continue
+            number = said_number(target, book.numfig_format)
+            text = xref.astext() if xref.get("refexplicit") else \
+                target.title if target.kind in ("page", "section") else number
+            parent, index = xref.parent, xref.parent.index(xref)
+            after = parent[index + 1] if index + 1 < len(parent) else None
+            before_closing = isinstance(after, nodes.Text) and after.astext().startswith("）")
+            suffix = number_after(text, number, before_closing)
+            if suffix:
+                parent.insert(index + 1, nodes.Text(suffix))
+
+
+def _book(app) -> Book:
+    """The book's labels and numbers (as the learner's notebooks read them), read once per build."""
+    if not hasattr(app, "handout_book"):
+        app.handout_book = read_book(app.env)
+    return app.handout_book
+
+
 class WidgetNotes(SphinxTransform):
     """Open each section that shows a live widget with a note saying that the handout prints a picture.
 
@@ -437,8 +521,8 @@ def add_widget_notes(doctree) -> None:
 def for_print(app, doctree, docname) -> None:
     """The steps above, in this order, on every LaTeX document (the site's pages are left untouched)."""
     if app.builder.name == "latex":
-        for step in (cut_to_mode, wrap_chapter, tall_figures, print_spacing, breakable_code, aligned_table_cells,
-                     glossary_entries_whole, appendix_titles):
+        for step in (cut_to_mode, wrap_chapter, tall_figures, print_spacing, tie_numbers, breakable_code,
+                     aligned_table_cells, glossary_entries_whole, appendix_titles):
             step(app, doctree, docname)
 
 
@@ -449,4 +533,5 @@ def setup(app):
     app.connect("doctree-resolved", for_print, priority=400)
     app.add_transform(WidgetNotes)
     app.add_post_transform(HomePageOnPaper)
+    app.add_post_transform(NumberedReferences)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

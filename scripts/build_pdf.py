@@ -166,9 +166,20 @@ NO_TIKZ = "".join(f"\\expandafter\\def\\csname ver@{package}.sty\\endcsname{{}}"
 MATHS_IN_BOLD = re.compile(r"\\(?:chapter|(?:sub)*section|(?:sub)?paragraph|begin\{handoutdeep\})\*?\{[^\n]*\\\(")
 
 
+VERBATIM_BODY = re.compile(r"(?<=\\begin\{sphinxVerbatim\}\[commandchars=\\\\\\\{\\\}\]\n)"
+                           r".*?(?=^\\end\{sphinxVerbatim\})", flags=re.S | re.M)
+
+
+def indent_wrapped_lines(source: str) -> str:
+    """Each indented line of code or output starts with \\handoutindent{its spaces} (latex/handout.sty): when it
+    wraps, the rest hangs under its first character instead of going back to the left margin."""
+    return VERBATIM_BODY.sub(lambda block: re.sub(r"^( +)(?=\S)", lambda m: f"\\handoutindent{{{len(m[1])}}}{m[1]}",
+                                                  block[0], flags=re.M), source)
+
+
 def prepare_tex(tex: Path, doc: dict, course_title: str, back_matter: str | None = None) -> None:
     """Per-document settings the shared preamble cannot know: kind of handout, chapter number or letter."""
-    source = tex.read_text(encoding="utf-8")
+    source = indent_wrapped_lines(tex.read_text(encoding="utf-8"))
     source = NO_TIKZ + ("" if MATHS_IN_BOLD.search(source) else "\\def\\handoutnoboldmaths{}\n") + source
     setup = f"\\def\\coursetitle{{{tex_escape(course_title)}}}\\def\\handoutkind{{{doc['kind']}}}"
     if doc.get("appendix"):

@@ -129,7 +129,8 @@ def _name_sections(app, doctree):
         while section is not None and not isinstance(section, nodes.section):
             section = section.parent
         if section is not None and section.children and isinstance(section[0], nodes.title):
-            box.insert(0, answer_box_section("", "", *(child.deepcopy() for child in section[0].children)))
+            box.insert(0, answer_box_section("", "", *(child.deepcopy() for child in section[0].children),
+                                             docname=app.env.docname, anchor="#" + section["ids"][0]))
 
 
 # --- the site ---------------------------------------------------------------------------------------------
@@ -171,7 +172,9 @@ def visit_section_latex(self, node):
 
 
 def depart_section_latex(self, node):
-    self.body.append("”一节）\\quad ")
+    """The section's number too, as every section reference of the handouts carries it (§2.3)."""
+    number = self.builder.env.toc_secnumbers.get(node.get("docname"), {}).get(node.get("anchor"), ())
+    self.body.append("”一节" + (f"，§{'.'.join(map(str, number))}" if number else "") + "）\\quad ")
 
 
 def depart_latex(self, node):

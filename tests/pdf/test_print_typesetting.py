@@ -88,6 +88,56 @@ def test_no_printed_line_starts_with_closing_punctuation(pdf_dir):
             assert not found, f"{pdf.name} p. {page}: {found}"
 
 
+# --- numbers and addresses stay with their words ----------------------------------------------------
+
+def numbers_cut_from_their_word_in(text: str) -> list[str]:
+    """“练习⏎4.7”, “图⏎4.2”: a line of pdftotext's text ends between a numbered word and its number."""
+    return re.findall(r"(?:练习|图|表)\n[A-Z\d]+\.\d+", text)
+
+
+def spaces_after_addresses_in(text: str) -> list[str]:
+    """“…/babynames/ 。”: a space between an address and the Chinese punctuation after it."""
+    return re.findall(r"https?://\S+ [。，；：）、]", text)
+
+
+def unnumbered_section_references_in(tex: str) -> list[str]:
+    """Section references of a handout's LaTeX source (“‘下一步’一节”) not followed by their number (§5.11)."""
+    found = []
+    for ref in re.finditer(r"std-ref\}\{([^{}]*一节)\}+", tex):
+        if not re.match(r"[（，](?:§|第|附录)", tex[ref.end():]):
+            found.append(ref[1])
+    return found
+
+
+def test_the_number_checks_can_fail():
+    assert numbers_cut_from_their_word_in("证明见练习\n4.7。\n图 4.2 里") == ["练习\n4.7"]
+    assert not numbers_cut_from_their_word_in("4.14 练习\n练习 4.1（你来写）")
+    assert spaces_after_addresses_in("见 https://www.ssa.gov/oact/babynames/ 。本书") == \
+        ["https://www.ssa.gov/oact/babynames/ 。"]
+    assert not spaces_after_addresses_in("（https://github.com/karpathy/makemore）整理")
+    assert unnumbered_section_references_in("见\\DUrole{xref,std,std-ref}{“下一步”一节}）") == ["“下一步”一节"]
+    assert not unnumbered_section_references_in("\\DUrole{std,std-ref}{“计数模型”一节}}}}（§4.3）算出")
+
+
+def test_numbered_words_and_addresses_stay_with_what_follows(pdf_dir):
+    for pdf in [*_pdfs(pdf_dir), *_pdfs(pdf_dir, "-answers")]:
+        text = "".join(_pages(pdf, layout=False))
+        assert not numbers_cut_from_their_word_in(text), f"{pdf.name}: {numbers_cut_from_their_word_in(text)}"
+        assert not spaces_after_addresses_in(text), f"{pdf.name}: {spaces_after_addresses_in(text)}"
+
+
+def test_section_references_carry_their_number(pdf_dir):
+    """On paper a section reference says where to turn: “‘下一步’一节（§5.11）”, also in another chapter's handout,
+    and the answer key's boxes name their section with its number (“见‘梯度下降的一步’一节，§2.4”)."""
+    latex = pdf_dir / "latex-work" / "_build" / "latex"
+    for chapter in CHAPTERS:
+        found = unnumbered_section_references_in((latex / f"{chapter['stem']}.tex").read_text(encoding="utf-8"))
+        assert not found, f"{chapter['stem']}.tex: {found}"
+    for pdf in _pdfs(pdf_dir, "-answers"):
+        boxes = re.findall(r"（见“[^”]*”一节[^）]*）", re.sub(r"\s+", "", "".join(_pages(pdf, layout=False))))
+        assert all("§" in box for box in boxes), f"{pdf.name}: {boxes}"
+
+
 # --- outputs wrap at spaces -------------------------------------------------------------
 
 def _outputs(chapter: dict) -> str:

@@ -23,14 +23,28 @@ def test_long_inline_code_is_cut_where_a_line_may_break_and_short_code_is_whole(
     paragraph += nodes.Text("，不用 ")
     paragraph += nodes.literal("", "np.exp")
     paragraph += nodes.literal("", "lr = 0.5, steps")
+    paragraph += nodes.literal("", "labcode.practice.check_x")
     doc = nodes.document(None, None)
     doc += paragraph
     handout_filter.breakable_code(None, doc, "page")
     pieces = [n.astext() for n in paragraph.findall(nodes.literal)]
-    assert pieces == ["my_", "f(", "ids, ", "dH, ", "n_", "rows)", "np.exp", "lr = 0.5, ", "steps"]
+    assert pieces == ["my_", "f(", "ids, ", "dH, ", "n_", "rows)", "np.exp", "lr = 0.5, ", "steps",
+                      "labcode.", "practice.", "check_", "x"]
     assert _latex(paragraph) == ["\\handoutcodejoin{1000}", "\\handoutcodejoin{50}", "\\handoutcodejoin{0}",
-                                 "\\handoutcodejoin{0}", "\\handoutcodejoin{1000}", "\\handoutcodejoin{0}"]
+                                 "\\handoutcodejoin{0}", "\\handoutcodejoin{1000}", "\\handoutcodejoin{0}",
+                                 "\\handoutcodejoin{500}",
+                                 "\\handoutcodejoin{500}", "\\handoutcodejoin{1000}"]
     assert paragraph.astext().replace("\\handoutcodejoin", "").count("0.5") == 1
+
+
+def test_a_call_breaks_between_its_own_arguments_rather_than_inside_a_nested_call():
+    """“my_loss_and_grad(W, xs,⏎ys)” inside my_train(…) costs more than a break between my_train's arguments."""
+    code = "my_train(lambda W: my_loss_and_grad(W, xs, ys), np.zeros((V, V)), 70.0, 3)"
+    breaks = {code[:k]: penalty for k, penalty in handout_filter.code_breaks(code).items()}
+    cheap = [c for c, penalty in breaks.items() if penalty == 0]
+    assert [c[-10:] for c in cheap] == ["lambda W: ", " xs, ys), ", "((V, V)), ", ")), 70.0, "]
+    assert breaks["my_train(lambda W: my_loss_and_grad(W, "] > 0 and breaks["my_train("] > 0
+    assert list(handout_filter.code_breaks("f(W, xs, ys)")) == [2, 5, 9]
 
 
 def test_a_figure_number_keeps_its_space_before_chinese():
@@ -172,3 +186,14 @@ def test_the_answer_key_titles_a_boxs_worked_answer_so_that_it_is_no_second_answ
     doc += chapter
     handout_filter.worked_answers_after_boxes(doc)
     assert [t.astext() for t in doc.findall(answer_folds.answer_title)] == ["看讲解", answer_folds.TITLE]
+
+
+def test_indented_lines_of_code_and_output_hang_their_continuation():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    import build_pdf
+
+    tex = ("\\begin{sphinxVerbatim}[commandchars=\\\\\\{\\}]\ncheck：通过\n  通过：书里的例子\n"
+           "\\end{sphinxVerbatim}\n  prose stays\n")
+    assert build_pdf.indent_wrapped_lines(tex).splitlines()[1:4] == \
+        ["check：通过", "\\handoutindent{2}  通过：书里的例子", "\\end{sphinxVerbatim}"]
+    assert build_pdf.indent_wrapped_lines(tex).endswith("\n  prose stays\n")
