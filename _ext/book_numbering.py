@@ -91,13 +91,14 @@ class ChineseExerciseTitles(SphinxPostTransform):
 
 
 # The site prints the number of an exercise as <span class="caption-number">练习 1.1 </span>: no space
-# between it and a full-width bracket, which has its own blank.
-CAPTION_SPACE = re.compile(r'(<span class="caption-number">[^<]*?) </span>（')
+# between it and a full-width bracket, which has its own blank (also when the bracket is kept with a formula
+# by web_typography's nobreak span).
+CAPTION_SPACE = re.compile(r'(<span class="caption-number">[^<]*?) </span>((?:<span class="nobreak-punct">)?（)')
 
 
 def _page(app, pagename, templatename, context, doctree) -> None:
     if "body" in context:
-        context["body"] = CAPTION_SPACE.sub(r"\1</span>（", context["body"])
+        context["body"] = CAPTION_SPACE.sub(r"\1</span>\2", context["body"])
 
 
 def setup(app):
