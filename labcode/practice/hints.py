@@ -517,10 +517,10 @@ UNIGRAM_NOT_NORMALISED = Hint(
     "分母跟着加 V：p̂ = (C.sum(axis=0) + 1) / (N + V)。", *_BACKOFF)
 
 UNIGRAM_N_FROM_PAIRS = Hint(
-    "unigram_n_from_pairs", "单字频率的 N 用了 len(xs)",
-    "N 是训练集里字对的总数 C.sum()；len(xs) 是这次要打分的字对的个数，与训练集无关：换一批字对，单字频率就变了，"
+    "unigram_n_from_pairs", "单字频率的 N_C 用了 len(xs)",
+    "N_C 是训练集里训练对的总数 C.sum()；len(xs) 是这次要打分的字对的个数，与训练集无关：换一批字对，单字频率就变了，"
     "p̂ 加起来也不再是 1。",
-    "N = C.sum()：p̂ = (C.sum(axis=0) + 1) / (C.sum() + V)。", *_BACKOFF)
+    "N_C = C.sum()：p̂ = (C.sum(axis=0) + 1) / (C.sum() + V)。", *_BACKOFF)
 
 GAMMA_SWAPPED = Hint(
     "gamma_swapped", "γ 乘错了项",
