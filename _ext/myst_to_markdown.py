@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import nbformat
 
 import book_layout
+import exercise_marks
 
 
 class ExportError(Exception):
@@ -154,9 +155,9 @@ def quote(markdown: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in text.split("\n"))
 
 
-def headed(title: str, body: str) -> str:
-    """A titled block: a quotation whose first line is the title in bold."""
-    return quote(f"**{title}**" + (f"\n\n{body}" if body.strip() else ""))
+def headed(title: str, body: str, after: str = "") -> str:
+    """A titled block: a quotation whose first line is the title in bold (and `after` it, in plain text)."""
+    return quote(f"**{title}**{after}" + (f"\n\n{body}" if body.strip() else ""))
 
 
 def folded(summary: str, body: str) -> str:
@@ -489,19 +490,22 @@ def maths(context: Context, d: Directive) -> str:
     return f"$$\n{d.body}\n$$"
 
 
-def rest_quoted(title: str) -> Callable:
-    return lambda head, rest: headed(title, rest.strip("\n"))
-
-
 DEEP_START = "第一遍可以跳过，从下面的“深入结束”处接着读。"
 
 
+def exercise_mark(d: Directive) -> str:
+    """“【纸笔】” or “【需要电脑】” after the title, from the exercise's class (_ext/exercise_marks.py)."""
+    mark = exercise_marks.mark_of(d.options.get("class", "").split())
+    return f"【{mark}】" if mark else ""
+
+
 def _exercise(c, d):
-    return headed(exercise_title(c, d, False), c.markdown(d.body)), None
+    return headed(exercise_title(c, d, False), c.markdown(d.body), exercise_mark(d)), None
 
 
 def _exercise_start(c, d):
-    return "", rest_quoted(exercise_title(c, d, True))
+    title, mark = exercise_title(c, d, True), exercise_mark(d)
+    return "", lambda head, rest: headed(title, rest.strip("\n"), mark)
 
 
 def _exercise_end(c, d):

@@ -108,3 +108,21 @@ def book_boxes() -> list[tuple[str, str, dict]]:
                 kind, label, options = read_call("".join(cell["source"]))
                 found.append((chapter.stem, kind, {"label": label, **options}))
     return found
+
+
+EXERCISE = re.compile(r"^(?:```|:::)\{(?:exercise|exercise-start)\}(.*)\n((?::[\w-]+:.*\n)*)", re.M)
+DIRECTIVE_OPTION = re.compile(r"^:([\w-]+):\s*(.*)$", re.M)
+
+
+def exercise_classes(path: Path) -> list[tuple[str, list[str]]]:
+    """(label, classes) of every exercise of a notebook, in order."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    found = []
+    for source in ("".join(c["source"]) + "\n" for c in cells if c["cell_type"] == "markdown"):
+        openings = list(EXERCISE.finditer(source))
+        # every directive of the kind is read, options and all
+        assert len(openings) == len(re.findall(r"\{exercise(?:-start)?\}", source)), source[:200]
+        for match in openings:
+            options = dict(DIRECTIVE_OPTION.findall(match.group(2)))
+            found.append((options.get("label", match.group(1).strip()), options.get("class", "").split()))
+    return found

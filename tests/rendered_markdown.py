@@ -8,6 +8,8 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup, SoupStrainer, Tag
 
+import exercise_marks
+
 # A role renders as “{term}<code>词表</code>”, a backtick directive as a code block whose language is “{name}”, a
 # colon directive, a label, an option line or a substitution as text at the start of a line.
 LEFT_RAW = {
@@ -45,4 +47,23 @@ def exercise_titles(page: Path | Tag) -> list[str]:
     """The exercise titles of a built page (“练习 1.1（你来写：softmax）”), as `words`."""
     if isinstance(page, Path):
         page = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser", parse_only=SoupStrainer("div"))
-    return [words(title) for title in page.select("div.exercise > p.admonition-title")]
+    return [words(_without_mark(title)) for title in page.select("div.exercise > p.admonition-title")]
+
+
+def _without_mark(title: Tag) -> Tag:
+    title = copy.copy(title)
+    for mark in title.select("span.exercise-mark"):
+        mark.decompose()
+    return title
+
+
+def exercise_marks_shown(page: Tag) -> list[str]:
+    """The label after each exercise title of a built page (纸笔 or 需要电脑), the one its class names
+    (_ext/exercise_marks.py); an exercise without exactly one fails."""
+    found = []
+    for exercise in page.select("div.exercise"):
+        marks = exercise.select(":scope > p.admonition-title > span.exercise-mark")
+        assert len(marks) == 1, f"{words(exercise.select_one('p.admonition-title'))}: {len(marks)} marks"
+        assert marks[0].get_text() == exercise_marks.mark_of(exercise["class"]), exercise["class"]
+        found.append(marks[0].get_text())
+    return found

@@ -20,7 +20,7 @@ CHAPTERS = chapter_registry.chapters()
 SKELETON = re.compile(r'^def (my_\w+)\(.*\):\n    """.+?"""\n    raise NotImplementedError\("在这里写你的代码"\)$',
                       re.M | re.S)
 CHECK_CALL = re.compile(r"labcode\.practice\.(check_\w+)\(")
-START = re.compile(r"^```\{exercise-start\} (.+)\n:label: ((?:ch\d+|app)-ex-write-[\w-]+)\n```", re.M)
+START = re.compile(r"^```\{exercise-start\} (.+)\n:label: ((?:ch\d+|app)-ex-write-[\w-]+)\n(?::[\w-]+:.*\n)*```", re.M)
 
 
 def skeleton(*args):

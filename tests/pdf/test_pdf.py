@@ -12,13 +12,14 @@ import yaml
 import book_layout
 import build_pdf
 import chapter_registry
+import exercise_marks
 import hidden_cells
 from figures import figures
 from handouts import flat as _flat
 from handouts import pages as _pages
 from handouts import text as _text
 from handouts import typeset as _typeset
-from notebook_outputs import load, markdown_text
+from notebook_outputs import exercise_classes, load, markdown_text
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDGET_REPRS = ("FloatSlider(", "IntSlider(", "FloatLogSlider(", "Output(", "VBox(", "HBox(", "Layout(",
@@ -182,6 +183,19 @@ def test_table_cells_are_ragged_right(pdf_dir):
 
 
 # --- each chapter's handout and answer key --------------------------------------
+
+# Each exercise title in print, then its label: “练习4.7（为什么……）纸笔” (whitespace removed).
+PRINTED_MARK = re.compile(r"练习[A-Z\d]+\.\d+（[^）]*）(" + "|".join(exercise_marks.MARKS.values()) + ")")
+
+
+def test_every_exercise_title_prints_its_mark(pdf_dir):
+    """纸笔 or 需要电脑 after each exercise title of the student handouts, as the notebook's class says."""
+    for chapter in CHAPTERS:
+        wanted = [exercise_marks.mark_of(classes)
+                  for _, classes in exercise_classes(ROOT / f"{chapter['docname']}.ipynb")]
+        printed = PRINTED_MARK.findall(_flat(_text(pdf_dir / f"{chapter['stem']}.pdf")))
+        assert printed == wanted, chapter["stem"]
+
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c["stem"])
 def test_handouts_open_with_the_chinese_chapter_heading(pdf_dir, chapter):

@@ -23,7 +23,7 @@ import book_layout
 import labcode
 import learner_kit
 from myst_to_markdown import Book, ExportError, Page, Target, export_notebook
-from rendered_markdown import exercise_titles, headed_by, raw_myst, words
+from rendered_markdown import exercise_marks_shown, exercise_titles, headed_by, raw_myst, words
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = [ROOT / "intro.ipynb", *sorted((ROOT / "book").glob("*.ipynb"))]
@@ -97,22 +97,22 @@ def test_headings_are_numbered_as_on_the_site_and_labels_disappear():
 
 def test_exercises_solutions_and_deep_boxes_keep_their_numbered_titles():
     texts = markdown(
-        "```{exercise-start} 你来写：$x$\n:label: ch1-ex-write\n```\n\n补全 `f`。",
+        "```{exercise-start} 你来写：$x$\n:label: ch1-ex-write\n:class: needs-computer\n```\n\n补全 `f`。",
         {"source": "def f(x): ..."},
         "```{exercise-end}\n```",
         "```{solution-start} ch1-ex-write\n:class: dropdown\n```\n\n先减最大值：",
         {"source": "f(1)", "metadata": {"jupyter": {"source_hidden": True}}},
         "```{solution-end}\n```",
-        ":::{exercise} 上下界\n:label: ch1-ex-bounds\n\n证明 $a \\le b$。\n:::\n\n"
+        ":::{exercise} 上下界\n:label: ch1-ex-bounds\n:class: by-hand\n\n证明 $a \\le b$。\n:::\n\n"
         "```{solution-start} ch1-ex-bounds\n```",
         "看代码。\n```{solution-end}\n```",
         "正文。\n\n:::{deep-start} 边界 $x$\n:::",
         "深入的正文。",
         ":::{deep-end}\n:::\n\n接着读。")
     assert texts == [
-        "> **练习 1.1（你来写：$x$）**\n>\n> 补全 `f`。",
+        "> **练习 1.1（你来写：$x$）**【需要电脑】\n>\n> 补全 `f`。",
         "<details>\n<summary><strong>解答：练习 1.1（你来写：$x$）</strong></summary>\n\n先减最大值：\n\n</details>",
-        "> **练习 1.2（上下界）**\n>\n> 证明 $a \\le b$。\n\n> **解答：练习 1.2（上下界）**",
+        "> **练习 1.2（上下界）**【纸笔】\n>\n> 证明 $a \\le b$。\n\n> **解答：练习 1.2（上下界）**",
         "看代码。",
         "正文。\n\n> **深入：边界 $x$**\n>\n> 第一遍可以跳过，从下面的“深入结束”处接着读。",
         "深入的正文。",
@@ -275,6 +275,9 @@ def test_a_notebook_says_what_its_page_says(learner):
         assert name == "intro.ipynb" or exercises, name
         assert in_order(exercises, text) == [], f"{name}: exercise titles"
         assert set(exercises) <= bold, f"{name}: an exercise without its title"
+        marks = exercise_marks_shown(page)
+        marked = [f"{title}【{mark}】" for title, mark in zip(exercises, marks, strict=True)]
+        assert in_order(marked, text) == [], f"{name}: an exercise without its mark (纸笔 or 需要电脑)"
         assert in_order(glued, text) == [], f"{name}: glued numbers"
         assert in_order(numbered, text) == [], f"{name}: numbered references"
 
