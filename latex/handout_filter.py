@@ -29,6 +29,7 @@ from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solut
 
 import answer_folds
 import book_layout
+import reading_mode
 from learner_notebooks import read_book
 from myst_to_markdown import Book, number_after, said_number
 
@@ -46,14 +47,17 @@ def _kept_in_key(node) -> bool:
         _has_class(node, ANSWER_FOLD)
 
 
+def _inside(node, test) -> bool:
+    """Some ancestor of `node` passes `test`."""
+    parent = node.parent
+    while parent is not None and not test(parent):
+        parent = parent.parent
+    return parent is not None
+
+
 def _inside_kept(node) -> bool:
     """Inside an exercise, a solution or a box that the key keeps whole (so it is kept with it)."""
-    parent = node.parent
-    while parent is not None:
-        if _kept_in_key(parent):
-            return True
-        parent = parent.parent
-    return False
+    return _inside(node, _kept_in_key)
 
 
 def cut_to_mode(app, doctree, docname) -> None:
@@ -152,8 +156,7 @@ def drop_not_written_reports(doctree) -> None:
 WRITE_TITLE = "你来写"  # in the title of each exercise that asks the reader for a function (CONTRIBUTING.md)
 WRITE_LINES = 12  # ruled lines under each skeleton of the student handout (\handoutwritinglines, handout.sty)
 # Where the site's reading-mode line (_ext/reading_mode.py) stands: said once per “你来写”, with the answer key's file.
-WRITE_NOTE = ("把要写的几步先写在纸上（或在心里过一遍），再对照本章练习答案（{answers}）里的解答；"
-              "检查格的报告只在运行笔记本时才有。")
+WRITE_NOTE = reading_mode.WRITE_FIRST + "，再对照本章练习答案（{answers}）里的解答；检查格的报告只在运行笔记本时才有。"
 
 
 def you_write_on_paper(doctree, docname: str) -> None:
@@ -194,6 +197,9 @@ def _exercises_by_page(doctree, docname: str) -> list[tuple[nodes.Element, str]]
     return list(page.values())
 
 
+WORKED_TITLE = "讲解"
+
+
 def worked_answers_after_boxes(doctree) -> None:
     """In the key, an answer box prints its answer (答案：…): the fold right after it is the worked answer, titled
     讲解 rather than a second 答案."""
@@ -203,9 +209,6 @@ def worked_answers_after_boxes(doctree) -> None:
         title = fold.next_node(answer_folds.answer_title)
         if before and _has_class(before[-1], ANSWER_BOX) and title is not None and title.astext() == answer_folds.TITLE:
             title.children = [nodes.Text(answer_folds.OPEN + WORKED_TITLE)]
-
-
-WORKED_TITLE = "讲解"
 
 
 EXERCISES_SECTION = "练习"  # the title of the section of exercises that ends each chapter
@@ -284,18 +287,11 @@ URL_THEN_SPACE = re.compile(r"(https?://[^\s，。；：、（）]+) +(?=[，。
 VERBATIM = (nodes.FixedTextElement, nodes.literal, nodes.raw, nodes.math, nodes.math_block)
 
 
-def _inside(node, kinds) -> bool:
-    parent = node.parent
-    while parent is not None and not isinstance(parent, kinds):
-        parent = parent.parent
-    return parent is not None
-
-
 def tie_numbers(app, doctree, docname) -> None:
     """No line breaks between a numbered reference's word and its number; no space between an address and the
     punctuation after it."""
     for text in list(doctree.findall(nodes.Text)):
-        if _inside(text, VERBATIM):
+        if _inside(text, lambda parent: isinstance(parent, VERBATIM)):
             continue
         tied = NUMBERED_WORD.sub(lambda m: NO_BREAK + (m[1] + NO_BREAK if m[1] else ""), text.astext())
         tied = URL_THEN_SPACE.sub(r"\1", tied)

@@ -165,7 +165,6 @@ NO_TIKZ = "".join(f"\\expandafter\\def\\csname ver@{package}.sty\\endcsname{{}}"
 # appendix) skips declaring the bold maths font, 0.4 s of each pass.
 MATHS_IN_BOLD = re.compile(r"\\(?:chapter|(?:sub)*section|(?:sub)?paragraph|begin\{handoutdeep\})\*?\{[^\n]*\\\(")
 
-
 VERBATIM_BODY = re.compile(r"(?<=\\begin\{sphinxVerbatim\}\[commandchars=\\\\\\\{\\\}\]\n)"
                            r".*?(?=^\\end\{sphinxVerbatim\})", flags=re.S | re.M)
 

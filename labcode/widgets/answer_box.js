@@ -394,10 +394,6 @@ const gradientPart = (z, y, k) => (k === y
   ? plus([probability(z, k), negative(leaf(1, "$1$"), "$−1$")], `$g_${k}$`, `$g_${k}$`)
   : probability(z, k, `$g_${k}$`));
 
-// How far forgetting the +1 of the unigram moves chapter 5's answer: (1 − γ)|t/N − (t + 1)/(N + V)|, where
-// t = Σ_i C_iy is how often y is a next symbol.
-const unigramSlip = (targets, j, gamma) => (1 - gamma) *
-  Math.abs(targets[j] / sum(targets) - (targets[j] + 1) / (sum(targets) + targets.length));
 const IDIOM_CHARACTERS = [..."之不一人无可有以心大天生自如而"];
 const KINDS = {
   softmax: {
@@ -563,8 +559,8 @@ const KINDS = {
       const symbols = [".", ...letters];
       let counts;
       do counts = symbols.map(() => int(rand, 0, 4)); while (!counts.includes(0) || sum(counts) === 0);
-      // Forgetting the +1 of the unigram, t/N for (t + 1)/(N + V), must land outside the tolerance (twice
-      // over): with N = tV, say, the two are equal and the slip would pass.
+      // Every slip must land apart from the answer (slipsApart): forgetting the +1 of the unigram, say, gives the
+      // answer itself when N = V Σ_i C_iy.
       const zero = symbols.filter((_, j) => counts[j] === 0);
       let targets, next, gamma, values;
       do {
@@ -572,7 +568,7 @@ const KINDS = {
         next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
         gamma = pick(rand, [0.5, 0.8, 0.9]);
         values = { symbols, counts, targets, gamma, prev: pick(rand, letters), next };
-      } while (unigramSlip(targets, symbols.indexOf(next), gamma) <= 0.002 || !slipsApart(this, values));
+      } while (!slipsApart(this, values));
       const quote = (s) => `“${s}”`;
       return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
                                 N: String(sum(targets)), counts: vector(counts), targets: vector(targets),
