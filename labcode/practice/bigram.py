@@ -191,7 +191,7 @@ def _counts_mistakes(probe):
     W, C = probe.args
     W, C = W.astype(np.float64), C.astype(np.float64)
     (loss_ref, dW_ref), N, n = probe.expected, C.sum(), C.sum(axis=1)
-    logp, log_columns = _log_normalised(W, axis=1), _log_normalised(W, axis=0)
+    logp, log_columns = W - _lse(W, 1), W - _lse(W, 0)
     p, columns = np.exp(logp), np.exp(log_columns)
     e = np.exp(W)                                                            # 没减最大值
     return [
@@ -200,7 +200,7 @@ def _counts_mistakes(probe):
         (hints.COUNTS_NO_MAX_SHIFT, ((n @ np.log(e.sum(axis=1)) - (C * W).sum()) / N, ANY)),
         (hints.COUNTS_NO_MAX_SHIFT, (-(C * np.log(e / e.sum(axis=1, keepdims=True))).sum() / N, ANY)),
         (hints.COUNTS_ZERO_TIMES_INF, (-(C * logp).sum() / N, ANY)),         # 0 × (-inf)，ln p 本身是稳定的
-        (hints.COUNTS_ZERO_TIMES_INF, ((n @ _row_lse(W) - (C * W).sum()) / N, ANY)),  # C * W：同一个 0 × (-inf)
+        (hints.COUNTS_ZERO_TIMES_INF, ((n @ _lse(W, 1)[:, 0] - (C * W).sum()) / N, ANY)),  # C * W：同一个 0 × (-inf)
         (hints.COUNTS_WRONG_AXIS, (-(C * log_columns).sum() / N, ANY)),
         (hints.COUNTS_MISSING_N, (ANY, (p - C) / N)),
         (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N)),               # n 的形状是 (V,)
@@ -211,13 +211,7 @@ def _counts_mistakes(probe):
     ]
 
 
-def _row_lse(W):
-    """每一行的 logsumexp（先减这一行的最大值），形状 (V,)。"""
-    m = W.max(axis=1)
-    return m + np.log(np.exp(W - m[:, None]).sum(axis=1))
-
-
-def _log_normalised(W, axis):
-    """沿 axis 的 log-softmax（先减最大值）；整行（列）都是 -inf 时得到 nan。"""
-    s = W - W.max(axis=axis, keepdims=True)
-    return s - np.log(np.exp(s).sum(axis=axis, keepdims=True))
+def _lse(W, axis):
+    """沿 axis 的 logsumexp（先减最大值），保留这一轴。"""
+    m = W.max(axis=axis, keepdims=True)
+    return m + np.log(np.exp(W - m).sum(axis=axis, keepdims=True))
