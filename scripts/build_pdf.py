@@ -212,15 +212,15 @@ def run_latex(latex_dir: Path, doc: dict) -> Path:
         if not log.exists():
             log.write_text(result.stdout + result.stderr, encoding="utf-8")
         raise BuildError(f"xelatex failed on {tex.name}", log)
-    lost = lost_glyphs(log)
-    if lost:
-        raise BuildError(f"{tex.name}: no glyph in the fonts for {' '.join(lost)}", log)
+    check_glyphs(log, tex.name)
     return tex.with_suffix(".pdf")
 
 
-def lost_glyphs(log: Path) -> list[str]:
-    """Characters xelatex found in no font (latex/handout.sty has it log them)."""
-    return sorted(set(re.findall(r"Missing character: There is no (.) ", log.read_text(errors="replace"))))
+def check_glyphs(log: Path, name: str) -> None:
+    """Stop at characters xelatex found in no font (latex/handout.sty has it log them)."""
+    lost = sorted(set(re.findall(r"Missing character: There is no (.) ", log.read_text(errors="replace"))))
+    if lost:
+        raise BuildError(f"{name}: no glyph in the fonts for {' '.join(lost)}", log)
 
 
 def page_count(pdf: Path) -> str:

@@ -164,14 +164,13 @@ def run_notebook(submission, exercises, seeds, limits):
 
 def stop(process):
     """结束子进程和它开出的所有进程（POSIX 上是整个进程组）。"""
-    if process.poll() is None or os.name == "posix":
-        try:
-            if os.name == "posix":
-                os.killpg(process.pid, signal.SIGKILL)
-            else:
-                process.kill()
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
+    try:
+        if os.name == "posix":
+            os.killpg(process.pid, signal.SIGKILL)
+        elif process.poll() is None:
+            process.kill()
+    except OSError:                       # ProcessLookupError：进程组已经没了
+        pass
     process.wait()
 
 

@@ -56,8 +56,7 @@ class Program:
 
     def defined(self):
         """笔记本里在顶层定义了的名字（读不懂的格按文字猜）。"""
-        names = set().union(*(s.binds for s in self.statements), *(b.names for b in self.broken))
-        return names
+        return set().union(*(s.binds for s in self.statements), *(b.names for b in self.broken))
 
     def needed(self, names):
         """运行哪些语句才能得到 names（按笔记本里的先后）：定义它们的语句，以及这些语句用到的名字的定义，

@@ -86,6 +86,18 @@ def run(check, fn, probes, *, coerce, predict, advice, params, modified, explain
     if float32:
         probes = [dataclasses.replace(probe, slack=FLOAT32 * magnitude((probe.args, probe.expected)))
                   for probe in probes]
+
+    def attempt(probe, first):
+        """一项检查：调用、整理、比较、看参数有没有被改动。第一项就抛出 NotImplementedError 时返回 None。"""
+        copies = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in probe.args)  # 数组的副本
+        outcome = invoke(fn, copies)
+        if first and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
+            return None
+        verdict = judge(probe, outcome, coerce, predict, explain_error, explain_shape)
+        if verdict[0].passed:
+            verdict = changed(probe, copies, params, modified, verdict[2]) or verdict
+        return verdict
+
     budget, capture = guard.Budget(), guard.Capture()
     judged = []
     for probe in probes:
@@ -93,8 +105,7 @@ def run(check, fn, probes, *, coerce, predict, advice, params, modified, explain
             judged.append(_unrun(probe, budget))
             continue
         try:
-            verdict = budget.run(functools.partial(_attempt, fn, probe, not judged, coerce, predict, explain_error,
-                                                   explain_shape, params, modified), capture)
+            verdict = budget.run(functools.partial(attempt, probe, not judged), capture)
         except guard.TimeUp:
             verdict = _timed_out(probe, budget)
         except KeyboardInterrupt:
@@ -107,18 +118,6 @@ def run(check, fn, probes, *, coerce, predict, advice, params, modified, explain
             return CheckResult(check, [case], advice=advice, tolerance=tolerance, not_written=True)
         judged.append(verdict)
     return CheckResult(check, settle(judged), advice=advice, tolerance=tolerance, printed=capture)
-
-
-def _attempt(fn, probe, first, coerce, predict, explain_error, explain_shape, params, modified):
-    """一项检查：调用、整理、比较、看参数有没有被改动。第一项就抛出 NotImplementedError 时返回 None。"""
-    copies = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in probe.args)  # 数组各复制一份
-    outcome = invoke(fn, copies)
-    if first and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
-        return None
-    verdict = judge(probe, outcome, coerce, predict, explain_error, explain_shape)
-    if verdict[0].passed:
-        verdict = changed(probe, copies, params, modified, verdict[2]) or verdict
-    return verdict
 
 
 def _timed_out(probe, budget):
