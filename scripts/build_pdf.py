@@ -251,14 +251,9 @@ def build(out: Path, work: Path, cache: Path | None) -> list[Path]:
         prepare_tex(latex_dir / doc["target"], doc, course_title, back_matter)
 
     out.mkdir(parents=True, exist_ok=True)
-    built = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         futures = [(doc, pool.submit(run_latex, latex_dir, doc)) for doc in docs]
-        for doc, future in futures:
-            target = out / doc["pdf"]
-            shutil.copyfile(future.result(), target)
-            built.append(target)
-    return built
+        return [shutil.copyfile(future.result(), out / doc["pdf"]) for doc, future in futures]
 
 
 def main(argv: list[str] | None = None) -> int:

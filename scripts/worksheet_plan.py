@@ -48,13 +48,12 @@ class WorksheetError(ValueError):
 def _text(path: Path) -> str:
     """UTF-8 (with or without the BOM Excel writes), or GB18030 (Excel's plain “CSV” on Chinese Windows)."""
     data = Path(path).read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
+    for encoding in ("utf-8-sig", "gb18030"):
         try:
-            return data.decode("gb18030")
+            return data.decode(encoding)
         except UnicodeDecodeError:
-            raise WorksheetError(f"{path}：读不出来，请存成 UTF-8 或 GBK 编码的 CSV") from None
+            pass
+    raise WorksheetError(f"{path}：读不出来，请存成 UTF-8 或 GBK 编码的 CSV")
 
 
 def read_table(path: Path, columns: dict[str, tuple[str, ...]], required: set[str]) -> list[tuple[int, dict]]:
@@ -126,13 +125,10 @@ def chapter_boxes(chapters: list[str]) -> list[Box]:
     if unknown or not chapters:
         raise WorksheetError(f"--chapters：书里没有第 {'、'.join(unknown) or '?'} 章；可以选 {'、'.join(known)}"
                              "（附录写 A），用逗号隔开，如 1,2")
-    boxes = []
-    for number, docname in known.items():
-        if number not in chapters:
-            continue
-        for box in notebook_boxes(ROOT / f"{docname}.ipynb", number):
-            boxes.append(Box(number, book_layout.label(number), f"{docname}.html", box.label, box.kind,
-                             box.section, box.title, box_problem(box.kind, box.label, box.options)))
+    boxes = [Box(number, book_layout.label(number), f"{docname}.html", box.label, box.kind, box.section, box.title,
+                 box_problem(box.kind, box.label, box.options))
+             for number, docname in known.items() if number in chapters
+             for box in notebook_boxes(ROOT / f"{docname}.ipynb", number)]
     if not boxes:
         raise WorksheetError(f"--chapters：第 {'、'.join(chapters)} 章里没有“动手算”框")
     return boxes

@@ -221,11 +221,8 @@ def grade_folder(folder, *, chapters=None, salt="", jobs=2, limits=None, pattern
                    for relative, (submission, own) in work.items()}
         for future in concurrent.futures.as_completed(futures):
             runs[futures[future]] = future.result()
-    rows = []
-    for student, own in sorted(by_student.items()):
-        for exercise in exercises:
-            submission = chosen[student, exercise.function]
-            rows.append(row_for(student, exercise, submission, own, runs, seeds[student, exercise.function]))
+    rows = [row_for(student, exercise, chosen[student, exercise.function], own, runs, seeds[student, exercise.function])
+            for student, own in sorted(by_student.items()) for exercise in exercises]
     notebooks = {student: {s.relative: runs.get(s.relative, {"error": s.error}) for s in own}
                  for student, own in by_student.items()}
     return rows, notebooks, exercises

@@ -47,13 +47,10 @@ class Capture(io.StringIO):
 
 @contextlib.contextmanager
 def captured(capture):
-    """这一段里 sys.stdout、sys.stderr 的内容都写进 capture；之后原样放回（读者换掉了它们也一样）。"""
-    out, err = sys.stdout, sys.stderr
-    try:
-        with contextlib.redirect_stdout(capture), contextlib.redirect_stderr(capture):
-            yield capture
-    finally:
-        sys.stdout, sys.stderr = out, err
+    """这一段里 sys.stdout、sys.stderr 的内容都写进 capture；之后原样放回（读者换掉了它们也一样：redirect_* 退出时
+    放回的是进来时的那一个）。"""
+    with contextlib.redirect_stdout(capture), contextlib.redirect_stderr(capture):
+        yield capture
 
 
 _active = threading.local()   # 这个线程上已经有一个时限在走：里面的（读者的函数又调用了 check_*）沿用它
