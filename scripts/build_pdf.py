@@ -300,10 +300,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    return str(path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path)
 
 
 if __name__ == "__main__":

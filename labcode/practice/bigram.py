@@ -129,7 +129,7 @@ def _bigram_mistakes(probe):
 
 def _bigram_error(probe, raised):
     W, xs, ys = probe.args
-    return raised_in_batch(raised, W[xs], targets=ys)
+    return raised_in_batch(raised, W[xs], np.ones(len(xs), dtype=bool), ys)    # 每一行都有效
 
 
 def _optimum_case(seed):

@@ -198,17 +198,16 @@ def _mean_loss_error(probe, raised):
     return raised_in_batch(raised, logits, targets != IGNORE, targets)
 
 
-def raised_in_batch(raised, scores, rows=None, targets=None):
+def raised_in_batch(raised, scores, rows, targets):
     """一批分数（形状 (N, V)）上抛出的错认得出的几种：拿 -100 当下标、目标下标 + 1 越界、少了 keepdims、没减最大值。
 
-    rows 是有效的行（掩码），没给时每一行都有效；targets 是每一行的目标编号（形状 (N,)）。
+    rows 是有效的行（掩码），targets 是每一行的目标编号（形状 (N,)）。
     """
     error, message = raised.error, str(raised.error)
     N, V = scores.shape
-    if rows is not None and not rows.all() and isinstance(error, IndexError) and \
-            ("-100" in message or "out of range" in message):
+    if not rows.all() and isinstance(error, IndexError) and ("-100" in message or "out of range" in message):
         return hints.IGNORE_AS_INDEX
-    if targets is not None and off_the_end(raised, targets[rows if rows is not None else slice(None)], V):
+    if off_the_end(raised, targets[rows], V):
         return hints.TARGET_OFF_BY_ONE
     # 形状 (n,) 的行最大值（或行和）与 (n, V) 的分数相减：NumPy 说 “shapes (n,V) (n,)”
     for n, v, m in re.findall(r"\((\d+), ?(\d+)\) \((\d+),\)", message if isinstance(error, ValueError) else ""):

@@ -172,9 +172,10 @@ class CheckResult:
             if any(long_array(arg) for arg in first.args):
                 parts.append(("完整输入", FULL_INPUTS.format(check=self.check)))
             parts += [("期望", first.expected), ("实际", first.actual), ("问题", first.message)]
-            hint = first.mistake or (self.mistakes[0] if self.mistakes else None)
-            if hint is not None:
-                seen_in = "" if first.mistake else f"（在“{_case_with(self.failures, hint)}”这一项里认出）"
+            named = next((case for case in self.failures if case.mistake is not None), None)   # 第一个认出错误的
+            if named is not None:
+                hint = named.mistake
+                seen_in = "" if named is first else f"（在“{named.name}”这一项里认出）"
                 parts += [("认出的错误", hint.title + seen_in), ("为什么", hint.why)]
             else:
                 hint = self.advice
@@ -222,7 +223,3 @@ class CheckResult:
 
 _MONO = "font-family: var(--pst-font-family-monospace, monospace); white-space: pre-wrap; overflow-wrap: break-word"
 _GRID = "display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.25em 0.8em; margin: 0"
-
-
-def _case_with(cases, hint):
-    return next(case.name for case in cases if case.mistake is not None and case.mistake.key == hint.key)
