@@ -102,7 +102,8 @@ def run(check, fn, probes, *, coerce, predict, advice, params, modified, explain
     judged = []
     for probe in probes:
         if budget.used_up:
-            judged.append(_unrun(probe, budget))
+            message = f"没有运行：前面的几项已经用完了这次检查的 {budget.total:g} 秒"
+            judged.append((Case(probe.name, False, message, probe.shown, args=probe.args), (), set()))
             continue
         try:
             verdict = budget.run(functools.partial(attempt, probe, not judged), capture)
@@ -125,11 +126,6 @@ def _timed_out(probe, budget):
                if budget.limit() > 0 else f"超时：这次检查的 {budget.total:g} 秒用完了，这一项还没有返回")
     return Case(probe.name, False, message, probe.shown, expected=show(probe.expected), actual="（没有返回值）",
                 args=probe.args), (), set()
-
-
-def _unrun(probe, budget):
-    message = f"没有运行：前面的几项已经用完了这次检查的 {budget.total:g} 秒"
-    return Case(probe.name, False, message, probe.shown, args=probe.args), (), set()
 
 
 def changed(probe, copies, params, modified, out):

@@ -174,9 +174,9 @@ def check_counts_loss_and_grad(fn, *, seed=None):
     >>> check_counts_loss_and_grad(without_n).mistakes[0].key
     'counts_missing_n'
     """
-    cases = [_lopsided_case(seed)]
-    cases += [(name, W, count_matrix(xs, ys, W.shape[0])) for name, W, xs, ys in _bigram_cases(seed)]
-    cases.append(_optimum_case(seed))
+    cases = [_lopsided_case(seed),
+             *((name, W, count_matrix(xs, ys, W.shape[0])) for name, W, xs, ys in _bigram_cases(seed)),
+             _optimum_case(seed)]
     probes = [Probe(name, (W, C), loss_and_grad_from_counts(W, C), f"W = {show(W)}，C = {show(C)}")
               for name, W, C in cases]
     return run("check_counts_loss_and_grad", fn, probes, coerce=as_loss_and_grad, predict=_counts_mistakes,

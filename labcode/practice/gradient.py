@@ -23,21 +23,18 @@ DIFFERENCE_TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:
 
 def _gradient_cases(seed):
     rng = draws(seed, SEED)
-    cases = [
+    return [
         ("书里的例子 [ln 2, 0, -ln 2]，y = 1", np.log([2.0, 1.0, 0.5]), 1),
         ("[0, 1, 2]，y = 0", np.array([0.0, 1.0, 2.0]), 0),
         ("分数全相等（V = 5）", np.zeros(5), 4),
         ("只有一个候选", np.array([2.0]), 0),
-    ]
-    cases += random_targets(rng)
-    cases += [
+        *random_targets(rng),
         ("float32 输入", rng.normal(0.0, 3.0, 6).astype(np.float32), 2),
         ("第 2 章的大分数 [1000, 1001, 999]，y = 1", np.array([1000.0, 1001.0, 999.0]), 1),
         ("分数都很负 [-1000, -1001, -1002]，y = 2", np.array([-1000.0, -1001.0, -1002.0]), 2),
         ("目标的概率下溢成 0：[1000, -1000]，y = 1", np.array([1000.0, -1000.0]), 1),
         ("近乎确定且押对了 [0, 40]，y = 1", np.array([0.0, 40.0]), 1),
     ]
-    return cases
 
 
 def check_cross_entropy_grad(fn, *, seed=None):
