@@ -89,11 +89,8 @@ def filled(chapter, kind, right):
     first, second = functions[0], functions[1]
     code = {name: right[name] for name in functions}
     expect = dict.fromkeys(functions, "pass")
-    if kind == "wrong":
-        code = {name: WRONG[name][0] for name in functions}
-        expect = {name: f"mistake:{WRONG[name][1]}" for name in functions}
-    elif kind == "mixed":
-        for name in functions[::2]:
+    if kind in ("wrong", "mixed"):                                  # mixed: every other function wrong
+        for name in functions[::1 if kind == "wrong" else 2]:
             code[name], expect[name] = WRONG[name][0], f"mistake:{WRONG[name][1]}"
     elif kind == "syntax":
         code[first] = code[first].replace("):\n", ")\n", 1)                         # the colon forgotten
