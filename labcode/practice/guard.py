@@ -128,16 +128,14 @@ def _watchdog(seconds, inside, entry):
     target, lock, done = threading.get_ident(), threading.Lock(), threading.Event()
 
     def watch():
-        if done.wait(seconds):
-            return
-        while True:
+        wait = seconds
+        while not done.wait(wait):
             with lock:
                 frame = sys._current_frames().get(target)
                 if done.is_set() or not _running_in(frame, entry):
                     return
                 _async_raise(target, TimeUp)
-            if done.wait(REPEAT_SECONDS):
-                return
+            wait = REPEAT_SECONDS
 
     threading.Thread(target=watch, name="labcode-deadline", daemon=True).start()
     try:

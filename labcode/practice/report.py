@@ -151,9 +151,6 @@ class CheckResult:
         state = "通过" if self.passed else "没通过"
         return f"<CheckResult {self.check}: {state} {len(self.cases) - len(self.failures)}/{len(self.cases)}>"
 
-    def __str__(self):
-        return "\n".join(self._lines())
-
     def _repr_pretty_(self, printer, cycle):
         # IPython 的纯文本视图（终端、PDF 讲义）给出完整报告；repr() 仍是一行。
         printer.text(str(self))
@@ -191,14 +188,14 @@ class CheckResult:
         parts.append(("比较标准", self.tolerance))
         return parts
 
-    def _lines(self):
+    def __str__(self):
         lines = [f"{self.check}：{self.verdict()}"]
         for label, text in self._sections():
             if isinstance(text, Hint):
                 text = f"{text.where}（{text.notebook}）"
             text = text.replace("\n", "\n    ")  # 多行的数组接着缩进，不顶格
             lines.append(f"  {label}：{text}" if label else f"  {text}")
-        return lines
+        return "\n".join(lines)
 
     def _repr_html_(self):
         # 只用继承来的颜色和字体（不用 <code>，主题会给它上色）：亮色、暗色主题里都清楚。
