@@ -75,8 +75,7 @@ def _interpolated_mistakes(probe):
 
     def nll(uni, weight=gamma, empty_keeps_gamma=False):
         w = np.full(len(xs), weight) if empty_keeps_gamma else np.where(n[xs] > 0, weight, 0.0)
-        with np.errstate(divide="ignore"):
-            return float(-np.mean(np.log(w * C[xs, ys] / np.maximum(n[xs], 1) + (1 - w) * uni[ys])))
+        return float(-np.mean(np.log(w * C[xs, ys] / np.maximum(n[xs], 1) + (1 - w) * uni[ys])))
 
     return [
         (hints.UNIGRAM_NOT_SMOOTHED, nll(C.sum(axis=0) / N)),
