@@ -124,12 +124,9 @@ def assign(submissions, exercises):
     by_student = {}
     for submission in submissions:
         by_student.setdefault(submission.student, []).append(submission)
-    chosen = {}
-    for student, own in by_student.items():
-        for exercise in exercises:
-            candidates = [s for s in own if exercise.function in s.names]
-            candidates.sort(key=lambda s: (Path(exercise.notebook).stem not in s.relative, s.relative))
-            chosen[student, exercise.function] = candidates[0] if candidates else None
+    chosen = {(student, e.function): min((s for s in own if e.function in s.names), default=None,
+                                         key=lambda s: (Path(e.notebook).stem not in s.relative, s.relative))
+              for student, own in by_student.items() for e in exercises}
     return by_student, chosen
 
 
