@@ -136,11 +136,10 @@ def chapter_boxes(chapters: list[str]) -> list[Box]:
 
 # --- a student's variants -------------------------------------------------------------------------------
 
-def check_salt(salt: str) -> str:
+def check_salt(salt: str) -> None:
     if not isinstance(salt, str) or len(salt) < MIN_SALT:
         raise WorksheetError(f"课程的盐（--salt 或环境变量 LM_BY_HAND_SALT）至少要 {MIN_SALT} 个字符，"
                              f"收到 {len(salt or '')} 个：随便写一串只有你知道的字，记下来，不要公开")
-    return salt
 
 
 def candidate(salt: str, student: str, label: str, k: int) -> int:
