@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..practice.exercises import EXERCISES
@@ -136,8 +136,7 @@ def run_notebook(submission, exercises, seeds, limits):
         results = Path(work) / "results.jsonl"
         job = {"notebook": str(submission.path.resolve()), "results": str(results),
                "exercises": [{"function": e.function, "check": e.check, "seed": seeds[e.function]} for e in exercises],
-               **{name: getattr(limits, name) for name in ("case_seconds", "exercise_seconds", "statement_seconds",
-                                                            "memory_mb")}}
+               **asdict(limits)}                  # 子进程用到的是 notebook_seconds 之外的几项
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "PYTHONSTARTUP": "", "PYTHONIOENCODING": "utf-8"}
         log = Path(work) / "output.txt"
