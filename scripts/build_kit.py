@@ -24,7 +24,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "_build" / "kit"
-SOURCES = ("pyproject.toml", "labcode")
 # 2026-01-01 00:00 UTC: any fixed date makes the zip entries, and so the wheel's bytes, reproducible.
 SOURCE_DATE_EPOCH = "1767225600"
 
@@ -38,12 +37,8 @@ def build_wheel(out: Path = OUT) -> Path:
         raise RuntimeError(f"{uv} is missing: `make` installs uv into .venv (see the Makefile)")
     out = Path(out).resolve()
     with tempfile.TemporaryDirectory(prefix="kit-") as tmp:
-        for name in SOURCES:
-            source, copy = ROOT / name, Path(tmp, name)
-            if source.is_dir():
-                shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-            else:
-                shutil.copyfile(source, copy)
+        shutil.copyfile(ROOT / "pyproject.toml", Path(tmp, "pyproject.toml"))
+        shutil.copytree(ROOT / "labcode", Path(tmp, "labcode"), ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         built = Path(tmp, "dist")
         env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
         proc = subprocess.run([str(uv), "build", "--wheel", "--quiet", "--out-dir", str(built), tmp],

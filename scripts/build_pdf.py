@@ -212,15 +212,15 @@ def run_latex(latex_dir: Path, doc: dict) -> Path:
         if not log.exists():
             log.write_text(result.stdout + result.stderr, encoding="utf-8")
         raise BuildError(f"xelatex failed on {tex.name}", log)
-    lost = lost_glyphs(log)
-    if lost:
-        raise BuildError(f"{tex.name}: no glyph in the fonts for {' '.join(lost)}", log)
+    check_glyphs(log, tex.name)
     return tex.with_suffix(".pdf")
 
 
-def lost_glyphs(log: Path) -> list[str]:
-    """Characters xelatex found in no font (latex/handout.sty has it log them)."""
-    return sorted(set(re.findall(r"Missing character: There is no (.) ", log.read_text(errors="replace"))))
+def check_glyphs(log: Path, name: str) -> None:
+    """Stop at characters xelatex found in no font (latex/handout.sty has it log them)."""
+    lost = sorted(set(re.findall(r"Missing character: There is no (.) ", log.read_text(errors="replace"))))
+    if lost:
+        raise BuildError(f"{name}: no glyph in the fonts for {' '.join(lost)}", log)
 
 
 def page_count(pdf: Path) -> str:
@@ -251,14 +251,9 @@ def build(out: Path, work: Path, cache: Path | None) -> list[Path]:
         prepare_tex(latex_dir / doc["target"], doc, course_title, back_matter)
 
     out.mkdir(parents=True, exist_ok=True)
-    built = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         futures = [(doc, pool.submit(run_latex, latex_dir, doc)) for doc in docs]
-        for doc, future in futures:
-            target = out / doc["pdf"]
-            shutil.copyfile(future.result(), target)
-            built.append(target)
-    return built
+        return [shutil.copyfile(future.result(), out / doc["pdf"]) for doc, future in futures]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -305,10 +300,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    return str(path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path)
 
 
 if __name__ == "__main__":

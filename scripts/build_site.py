@@ -67,9 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         import build_kit  # a site built elsewhere offers the course package too, as `make site` does
 
         build_kit.build_wheel(out / "_build" / "kit")
-    config = None
-    if args.stored_outputs:
-        config = write_config_copy((out or ROOT / "_build") / "_config_stored.yml", None)
+    config = write_config_copy((out or ROOT / "_build") / "_config_stored.yml", None) if args.stored_outputs else None
     return subprocess.run(command(out, config), cwd=ROOT).returncode
 
 

@@ -61,16 +61,6 @@ def read_answers(path: Path, key: dict) -> dict[tuple[str, int], str]:
     return answers
 
 
-def judge(cases: list[list]) -> list[dict]:
-    """The page's verdicts on [kind, label, variant, text, tolerance] cases (web/answer_boxes.cjs)."""
-    return box_variants.run([["judge", *case] for case in cases], error=WorksheetError)
-
-
-def _plain(message: str) -> str:
-    """A box's message without its marks ($…$ maths, `…` what a reader types)."""
-    return message.replace("$", "").replace("`", "")
-
-
 def _agrees(page_answer, decimal: str) -> bool:
     """The page's answer for the variant is the key's (written with 6 decimals)."""
     mine = json.loads(decimal)
@@ -83,14 +73,15 @@ def grade(answers_path: Path, key_path: Path) -> list[dict]:
     key = read_key(key_path)
     answers = read_answers(answers_path, key)
     typed = [(where, row) for where, row in key.items() if answers.get(where, "").strip()]
-    verdicts = judge([[row["kind"], row["box"], row["variant"], answers[where], float(row["tolerance"])]
-                      for where, row in typed])
+    # The page's verdicts (web/answer_boxes.cjs).
+    verdicts = box_variants.run([["judge", row["kind"], row["box"], row["variant"], answers[where],
+                                  float(row["tolerance"])] for where, row in typed], error=WorksheetError)
     found = {}
     for (where, row), verdict in zip(typed, verdicts, strict=True):
         if not _agrees(verdict["answer"], row["decimal"]):
             raise WorksheetError(f"key.csv 里学号 {where[0]} 第 {where[1]} 题（{row['box']}，变体 {row['variant']}）"
                                  "的答案与网页上这道题的答案不一样：练习纸是用另一个版本的书生成的吗？")
-        message = _plain(verdict["message"])
+        message = verdict["message"].replace("$", "").replace("`", "")   # no marks: $…$ maths, `…` typed text
         hint = message.split("提示：", 1)[1] if not verdict["ok"] and "提示：" in message else ""
         found[where] = {"correct": int(verdict["ok"]), "hint": hint, "message": message}
     missing = {"correct": 0, "hint": "", "message": "没有答案。"}

@@ -67,14 +67,10 @@ def hidden(cell) -> bool:
 
 def hide_folds(cells) -> int:
     """Give every cell inside a fold the metadata that closes it in JupyterLab; return how many cells changed."""
-    changed = 0
-    for i in folded(cells):
-        cell = cells[i]
-        if hidden(cell):
-            continue
+    opened = [cells[i] for i in folded(cells) if not hidden(cells[i])]
+    for cell in opened:
         flags = cell.setdefault("metadata", {}).setdefault("jupyter", {})
         flags["source_hidden"] = True
         if cell["cell_type"] == "code":
             flags["outputs_hidden"] = True
-        changed += 1
-    return changed
+    return len(opened)

@@ -76,10 +76,6 @@ def solutions():
     return found
 
 
-def chapter_notebook(chapter):
-    return json.loads((ROOT / "book" / notebook_of(chapter)).read_text(encoding="utf-8"))
-
-
 def code_cell(source):
     return {"cell_type": "code", "execution_count": None, "id": f"added-{abs(hash(source)) % 10**8}",
             "metadata": {}, "outputs": [], "source": source}
@@ -87,17 +83,14 @@ def code_cell(source):
 
 def filled(chapter, kind, right):
     """The chapter's notebook as a student of this kind hands it in, and what the grader must find in it."""
-    notebook = chapter_notebook(chapter)
+    notebook = json.loads((ROOT / "book" / notebook_of(chapter)).read_text(encoding="utf-8"))
     cells = notebook["cells"]
     functions = [e.function for e in EXERCISES if e.chapter == chapter]
     first, second = functions[0], functions[1]
     code = {name: right[name] for name in functions}
     expect = dict.fromkeys(functions, "pass")
-    if kind == "wrong":
-        code = {name: WRONG[name][0] for name in functions}
-        expect = {name: f"mistake:{WRONG[name][1]}" for name in functions}
-    elif kind == "mixed":
-        for name in functions[::2]:
+    if kind in ("wrong", "mixed"):                                  # mixed: every other function wrong
+        for name in functions[::1 if kind == "wrong" else 2]:
             code[name], expect[name] = WRONG[name][0], f"mistake:{WRONG[name][1]}"
     elif kind == "syntax":
         code[first] = code[first].replace("):\n", ")\n", 1)                         # the colon forgotten
@@ -173,10 +166,8 @@ def write(folder, students=12, chapters=(1, 4), kinds=KINDS):
                 notebook["metadata"]["lm_by_hand"] = {"student": student}
                 path = folder / f"submission-{k:02d}-{chapter}.ipynb"
             path.parent.mkdir(parents=True, exist_ok=True)
-            if kind == "unreadable":
-                path.write_text('{"cells": [这不是 JSON', encoding="utf-8")
-            else:
-                path.write_text(json.dumps(notebook, ensure_ascii=False, indent=1), encoding="utf-8")
+            text = json.dumps(notebook, ensure_ascii=False, indent=1)
+            path.write_text('{"cells": [这不是 JSON' if kind == "unreadable" else text, encoding="utf-8")
             expected.update({(student, name): value for name, value in expect.items()})
     return expected
 

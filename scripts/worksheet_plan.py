@@ -15,7 +15,6 @@ import functools
 import hashlib
 import hmac
 import io
-import itertools
 import json
 import math
 from dataclasses import dataclass, replace
@@ -49,13 +48,12 @@ class WorksheetError(ValueError):
 def _text(path: Path) -> str:
     """UTF-8 (with or without the BOM Excel writes), or GB18030 (Excel's plain “CSV” on Chinese Windows)."""
     data = Path(path).read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
+    for encoding in ("utf-8-sig", "gb18030"):
         try:
-            return data.decode("gb18030")
+            return data.decode(encoding)
         except UnicodeDecodeError:
-            raise WorksheetError(f"{path}：读不出来，请存成 UTF-8 或 GBK 编码的 CSV") from None
+            pass
+    raise WorksheetError(f"{path}：读不出来，请存成 UTF-8 或 GBK 编码的 CSV")
 
 
 def read_table(path: Path, columns: dict[str, tuple[str, ...]], required: set[str]) -> list[tuple[int, dict]]:
@@ -127,13 +125,10 @@ def chapter_boxes(chapters: list[str]) -> list[Box]:
     if unknown or not chapters:
         raise WorksheetError(f"--chapters：书里没有第 {'、'.join(unknown) or '?'} 章；可以选 {'、'.join(known)}"
                              "（附录写 A），用逗号隔开，如 1,2")
-    boxes = []
-    for number, docname in known.items():
-        if number not in chapters:
-            continue
-        for box in notebook_boxes(ROOT / f"{docname}.ipynb", number):
-            boxes.append(Box(number, book_layout.label(number), f"{docname}.html", box.label, box.kind,
-                             box.section, box.title, box_problem(box.kind, box.label, box.options)))
+    boxes = [Box(number, book_layout.label(number), f"{docname}.html", box.label, box.kind, box.section, box.title,
+                 box_problem(box.kind, box.label, box.options))
+             for number, docname in known.items() if number in chapters
+             for box in notebook_boxes(ROOT / f"{docname}.ipynb", number)]
     if not boxes:
         raise WorksheetError(f"--chapters：第 {'、'.join(chapters)} 章里没有“动手算”框")
     return boxes
@@ -141,18 +136,16 @@ def chapter_boxes(chapters: list[str]) -> list[Box]:
 
 # --- a student's variants -------------------------------------------------------------------------------
 
-def check_salt(salt: str) -> str:
+def check_salt(salt: str) -> None:
     if not isinstance(salt, str) or len(salt) < MIN_SALT:
         raise WorksheetError(f"课程的盐（--salt 或环境变量 LM_BY_HAND_SALT）至少要 {MIN_SALT} 个字符，"
                              f"收到 {len(salt or '')} 个：随便写一串只有你知道的字，记下来，不要公开")
-    return salt
 
 
-def candidates(salt: str, student: str, label: str):
-    """The variant IDs a student may get for a box, in order: HMAC-SHA256 of (student, box, k) keyed by the salt."""
-    for k in itertools.count():
-        digest = hmac.new(salt.encode(), f"{student}\0{label}\0{k}".encode(), hashlib.sha256).digest()
-        yield int.from_bytes(digest[:2], "big")
+def candidate(salt: str, student: str, label: str, k: int) -> int:
+    """The k-th variant ID a student may get for a box: HMAC-SHA256 of (student, box, k) keyed by the salt."""
+    digest = hmac.new(salt.encode(), f"{student}\0{label}\0{k}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:2], "big")
 
 
 def _rounded(x):
@@ -220,23 +213,6 @@ class Draws(dict):
         self.update(zip(wanted, map(with_exact, drawn), strict=True))
 
 
-class Lookahead:
-    """An iterator of candidates that shows the next few without taking them."""
-
-    def __init__(self, ids):
-        self.ids, self.buffer = ids, []
-
-    def __iter__(self):
-        return self
-
-    def __next__(self) -> int:
-        return self.buffer.pop(0) if self.buffer else next(self.ids)
-
-    def peek(self, n: int) -> list[int]:
-        self.buffer += itertools.islice(self.ids, n - len(self.buffer))
-        return self.buffer[:n]
-
-
 @dataclass(frozen=True)
 class Item:
     """One problem of a sheet: its number on the sheet, its box, its variant ID and the problem."""
@@ -264,30 +240,33 @@ def assign(roster: list[Student], boxes: list[Box], salt: str, per_box: int = 1)
         raise WorksheetError(f"--per-box 是每个框出几道题，要一个正整数，收到 {per_box!r}")
     taken = {box.label: set() for box in boxes}
     draws = Draws()
-    draws.fetch([(box, n) for student in roster for box in boxes
-                 for n in itertools.islice(candidates(salt, student.id, box.label), per_box)])
+    draws.fetch([(box, candidate(salt, student.id, box.label, k)) for student in roster for box in boxes
+                 for k in range(per_box)])
     sheets = []
     for student in roster:
         items = []
         for box in boxes:
-            ids = Lookahead(candidates(salt, student.id, box.label))
+            ids = functools.partial(candidate, salt, student.id, box.label)
+            start = 0
             for _ in range(per_box):
-                number, problem = _free(box, ids, taken[box.label], len(roster) * per_box, draws)
+                start, number, problem = _free(box, ids, start, taken[box.label], len(roster) * per_box, draws)
                 taken[box.label].add(_identity(problem))
                 items.append(Item(len(items) + 1, box, number, problem))
         sheets.append(Sheet(student, tuple(items)))
     return sheets
 
 
-def _free(box: Box, ids: Lookahead, taken: set[str], wanted: int, draws: Draws) -> tuple[int, Problem]:
+def _free(box: Box, ids, start: int, taken: set[str], wanted: int, draws: Draws) -> tuple[int, int, Problem]:
+    """The first candidate from the `start`-th on that is free: where to go on from, its variant ID, its problem."""
     ahead = BATCH
-    for number in itertools.islice(ids, TRIES):
+    for k in range(start, start + TRIES):
+        number = ids(k)
         if (box.label, number) not in draws:   # the later students of a kind with few problems look further ahead
-            draws.fetch((box, n) for n in (number, *ids.peek(ahead)))
+            draws.fetch((box, ids(j)) for j in range(k, k + ahead + 1))
             ahead *= 4
         problem = draws[box.label, number]
         if _identity(problem) not in taken and not in_book(problem):
-            return number, problem
+            return k + 1, number, problem
     raise WorksheetError(f"{box.chapter_label}的框 {box.label} 的不同题目不够 {wanted} 道（已用 {len(taken)} 道）："
                          "减少 --per-box，或把名单分成几组、每组用不同的盐")
 

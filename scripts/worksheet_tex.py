@@ -143,9 +143,7 @@ def typeset(work: Path, name: str, tex: str) -> Path:
                           f"{name}.tex"], cwd=work, capture_output=True, text=True)
     if run.returncode != 0 or not (work / f"{name}.xdv").exists():
         raise build_pdf.BuildError(f"xelatex failed on {name}.tex", log)
-    lost = build_pdf.lost_glyphs(log)
-    if lost:
-        raise build_pdf.BuildError(f"{name}.tex: no glyph in the fonts for {' '.join(lost)}", log)
+    build_pdf.check_glyphs(log, f"{name}.tex")
     subprocess.run(["xdvipdfmx", "-q", "-o", f"{name}.pdf", f"{name}.xdv"], cwd=work, check=True, capture_output=True)
     return work / f"{name}.pdf"
 

@@ -16,10 +16,7 @@ from .output import feedback, file_name, write_csv
 __all__ = ["grade", "Limits"]
 
 
-DEFAULT_LIMITS = Limits()
-
-
-def grade(submissions, out, *, chapters=None, salt="", jobs=2, limits=DEFAULT_LIMITS, student_pattern=None):
+def grade(submissions, out, *, chapters=None, salt="", jobs=2, limits=None, student_pattern=None):
     """评 submissions 文件夹里的笔记本，把 grades.csv 和 feedback/ 写进 out；返回一份摘要（dict）。
 
     参数
@@ -29,7 +26,7 @@ def grade(submissions, out, *, chapters=None, salt="", jobs=2, limits=DEFAULT_LI
     chapters : 评哪几章，如 ``[1, 2]``；不给时评交上来的笔记本里出现了“你来写”函数的那几章
     salt : 课程的盐：同样的盐重评，每个学生得到同样的一组随机数；换一个盐就换一组
     jobs : 同时评几本笔记本
-    limits : :class:`Limits`，时间与内存的上限
+    limits : :class:`Limits`，时间与内存的上限（不给时用默认值）
     student_pattern : 正则表达式，从笔记本的相对路径里取出名为 student 的组作为学生（见 batch.py）
     """
     start = time.perf_counter()

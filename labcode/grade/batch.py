@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..practice.exercises import EXERCISES
@@ -124,12 +124,9 @@ def assign(submissions, exercises):
     by_student = {}
     for submission in submissions:
         by_student.setdefault(submission.student, []).append(submission)
-    chosen = {}
-    for student, own in by_student.items():
-        for exercise in exercises:
-            candidates = [s for s in own if exercise.function in s.names]
-            candidates.sort(key=lambda s: (Path(exercise.notebook).stem not in s.relative, s.relative))
-            chosen[student, exercise.function] = candidates[0] if candidates else None
+    chosen = {(student, e.function): min((s for s in own if e.function in s.names), default=None,
+                                         key=lambda s: (Path(e.notebook).stem not in s.relative, s.relative))
+              for student, own in by_student.items() for e in exercises}
     return by_student, chosen
 
 
@@ -139,8 +136,7 @@ def run_notebook(submission, exercises, seeds, limits):
         results = Path(work) / "results.jsonl"
         job = {"notebook": str(submission.path.resolve()), "results": str(results),
                "exercises": [{"function": e.function, "check": e.check, "seed": seeds[e.function]} for e in exercises],
-               **{name: getattr(limits, name) for name in ("case_seconds", "exercise_seconds", "statement_seconds",
-                                                            "memory_mb")}}
+               **asdict(limits)}                  # 子进程用到的是 notebook_seconds 之外的几项
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0", "PYTHONSTARTUP": "", "PYTHONIOENCODING": "utf-8"}
         log = Path(work) / "output.txt"
@@ -164,14 +160,13 @@ def run_notebook(submission, exercises, seeds, limits):
 
 def stop(process):
     """结束子进程和它开出的所有进程（POSIX 上是整个进程组）。"""
-    if process.poll() is None or os.name == "posix":
-        try:
-            if os.name == "posix":
-                os.killpg(process.pid, signal.SIGKILL)
-            else:
-                process.kill()
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
+    try:
+        if os.name == "posix":
+            os.killpg(process.pid, signal.SIGKILL)
+        elif process.poll() is None:
+            process.kill()
+    except OSError:                       # ProcessLookupError：进程组已经没了
+        pass
     process.wait()
 
 
@@ -222,11 +217,8 @@ def grade_folder(folder, *, chapters=None, salt="", jobs=2, limits=None, pattern
                    for relative, (submission, own) in work.items()}
         for future in concurrent.futures.as_completed(futures):
             runs[futures[future]] = future.result()
-    rows = []
-    for student, own in sorted(by_student.items()):
-        for exercise in exercises:
-            submission = chosen[student, exercise.function]
-            rows.append(row_for(student, exercise, submission, own, runs, seeds[student, exercise.function]))
+    rows = [row_for(student, exercise, chosen[student, exercise.function], own, runs, seeds[student, exercise.function])
+            for student, own in sorted(by_student.items()) for exercise in exercises]
     notebooks = {student: {s.relative: runs.get(s.relative, {"error": s.error}) for s in own}
                  for student, own in by_student.items()}
     return rows, notebooks, exercises

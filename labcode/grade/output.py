@@ -52,10 +52,10 @@ def feedback(student, rows, notebooks):
 def verdict(row):
     if row.passed:
         return f"通过（{row.cases_total} 项全部通过）"
-    if row.cases_total and not row.details.get("not_written"):
-        return f"没通过（{row.cases_total} 项里通过 {row.cases_passed} 项）"
     if row.details.get("not_written"):
         return "还没写"
+    if row.cases_total:
+        return f"没通过（{row.cases_total} 项里通过 {row.cases_passed} 项）"
     return "没有评分"
 
 

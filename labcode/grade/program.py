@@ -56,8 +56,7 @@ class Program:
 
     def defined(self):
         """笔记本里在顶层定义了的名字（读不懂的格按文字猜）。"""
-        names = set().union(*(s.binds for s in self.statements), *(b.names for b in self.broken))
-        return names
+        return set().union(*(s.binds for s in self.statements), *(b.names for b in self.broken))
 
     def needed(self, names):
         """运行哪些语句才能得到 names（按笔记本里的先后）：定义它们的语句，以及这些语句用到的名字的定义，
@@ -100,19 +99,14 @@ def parse(sources):
             tree = ast.parse(code)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as err:
             names = {name for match in DEFINES.finditer(code) for name in match.groups() if name}
-            broken.append(Broken(cell, getattr(err, "lineno", None) or 0, _reason(err), frozenset(names)))
+            reason = (err.msg or "语法错误") if isinstance(err, SyntaxError) else f"{type(err).__name__}：代码嵌套太深"
+            broken.append(Broken(cell, getattr(err, "lineno", None) or 0, reason, frozenset(names)))
             continue
         for node in tree.body:
             star = isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
             statements.append(Statement(cell, node.lineno, node, frozenset(_binds(node)), frozenset(_uses(node)),
                                         star))
     return Program(statements, broken, heads)
-
-
-def _reason(err):
-    if isinstance(err, SyntaxError):
-        return err.msg or "语法错误"
-    return f"{type(err).__name__}：代码嵌套太深"
 
 
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,

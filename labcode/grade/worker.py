@@ -69,7 +69,7 @@ def grade_function(exercise, seed, namespace, program, failed):
     from labcode.practice import guard
     record = {"function": exercise["function"]}
     fn = namespace.get(exercise["function"])
-    if fn is None or not callable(fn):
+    if not callable(fn):
         record["note"] = missing(exercise["function"], fn, program, failed)
         return record
     check = getattr(practice, exercise["check"])

@@ -80,19 +80,33 @@ def run(check, fn, probes, *, coerce, predict, advice, params, modified, explain
     收进 ``CheckResult.printed``，不混进报告；它抛出的任何异常（SystemExit 也是）都只是一项没通过的检查，
     只有 KeyboardInterrupt 照常传出去（读者按了中断）。
     """
-    require_callable(fn, check)
+    if not callable(fn):
+        raise TypeError(f"fn 必须是函数（可调用对象），收到 {type(fn).__name__} 类型的值 {raw(fn)}："
+                        f"请传入函数本身，如 {check}(你的函数)，而不是调用它得到的结果")
     if float32:
         probes = [dataclasses.replace(probe, slack=FLOAT32 * magnitude((probe.args, probe.expected)))
                   for probe in probes]
+
+    def attempt(probe, first):
+        """一项检查：调用、整理、比较、看参数有没有被改动。第一项就抛出 NotImplementedError 时返回 None。"""
+        copies = tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in probe.args)  # 数组的副本
+        outcome = invoke(fn, copies)
+        if first and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
+            return None
+        verdict = judge(probe, outcome, coerce, predict, explain_error, explain_shape)
+        if verdict[0].passed:
+            verdict = changed(probe, copies, params, modified, verdict[2]) or verdict
+        return verdict
+
     budget, capture = guard.Budget(), guard.Capture()
     judged = []
     for probe in probes:
         if budget.used_up:
-            judged.append(_unrun(probe, budget))
+            message = f"没有运行：前面的几项已经用完了这次检查的 {budget.total:g} 秒"
+            judged.append((Case(probe.name, False, message, probe.shown, args=probe.args), (), set()))
             continue
         try:
-            verdict = budget.run(functools.partial(_attempt, fn, probe, not judged, coerce, predict, explain_error,
-                                                   explain_shape, params, modified), capture)
+            verdict = budget.run(functools.partial(attempt, probe, not judged), capture)
         except guard.TimeUp:
             verdict = _timed_out(probe, budget)
         except KeyboardInterrupt:
@@ -107,28 +121,11 @@ def run(check, fn, probes, *, coerce, predict, advice, params, modified, explain
     return CheckResult(check, settle(judged), advice=advice, tolerance=tolerance, printed=capture)
 
 
-def _attempt(fn, probe, first, coerce, predict, explain_error, explain_shape, params, modified):
-    """一项检查：调用、整理、比较、看参数有没有被改动。第一项就抛出 NotImplementedError 时返回 None。"""
-    copies = fresh(probe.args)
-    outcome = invoke(fn, copies)
-    if first and isinstance(outcome, Raised) and isinstance(outcome.error, NotImplementedError):
-        return None
-    verdict = judge(probe, outcome, coerce, predict, explain_error, explain_shape)
-    if verdict[0].passed:
-        verdict = changed(probe, copies, params, modified, verdict[2]) or verdict
-    return verdict
-
-
 def _timed_out(probe, budget):
     message = (f"超时：{budget.case:g} 秒内没有返回（是不是死循环？也可能是每次调用都在做很慢的计算）"
                if budget.limit() > 0 else f"超时：这次检查的 {budget.total:g} 秒用完了，这一项还没有返回")
     return Case(probe.name, False, message, probe.shown, expected=show(probe.expected), actual="（没有返回值）",
                 args=probe.args), (), set()
-
-
-def _unrun(probe, budget):
-    message = f"没有运行：前面的几项已经用完了这次检查的 {budget.total:g} 秒"
-    return Case(probe.name, False, message, probe.shown, args=probe.args), (), set()
 
 
 def changed(probe, copies, params, modified, out):
@@ -195,22 +192,10 @@ def draws(seed, stream):
     return np.random.default_rng([check_int(seed, "seed", 0, 2**63 - 1), stream])
 
 
-def require_callable(fn, check):
-    if not callable(fn):
-        raise TypeError(f"fn 必须是函数（可调用对象），收到 {type(fn).__name__} 类型的值 {raw(fn)}："
-                        f"请传入函数本身，如 {check}(你的函数)，而不是调用它得到的结果")
-
-
-def fresh(args):
-    """参数的副本：数组各复制一份，其余原样。"""
-    return tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args)
-
-
 def invoke(fn, copies):
     """调用 fn(*copies)；警告不打印，异常作为 Raised 返回（SystemExit 也是：读者的 sys.exit() 不结束检查）。
     超时（guard.TimeUp）和读者按下的中断（KeyboardInterrupt）照常传出去。"""
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with np.errstate(all="ignore"), warnings.catch_warnings(action="ignore"):
         try:
             return fn(*copies)
         except (guard.TimeUp, KeyboardInterrupt):
@@ -219,7 +204,7 @@ def invoke(fn, copies):
             return Raised(err)
 
 
-def judge(probe, outcome, coerce, predict, explain_error, explain_shape=None):
+def judge(probe, outcome, coerce, predict, explain_error, explain_shape):
     """这一项的 Case（还没定下认出的错误）、它的结果符合的常见错误，和它排除的常见错误（见 settle）。"""
     failed = functools.partial(Case, probe.name, False, inputs=probe.shown, args=probe.args)
     if isinstance(outcome, Raised):
@@ -256,8 +241,7 @@ def judge(probe, outcome, coerce, predict, explain_error, explain_shape=None):
 def safely(compute, otherwise):
     """认错误只是锦上添花：读者的返回值再古怪，也不能让检查崩溃（出错时得到 otherwise：什么也没认出）。"""
     try:
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"), warnings.catch_warnings(action="ignore"):
             return compute()
     except (guard.TimeUp, KeyboardInterrupt):
         raise

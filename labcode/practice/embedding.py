@@ -50,10 +50,9 @@ def check_embedding_backward(fn, *, seed=None):
     >>> check_embedding_backward(overwrite).mistakes[0].title
     '重复的编号只留下了一份梯度'
     """
-    probes = []
-    for name, ids, dH, V in _embedding_cases(seed):
-        shown = f"dH = {show(dH)}，ids = {show(ids)}，vocab_size = {V}"
-        probes.append(Probe(name, (dH, ids, V), embedding_backward(dH, ids, V), shown))
+    probes = [Probe(name, (dH, ids, V), embedding_backward(dH, ids, V),
+                    f"dH = {show(dH)}，ids = {show(ids)}，vocab_size = {V}")
+              for name, ids, dH, V in _embedding_cases(seed)]
     return run("check_embedding_backward", fn, probes, coerce=_as_gradient_table, predict=_embedding_mistakes,
                explain_error=_embedding_error, advice=hints.ADVICE_EMBEDDING, params=("dH", "ids", "vocab_size"),
                modified={"ids": hints.IDS_MODIFIED, "dH": hints.DH_MODIFIED})

@@ -23,21 +23,18 @@ DIFFERENCE_TOLERANCE = (f"np.allclose(实际, 期望, rtol={RTOL:g}, atol={ATOL:
 
 def _gradient_cases(seed):
     rng = draws(seed, SEED)
-    cases = [
+    return [
         ("书里的例子 [ln 2, 0, -ln 2]，y = 1", np.log([2.0, 1.0, 0.5]), 1),
         ("[0, 1, 2]，y = 0", np.array([0.0, 1.0, 2.0]), 0),
         ("分数全相等（V = 5）", np.zeros(5), 4),
         ("只有一个候选", np.array([2.0]), 0),
-    ]
-    cases += random_targets(rng)
-    cases += [
+        *random_targets(rng),
         ("float32 输入", rng.normal(0.0, 3.0, 6).astype(np.float32), 2),
         ("第 2 章的大分数 [1000, 1001, 999]，y = 1", np.array([1000.0, 1001.0, 999.0]), 1),
         ("分数都很负 [-1000, -1001, -1002]，y = 2", np.array([-1000.0, -1001.0, -1002.0]), 2),
         ("目标的概率下溢成 0：[1000, -1000]，y = 1", np.array([1000.0, -1000.0]), 1),
         ("近乎确定且押对了 [0, 40]，y = 1", np.array([0.0, 40.0]), 1),
     ]
-    return cases
 
 
 def check_cross_entropy_grad(fn, *, seed=None):
@@ -198,17 +195,16 @@ def _mean_loss_error(probe, raised):
     return raised_in_batch(raised, logits, targets != IGNORE, targets)
 
 
-def raised_in_batch(raised, scores, rows=None, targets=None):
+def raised_in_batch(raised, scores, rows, targets):
     """一批分数（形状 (N, V)）上抛出的错认得出的几种：拿 -100 当下标、目标下标 + 1 越界、少了 keepdims、没减最大值。
 
-    rows 是有效的行（掩码），没给时每一行都有效；targets 是每一行的目标编号（形状 (N,)）。
+    rows 是有效的行（掩码），targets 是每一行的目标编号（形状 (N,)）。
     """
     error, message = raised.error, str(raised.error)
     N, V = scores.shape
-    if rows is not None and not rows.all() and isinstance(error, IndexError) and \
-            ("-100" in message or "out of range" in message):
+    if not rows.all() and isinstance(error, IndexError) and ("-100" in message or "out of range" in message):
         return hints.IGNORE_AS_INDEX
-    if targets is not None and off_the_end(raised, targets[rows if rows is not None else slice(None)], V):
+    if off_the_end(raised, targets[rows], V):
         return hints.TARGET_OFF_BY_ONE
     # 形状 (n,) 的行最大值（或行和）与 (n, V) 的分数相减：NumPy 说 “shapes (n,V) (n,)”
     for n, v, m in re.findall(r"\((\d+), ?(\d+)\) \((\d+),\)", message if isinstance(error, ValueError) else ""):
@@ -219,47 +215,27 @@ def raised_in_batch(raised, scores, rows=None, targets=None):
 
 # ---- 中心差分 ----
 
-def _sum_of_cubes(v):
-    return float(np.sum(v ** 3))
-
-
-def _coupled(v):
-    return float((v[0] * v[1] + v[2]) ** 2)
-
-
-def _squares(v):
-    return float(np.sum(v ** 2))
-
-
 def _numerical_grad_cases(seed):
     """(名字, f, x, delta, 报告里 f 的写法)：书里的例子、矩阵输入、整数输入，和让常见错误显出差别的大 delta。"""
     h, W = np.array([1.0, 2.0]), np.array([[1.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
     rng = draws(seed, SEED + 2)
     a, A = rng.normal(0.0, 1.0, 10), rng.normal(0.0, 1.0, (2, 2, 2))
-
-    def book_loss(v):
-        return cross_entropy(v, 1)
-
-    def layer_loss(M):
-        return cross_entropy(h @ M, 1)
-
-    def first_only(v):
-        return float(v[0] ** 2)
-
     return [
-        ("书里的例子：交叉熵，z = [ln 2, 0, -ln 2]，y = 1", book_loss, np.log([2.0, 1.0, 0.5]), 1e-5,
-         "f(v) = 交叉熵(v, y = 1)"),
-        ("delta 取 0.1：f(v) = Σ v³", _sum_of_cubes, np.array([1.0, 2.0, -1.0]), 0.1, "f(v) = Σ v³"),
-        ("f 只看编号为 0 的分量：f(v) = v[0]²", first_only, np.array([1.5, -2.0, 0.5]), 1e-3, "f(v) = v[0]²"),
-        ("分量互相牵连：f(v) = (v[0]·v[1] + v[2])²", _coupled, np.array([1.0, 2.0, -0.5]), 1e-2,
-         "f(v) = (v[0]·v[1] + v[2])²"),
-        ("矩阵输入：第 2 章线性层的 W（形状 (2, 3)）", layer_loss, W, 1e-3, "f(W) = 交叉熵(h W, y = 1)，h = [1, 2]"),
+        ("书里的例子：交叉熵，z = [ln 2, 0, -ln 2]，y = 1", lambda v: cross_entropy(v, 1), np.log([2.0, 1.0, 0.5]),
+         1e-5, "f(v) = 交叉熵(v, y = 1)"),
+        ("delta 取 0.1：f(v) = Σ v³", lambda v: float(np.sum(v ** 3)), np.array([1.0, 2.0, -1.0]), 0.1, "f(v) = Σ v³"),
+        ("f 只看编号为 0 的分量：f(v) = v[0]²", lambda v: float(v[0] ** 2), np.array([1.5, -2.0, 0.5]), 1e-3,
+         "f(v) = v[0]²"),
+        ("分量互相牵连：f(v) = (v[0]·v[1] + v[2])²", lambda v: float((v[0] * v[1] + v[2]) ** 2),
+         np.array([1.0, 2.0, -0.5]), 1e-2, "f(v) = (v[0]·v[1] + v[2])²"),
+        ("矩阵输入：第 2 章线性层的 W（形状 (2, 3)）", lambda M: cross_entropy(h @ M, 1), W, 1e-3,
+         "f(W) = 交叉熵(h W, y = 1)，h = [1, 2]"),
         ("只有一个分量", lambda v: float(np.exp(v[0])), np.array([0.5]), 1e-4, "f(v) = exp(v[0])"),
         ("随机的 x（10 个分量）", lambda v: float(a @ np.sin(v)), rng.normal(0.0, 2.0, 10), 1e-4,
          "f(v) = Σ a_k sin(v_k)"),
         ("三维数组输入（形状 (2, 2, 2)）", lambda v: float(np.sum(A * v ** 2)), rng.normal(0.0, 1.0, (2, 2, 2)), 1e-3,
          "f(v) = Σ A ⊙ v²"),
-        ("整数数组 x", _squares, rng.choice([-3, -2, -1, 1, 2, 3], 3), 1e-5, "f(v) = Σ v²"),
+        ("整数数组 x", lambda v: float(np.sum(v ** 2)), rng.choice([-3, -2, -1, 1, 2, 3], 3), 1e-5, "f(v) = Σ v²"),
     ]
 
 
@@ -355,8 +331,7 @@ def _by_rows(f, x, delta):
     """只沿第一个轴循环：x[k] 是一整行（或一整块），一次扰动整块，差商填满这一块。"""
     grad = np.zeros_like(x)
     for k in range(len(x)):
-        step = np.zeros_like(x)
-        step[k] = delta
+        step = _unit(x, k, delta)
         grad[k] = (f(x + step) - f(x - step)) / (2 * delta)
     return grad
 

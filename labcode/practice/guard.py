@@ -32,17 +32,14 @@ class TimeUp(BaseException):
 
 
 class Capture(io.StringIO):
-    """收起打印的内容：最多留下 limit 个字符，``total`` 是一共打印了多少个字符。"""
+    """收起打印的内容：最多留下 PRINT_LIMIT 个字符，``total`` 是一共打印了多少个字符。"""
 
-    def __init__(self, limit=None):
-        super().__init__()
-        self.limit = PRINT_LIMIT if limit is None else limit
-        self.total = 0
+    total = 0
 
     def write(self, text):
         text = str(text)
         self.total += len(text)
-        room = self.limit - self.tell()
+        room = PRINT_LIMIT - self.tell()
         if room > 0:
             super().write(text[:room])
         return len(text)
@@ -50,25 +47,22 @@ class Capture(io.StringIO):
 
 @contextlib.contextmanager
 def captured(capture):
-    """这一段里 sys.stdout、sys.stderr 的内容都写进 capture；之后原样放回（读者换掉了它们也一样）。"""
-    out, err = sys.stdout, sys.stderr
-    try:
-        with contextlib.redirect_stdout(capture), contextlib.redirect_stderr(capture):
-            yield capture
-    finally:
-        sys.stdout, sys.stderr = out, err
+    """这一段里 sys.stdout、sys.stderr 的内容都写进 capture；之后原样放回（读者换掉了它们也一样：redirect_* 退出时
+    放回的是进来时的那一个）。"""
+    with contextlib.redirect_stdout(capture), contextlib.redirect_stderr(capture):
+        yield capture
 
 
 _active = threading.local()   # 这个线程上已经有一个时限在走：里面的（读者的函数又调用了 check_*）沿用它
 
 
 def within(seconds, compute):
-    """调用 compute()，最多 seconds 秒，超时抛出 :class:`TimeUp`；seconds 为 None 时不限时。
+    """调用 compute()，最多 seconds 秒，超时抛出 :class:`TimeUp`。
 
     TimeUp 只在 compute 的调用里面抛出（送到时正在执行的代码在 compute 之内）：计时器的收尾代码不会被打断，
     不会留下一个还在走的计时器。
     """
-    if seconds is None or getattr(_active, "on", False):
+    if getattr(_active, "on", False):
         return compute()
     entry = []
 
@@ -134,16 +128,14 @@ def _watchdog(seconds, inside, entry):
     target, lock, done = threading.get_ident(), threading.Lock(), threading.Event()
 
     def watch():
-        if done.wait(seconds):
-            return
-        while True:
+        wait = seconds
+        while not done.wait(wait):
             with lock:
                 frame = sys._current_frames().get(target)
                 if done.is_set() or not _running_in(frame, entry):
                     return
                 _async_raise(target, TimeUp)
-            if done.wait(REPEAT_SECONDS):
-                return
+            wait = REPEAT_SECONDS
 
     threading.Thread(target=watch, name="labcode-deadline", daemon=True).start()
     try:
@@ -155,12 +147,11 @@ def _watchdog(seconds, inside, entry):
 
 
 class Budget:
-    """一次检查的时间：每一项最多 ``case`` 秒，全部加起来最多 ``total`` 秒（默认取模块里的 CASE_SECONDS、
-    CHECK_SECONDS）。"""
+    """一次检查的时间：每一项最多 CASE_SECONDS 秒，全部加起来最多 CHECK_SECONDS 秒（评分时改写这两个值）。"""
 
-    def __init__(self, case=None, total=None):
-        self.case = CASE_SECONDS if case is None else case
-        self.total = CHECK_SECONDS if total is None else total
+    def __init__(self):
+        self.case = CASE_SECONDS
+        self.total = CHECK_SECONDS
         self.spent = 0.0
 
     @property

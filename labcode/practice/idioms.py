@@ -30,7 +30,7 @@ def _interpolated_cases(seed):
          np.array([1, 0, 1]), 0.5),
         ("有一行没有计数：整个退回单字频率", empty_row, np.array([0, 2, 1, 2, 0]), np.array([1, 0, 2, 2, 2]), 0.3),
         ("有一个字从没作过后一个字", unseen_column, np.array([0, 2, 1]), np.array([1, 1, 0]), 0.7),
-        ("γ = 0：只看单字频率", *random_case(5, 12, 0.5, 0.0)[:3], 0.0),
+        ("γ = 0：只看单字频率", *random_case(5, 12, 0.5, 0.0)),
         ("随机计数（V = 6），30 个字符对，γ = 0.8", *random_case(6, 30, 0.6, 0.8)),
         ("稀疏的大词表（V = 40），其中有没见过的字对", *random_case(40, 50, 0.05, 0.4)),
         ("γ = 1：只在见过的字对上，就是计数概率", seen, rows[picked], columns[picked], 1.0),
@@ -75,8 +75,7 @@ def _interpolated_mistakes(probe):
 
     def nll(uni, weight=gamma, empty_keeps_gamma=False):
         w = np.full(len(xs), weight) if empty_keeps_gamma else np.where(n[xs] > 0, weight, 0.0)
-        with np.errstate(divide="ignore"):
-            return float(-np.mean(np.log(w * C[xs, ys] / np.maximum(n[xs], 1) + (1 - w) * uni[ys])))
+        return float(-np.mean(np.log(w * C[xs, ys] / np.maximum(n[xs], 1) + (1 - w) * uni[ys])))
 
     return [
         (hints.UNIGRAM_NOT_SMOOTHED, nll(C.sum(axis=0) / N)),

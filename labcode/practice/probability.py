@@ -144,7 +144,7 @@ def _logsumexp_mistakes(probe):
 def _loss_cases(seed):
     """(名字, z, y)：普通的、随机的、float32 的，最后是极端分数（押对、押错、概率下溢）。"""
     rng = draws(seed, SEED + 1)
-    cases = [
+    return [
         ("书里的例子 [ln 2, 0, -ln 2]，y = 1", np.log([2.0, 1.0, 0.5]), 1),
         ("[0, 1, 2]，目标是最大的分数", np.array([0.0, 1.0, 2.0]), 2),
         ("[0, 1, 2]，目标是最小的分数", np.array([0.0, 1.0, 2.0]), 0),
@@ -152,9 +152,7 @@ def _loss_cases(seed):
         ("只有一个候选", np.array([3.5]), 0),
         # 目标和它两边的候选都不是分数最高的：减最大分数与下标错一位的写法在这里得数不同
         ("最高分不在目标旁边 [0.5, 1, -1, 2, 0, 3]，y = 2", np.array([0.5, 1.0, -1.0, 2.0, 0.0, 3.0]), 2),
-    ]
-    cases += random_targets(rng)
-    cases += [
+        *random_targets(rng),
         ("float32 输入", rng.normal(0.0, 3.0, 6).astype(np.float32), 4),
         ("分数都很大 [1000, 1001, 1002]", np.array([1000.0, 1001.0, 1002.0]), 0),
         ("分数都很负 [-1000, -1001, -1002]", np.array([-1000.0, -1001.0, -1002.0]), 2),
@@ -162,7 +160,6 @@ def _loss_cases(seed):
         ("近乎确定却押错了 [0, 40]，y = 0", np.array([0.0, 40.0]), 0),
         ("目标的概率下溢成 0：[1000, -1000]，y = 1", np.array([1000.0, -1000.0]), 1),
     ]
-    return cases
 
 
 def check_cross_entropy(fn, *, seed=None):

@@ -151,9 +151,6 @@ class CheckResult:
         state = "通过" if self.passed else "没通过"
         return f"<CheckResult {self.check}: {state} {len(self.cases) - len(self.failures)}/{len(self.cases)}>"
 
-    def __str__(self):
-        return "\n".join(self._lines())
-
     def _repr_pretty_(self, printer, cycle):
         # IPython 的纯文本视图（终端、PDF 讲义）给出完整报告；repr() 仍是一行。
         printer.text(str(self))
@@ -172,9 +169,10 @@ class CheckResult:
             if any(long_array(arg) for arg in first.args):
                 parts.append(("完整输入", FULL_INPUTS.format(check=self.check)))
             parts += [("期望", first.expected), ("实际", first.actual), ("问题", first.message)]
-            hint = first.mistake or (self.mistakes[0] if self.mistakes else None)
-            if hint is not None:
-                seen_in = "" if first.mistake else f"（在“{_case_with(self.failures, hint)}”这一项里认出）"
+            named = next((case for case in self.failures if case.mistake is not None), None)   # 第一个认出错误的
+            if named is not None:
+                hint = named.mistake
+                seen_in = "" if named is first else f"（在“{named.name}”这一项里认出）"
                 parts += [("认出的错误", hint.title + seen_in), ("为什么", hint.why)]
             else:
                 hint = self.advice
@@ -190,14 +188,14 @@ class CheckResult:
         parts.append(("比较标准", self.tolerance))
         return parts
 
-    def _lines(self):
+    def __str__(self):
         lines = [f"{self.check}：{self.verdict()}"]
         for label, text in self._sections():
             if isinstance(text, Hint):
                 text = f"{text.where}（{text.notebook}）"
             text = text.replace("\n", "\n    ")  # 多行的数组接着缩进，不顶格
             lines.append(f"  {label}：{text}" if label else f"  {text}")
-        return lines
+        return "\n".join(lines)
 
     def _repr_html_(self):
         # 只用继承来的颜色和字体（不用 <code>，主题会给它上色）：亮色、暗色主题里都清楚。
@@ -222,7 +220,3 @@ class CheckResult:
 
 _MONO = "font-family: var(--pst-font-family-monospace, monospace); white-space: pre-wrap; overflow-wrap: break-word"
 _GRID = "display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.25em 0.8em; margin: 0"
-
-
-def _case_with(cases, hint):
-    return next(case.name for case in cases if case.mistake is not None and case.mistake.key == hint.key)

@@ -82,10 +82,9 @@ def check_training_loop(fn, *, seed=None):
     >>> check_training_loop(uphill).passed
     False
     """
-    probes = []
-    for name, step_fn, W, lr, steps, formula in _training_cases(seed):
-        probes.append(Probe(name, (step_fn, W, lr, steps), Returned(("W", "losses"), descend(step_fn, W, lr, steps)),
-                            f"loss_and_grad：{formula}；W = {show(W)}，lr = {lr:g}，steps = {steps}"))
+    probes = [Probe(name, (step_fn, W, lr, steps), Returned(("W", "losses"), descend(step_fn, W, lr, steps)),
+                    f"loss_and_grad：{formula}；W = {show(W)}，lr = {lr:g}，steps = {steps}")
+              for name, step_fn, W, lr, steps, formula in _training_cases(seed)]
     return run("check_training_loop", fn, probes, coerce=_as_weights_and_losses, predict=_training_mistakes,
                advice=hints.ADVICE_TRAINING, params=("loss_and_grad", "W", "lr", "steps"),
                modified={"W": hints.START_MODIFIED})
