@@ -4,7 +4,7 @@
 // steps per animation frame so the curve grows live. When a run ends (or is paused) the page
 // writes W and the loss history back to the model; in a kernel Python then holds them.
 import { countLossGradFlat, countOptimum, countStepFlat, fmt, mulberry32, sampleBigram, short } from "./maths.js";
-import { keepControlKeys, make, onChanges, sliderRow, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot } from "./dom.js";
 
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
@@ -16,15 +16,7 @@ const SLIDERS = [
   ["lr", "学习率 η", 1, 100, 1],
   ["temperature", "采样温度 τ", 0.1, 3, 0.05],
 ];
-const SVG_NS = "http://www.w3.org/2000/svg";
 const MARGIN = { left: 52, right: 26, top: 12, bottom: 34 };
-
-function svg(tag, attrs, parent) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 // Ticks at round values (steps of 1, 2 or 5 times a power of ten), three to six of them on [lo, hi].
 function roundTicks(lo, hi) {
@@ -280,15 +272,10 @@ function build(model, el) {
   });
   seedInput.addEventListener("change", () => {
     const v = Math.trunc(seedInput.valueAsNumber);
-    if (Number.isFinite(v) && v >= 0 && v <= seedMax) {
-      model.set("seed", v);
-      model.save_changes();
-    } else seedInput.value = String(model.get("seed"));
+    if (Number.isFinite(v) && v >= 0 && v <= seedMax) save(model, { seed: v });
+    else seedInput.value = String(model.get("seed"));
   });
-  nextSeed.addEventListener("click", () => {
-    model.set("seed", (model.get("seed") + 1) % (seedMax + 1));
-    model.save_changes();
-  });
+  nextSeed.addEventListener("click", () => save(model, { seed: (model.get("seed") + 1) % (seedMax + 1) }));
 
   // A change of the data, the objective or the weights (from Python or from a control) reloads the state;
   // while a run is animating, only its own final write-back is expected, so other W/history echoes wait.
@@ -313,8 +300,4 @@ function build(model, el) {
   };
 }
 
-function render({ model, el }) {
-  return build(model, el);
-}
-
-export default { render };
+export default { render: ({ model, el }) => build(model, el) };

@@ -8,6 +8,20 @@ export function make(tag, cls, parent, text) {
   return node;
 }
 
+// An SVG element with these attributes, appended to `parent` if given.
+export function svg(tag, attrs, parent) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// Set traits ({ name: value, ... }) and send them to the kernel, as a reader's move does.
+export function save(model, traits) {
+  model.set(traits);
+  model.save_changes();
+}
+
 // The root element of a widget: a labelled group carrying the family's class (family.css).
 export function widgetRoot(el, cls, label) {
   const root = make("div", `${cls} lc-widget`, el);

@@ -3,7 +3,7 @@
 // and the browser encodes, looks up and accumulates by itself, so typing works on the static page with
 // no kernel and no network. In a kernel, Python recomputes with labcode.
 import { embedding, embeddingBackward, embeddingBackwardOverwrite, encode, short, useCounts } from "./maths.js";
-import { keepControlKeys, make, onChanges, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, svg, widgetRoot } from "./dom.js";
 
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
@@ -65,17 +65,13 @@ function controls(model, root) {
     cut.textContent = chars.length > maxLen()
       ? `短语最多 ${maxLen()} 个字：只取了前 ${maxLen()} 个，后面的 ${chars.length - maxLen()} 个没有用上。` : "";
     if (kept !== text && input.value === text) input.value = kept;
-    model.set("text", kept);
-    model.save_changes();
+    save(model, { text: kept });
   };
   // Chinese input methods compose pinyin first: send the phrase once the characters are chosen.
   input.addEventListener("input", (event) => { if (!event.isComposing) send(input.value); });
   input.addEventListener("compositionend", () => send(input.value));
   select.addEventListener("change", () => { if (select.value) send(select.value); });
-  bug.addEventListener("change", () => {
-    model.set("show_bug", bug.checked);
-    model.save_changes();
-  });
+  bug.addEventListener("change", () => save(model, { show_bug: bug.checked }));
   return { input, select, bug };
 }
 
@@ -87,10 +83,7 @@ function build(model, el) {
 
   const diagram = make("div", "ee-diagram", root);
   const left = make("div", "ee-positions", diagram);
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("class", "ee-lines");
-  svg.setAttribute("aria-hidden", "true");
-  diagram.appendChild(svg);
+  const lines = svg("svg", { class: "ee-lines", "aria-hidden": true }, diagram);
   const right = make("div", "ee-rows", diagram);
 
   const table = make("table", "ee-grad", root);
@@ -114,21 +107,17 @@ function build(model, el) {
 
   function drawLines() {
     pending = 0;
-    svg.replaceChildren();
-    const box = svg.getBoundingClientRect();
+    lines.replaceChildren();
+    const box = lines.getBoundingClientRect();
     if (!box.width) return; // not laid out yet (hidden tab, closed dropdown)
-    svg.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
+    lines.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
     for (const [from, to] of links) {
       const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
-      const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
-      line.setAttribute("x1", "2");
-      line.setAttribute("y1", String(a.top + a.height / 2 - box.top));
-      line.setAttribute("x2", String(box.width - 2));
-      line.setAttribute("y2", String(b.top + b.height / 2 - box.top));
+      const line = svg("line", { x1: 2, y1: a.top + a.height / 2 - box.top, x2: box.width - 2,
+                                 y2: b.top + b.height / 2 - box.top }, lines);
       if (to.classList.contains("ee-repeated")) line.setAttribute("class", "ee-repeated");
-      svg.appendChild(line);
     }
-    svg.dataset.text = model.get("text"); // which phrase the lines belong to
+    lines.dataset.text = model.get("text"); // which phrase the lines belong to
   }
 
   function update() {

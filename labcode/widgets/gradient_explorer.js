@@ -2,7 +2,7 @@
 // The browser does the maths itself, so the page steps with no kernel; in a kernel the
 // traitlets sync both ways and Python computes the same numbers with labcode.
 import { crossEntropy, crossEntropyGrad, fmt, gradientStep, short, softmax } from "./maths.js";
-import { keepControlKeys, make, onChanges, sliderRow, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot } from "./dom.js";
 import {
   barChart, candidateRender, colours, markTarget, minusSign, moveSlider, readoutTable, scoreSliders, setHeight,
   subscripted, targetSelect,
@@ -36,7 +36,6 @@ export function runSteps(logits, target, lr, n) {
 const PLAY_MS = 300; // one step every 0.3 s while "连续走" runs
 // The dashed preview: the losses of this many more steps at the current lr (as GradientExplorer.snapshot_png).
 export const PREVIEW_STEPS = 20;
-const SVG = "http://www.w3.org/2000/svg";
 
 // The loss chart: the losses so far (solid) and, dashed, the next PREVIEW_STEPS steps at the current lr, so that
 // moving lr shows where the run would go before a step is taken; the full list is in a <details> (the numbers are
@@ -44,17 +43,11 @@ const SVG = "http://www.w3.org/2000/svg";
 function historyView(root) {
   const hist = make("div", "gx-history", root);
   const title = make("p", "gx-histtitle", hist);
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("class", "gx-spark");
-  svg.setAttribute("viewBox", "0 0 100 30");
-  svg.setAttribute("preserveAspectRatio", "none");
-  svg.setAttribute("aria-hidden", "true");
-  const line = document.createElementNS(SVG, "polyline");
-  const ahead = document.createElementNS(SVG, "polyline");
-  ahead.setAttribute("class", "gx-ahead");
-  const dot = document.createElementNS(SVG, "path"); // the latest loss: a round cap on a zero-length path
-  svg.append(ahead, line, dot);
-  hist.appendChild(svg);
+  const spark = svg("svg", { class: "gx-spark", viewBox: "0 0 100 30", preserveAspectRatio: "none",
+                            "aria-hidden": true }, hist);
+  const ahead = svg("polyline", { class: "gx-ahead" }, spark);
+  const line = svg("polyline", {}, spark);
+  const dot = svg("path", {}, spark); // the latest loss: a round cap on a zero-length path
   const key = make("p", "gx-sparkkey", hist);
   make("span", "gx-key-line", key);
   make("span", "", key, "已走的步　");
@@ -114,10 +107,7 @@ function build(model, el) {
     name: "学习率 η", input: "gx-lr", out: "gx-lrval",
     min: model.get("lr_min"), max: model.get("lr_max"), step: model.get("lr_step"),
   });
-  lr.input.addEventListener("input", () => {
-    model.set("lr", lr.input.valueAsNumber);
-    model.save_changes();
-  });
+  lr.input.addEventListener("input", () => save(model, { lr: lr.input.valueAsNumber }));
 
   // Target and the stepping buttons.
   const actions = make("div", "lc-actions", root);
@@ -142,15 +132,13 @@ function build(model, el) {
   // ---------------------------------------------------------- actions
   function restartAt(z, y) {
     stop();
-    model.set({ logits: z, target: y, start_logits: z, steps: 0, history: [crossEntropy(z, y)] });
-    model.save_changes();
+    save(model, { logits: z, target: y, start_logits: z, steps: 0, history: [crossEntropy(z, y)] });
   }
   function stepOnce() {
     const steps = model.get("steps");
     if (steps >= model.get("max_steps")) return false;
     const { logits, losses } = runSteps(model.get("logits"), model.get("target"), model.get("lr"), 1);
-    model.set({ logits, steps: steps + 1, history: [...model.get("history"), ...losses] });
-    model.save_changes();
+    save(model, { logits, steps: steps + 1, history: [...model.get("history"), ...losses] });
     return true;
   }
   let timer = null;
@@ -169,8 +157,7 @@ function build(model, el) {
   resetButton.addEventListener("click", () => {
     stop();
     const z = model.get("start_logits");
-    model.set({ logits: z, steps: 0, history: [crossEntropy(z, model.get("target"))] });
-    model.save_changes();
+    save(model, { logits: z, steps: 0, history: [crossEntropy(z, model.get("target"))] });
   });
 
   // ---------------------------------------------------------- view
