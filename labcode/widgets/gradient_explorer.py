@@ -89,11 +89,8 @@ class GradientExplorer(CandidateExplorer):
         n = check_count(n, "n")
         if self.steps + n > self.max_steps:
             raise ValueError(f"n 太大：已走 {self.steps} 步，再走 {n} 步会超过 max_steps={self.max_steps}")
-        z, losses = np.asarray(self.logits), list(self.history)
-        for _ in range(n):
-            z = gradient_step(z, self.target, self.lr)        # (V,)
-            losses.append(cross_entropy(z, self.target))
-        self._set_run(z.tolist(), self.steps + n, losses)
+        z, losses = _run(self, n)
+        self._set_run(z.tolist(), self.steps + n, self.history + losses)
 
     def reset(self):
         """回到起点：分数恢复为 ``start_logits``，记录清零。"""
@@ -118,10 +115,7 @@ class GradientExplorer(CandidateExplorer):
             self._restart()  # Python 给了新的 z 或 y：重新开始
 
     @traitlets.observe("lr")
-    def _on_lr(self, change):
-        self._recompute()
-
-    def _recompute(self):
+    def _recompute(self, change=None):
         if not self._ready():
             return  # 还在构造中
         z = np.asarray(self.logits)                            # (V,)
@@ -157,6 +151,15 @@ class GradientExplorer(CandidateExplorer):
         return figure_png(fig)
 
 
+def _run(w, n):
+    """从 w 的当前分数按当前 η 走 n 步：返回走到的分数和每步后的损失（与 gradient_explorer.js 的 runSteps 相同）。"""
+    z, losses = np.asarray(w.logits), []
+    for _ in range(n):
+        z = gradient_step(z, w.target, w.lr)        # (V,)
+        losses.append(cross_entropy(z, w.target))
+    return z, losses
+
+
 def _draw_probs(ax, w):
     """每个候选两根柱：实心 = 当前 p，斜线 = 走一步后的 p′；目标的名字后标“（目标）”。"""
     from matplotlib.patches import Patch
@@ -181,10 +184,7 @@ def _draw_probs(ax, w):
 def _draw_losses(ax, w):
     """实线 = 已记录的损失；虚线 = 按当前 η 再走 PREVIEW_STEPS 步的损失（网页上的损失图也这样画）。"""
     ax.plot(range(len(w.history)), w.history, "o-", color=PALETTE[7], markersize=3, label="已走的步")
-    z, ahead = np.asarray(w.logits), [w.history[-1]]
-    for _ in range(PREVIEW_STEPS):
-        z = gradient_step(z, w.target, w.lr)
-        ahead.append(cross_entropy(z, w.target))
+    ahead = [w.history[-1], *_run(w, PREVIEW_STEPS)[1]]
     ax.plot(range(w.steps, w.steps + len(ahead)), ahead, "--", color=PALETTE[0],
             label=f"按当前 η 再走 {PREVIEW_STEPS} 步")
     ax.set_ylim(0, max(w.history[0], ahead[0]) * 1.1)
