@@ -22,7 +22,7 @@ from ..bigram import (
 )
 from ..plots import PALETTE
 from ..vocab import BOUNDARY, Vocab, check_vocab
-from ._family import FamilyWidget, bundle, figure_png, fmt, short, styles
+from ._family import FamilyWidget, bundle, figure_png, fmt, short, snapshot_figure, styles
 
 MAX_NAME = 20            # 采样的名字最多这么多个字：网页上和这里相同
 SEED_MAX = 2**32 - 1     # 网页的随机数生成器（mulberry32）用 32 位的种子
@@ -192,14 +192,9 @@ class BigramTrainer(FamilyWidget):
 
 def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     """左：损失曲线（实线）与计数最优（虚线，带文字）；中：与虚线之差（对数刻度）；右：采样名字。"""
-    from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
-
-    from ..fonts import use_cjk_font
-
-    use_cjk_font()
     steps = np.arange(len(history))
     history = np.asarray(history)
-    fig = Figure(figsize=(7.6, 2.6), dpi=dpi, layout="constrained")
+    fig = snapshot_figure(7.6, 2.6, dpi)
     ax, gap, side = fig.subplots(1, 3, width_ratios=[3, 2.2, 1.2])
     ax.plot(steps, history, color=PALETTE[0], linewidth=1.8, label="训练损失")
     ax.axhline(optimum, color=PALETTE[7], linestyle=(0, (5, 3)), linewidth=1.2,

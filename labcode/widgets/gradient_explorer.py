@@ -20,7 +20,7 @@ from ..gradients import gradient_step
 from ..plots import PALETTE
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
-from ._family import bundle, figure_png, fmt, short, styles
+from ._family import bundle, figure_png, fmt, short, snapshot_figure, styles
 
 DEFAULT_TARGET, DEFAULT_LR, DEFAULT_MAX_STEPS = 0, 1.0, 100
 PREVIEW_STEPS = 20  # 损失图里的虚线：按当前 η 再走这么多步（与 gradient_explorer.js 的 PREVIEW_STEPS 相同）
@@ -137,12 +137,7 @@ class GradientExplorer(CandidateExplorer):
 
     def snapshot_png(self, dpi=100):
         """当前状态的静态图（PNG 字节）：左为这一步前后的概率，右为损失记录及按当前 η 继续走的损失。"""
-        from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
-
-        from ..fonts import use_cjk_font
-
-        use_cjk_font()
-        fig = Figure(figsize=(max(6.4, 0.7 * len(self.labels) + 4.4), 2.8), dpi=dpi, layout="constrained")
+        fig = snapshot_figure(max(6.4, 0.7 * len(self.labels) + 4.4), 2.8, dpi)
         left, right = fig.subplots(1, 2, width_ratios=[max(3, len(self.labels)), 3])
         _draw_probs(left, self)
         _draw_losses(right, self)
