@@ -240,7 +240,10 @@ const sum = (a) => a.reduce((s, v) => s + v, 0);
 const minus = (a, b) => a.map((v, k) => v - b[k]);
 const scale = (a, c) => a.map((v) => v * c);
 const oneHot = (n, y) => Array.from({ length: n }, (_, k) => (k === y ? 1 : 0));
-const quoted = (symbol) => `“${symbol}”`;
+
+// The texts of a problem over one row of symbols (the two bigram kinds), with the kind's own in between.
+const rowTexts = (v, own) => ({ symbols: v.symbols.map(quote).join("、"), V: String(v.symbols.length), ...own,
+                                prev: quote(v.prev), next: quote(v.next) });
 
 // Three different symbols of `pool`, in the order drawn.
 function threeOf(rand, pool) {
@@ -519,9 +522,7 @@ const KINDS = {
         const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, seen);   // half an unseen cell, half a seen one
         values = { symbols, counts, alpha: pick(rand, [1, 0.5, 2]), prev: pick(rand, letters), next };
       } while (!slipsApart(this, values));
-      return { values, texts: { symbols: symbols.map(quoted).join("、"), V: String(symbols.length),
-                                counts: vector(values.counts), alpha: num(values.alpha), prev: quoted(values.prev),
-                                next: quoted(values.next) } };
+      return { values, texts: rowTexts(values, { counts: vector(values.counts), alpha: num(values.alpha) }) };
     },
     formula(v) {   // (C + α) / (n + Vα)
       const C = v.counts[v.symbols.indexOf(v.next)], alpha = leaf(v.alpha, "$α$");
@@ -561,9 +562,8 @@ const KINDS = {
         gamma = pick(rand, [0.5, 0.8, 0.9]);
         values = { symbols, counts, targets, gamma, prev: pick(rand, letters), next };
       } while (!slipsApart(this, values));
-      return { values, texts: { symbols: symbols.map(quoted).join("、"), V: String(symbols.length),
-                                N: String(sum(targets)), counts: vector(counts), targets: vector(targets),
-                                gamma: num(gamma), prev: quoted(values.prev), next: quoted(next) } };
+      return { values, texts: rowTexts(values, { N: String(sum(targets)), counts: vector(counts),
+                                                  targets: vector(targets), gamma: num(gamma) }) };
     },
     formula(v) {   // γ C/n + (1 − γ)(Σ_i C_iy + 1)/(N + V)
       const j = v.symbols.indexOf(v.next), gamma = leaf(v.gamma, "$γ$");
