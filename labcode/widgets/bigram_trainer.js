@@ -31,8 +31,7 @@ function roundTicks(lo, hi) {
 
 // 10 to an integer power in superscript digits, as the log axes of the chapter's figures print it: 10⁻³.
 function powerOfTen(e) {
-  const sup = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-  return "10" + Array.from(String(e), (c) => sup[c]).join("");
+  return "10" + Array.from(String(e), (c) => (c === "-" ? "⁻" : "⁰¹²³⁴⁵⁶⁷⁸⁹"[c])).join("");
 }
 
 // x as a×10ⁿ with `digits` decimals in a, as the chapter writes small numbers: 3.21×10⁻⁴ (1.50 when n = 0).
