@@ -4,7 +4,7 @@
 // steps per animation frame so the curve grows live. When a run ends (or is paused) the page
 // writes W and the loss history back to the model; in a kernel Python then holds them.
 import { countLossGradFlat, countOptimum, countStepFlat, fmt, mulberry32, sampleBigram, short } from "./maths.js";
-import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
 
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
@@ -179,25 +179,13 @@ function build(model, el) {
     gapChart.svg.setAttribute("aria-label", `损失与计数最优之差，对数刻度：最后一步 ${last}`);
   }
 
-  function currentLoss() {
-    return countLossGradFlat(s.W, s.C, s.V, model.get("reg"), s.grad);
-  }
-
   function drawReadout() {
-    const loss = currentLoss();
+    const loss = countLossGradFlat(s.W, s.C, s.V, model.get("reg"), s.grad);
     const nll = countLossGradFlat(s.W, s.raw, s.V, 0, s.grad);
-    readout.textContent = "";
-    make("span", "", readout, "已训练 ");
-    make("strong", "bt-steps", readout, String(s.history.length));
-    make("span", "", readout, " 步；当前损失 ");
-    make("strong", "bt-loss", readout, fmt(loss, 4));
-    make("span", "", readout, "，计数最优 ");
-    make("span", "bt-opt", readout, fmt(s.optimum, 4));
-    make("span", "", readout, "，差 ");
-    make("span", "bt-gap", readout, scientific(loss - s.optimum, 2));
-    make("span", "", readout, "。在原始计数 C 上的平均负对数似然 ");
-    make("span", "bt-nll", readout, fmt(nll, 4));
-    make("span", "", readout, "。");
+    writeLine(readout, ["已训练 ", ["strong", "bt-steps", String(s.history.length)], " 步；当前损失 ",
+                        ["strong", "bt-loss", fmt(loss, 4)], "，计数最优 ", ["span", "bt-opt", fmt(s.optimum, 4)],
+                        "，差 ", ["span", "bt-gap", scientific(loss - s.optimum, 2)],
+                        "。在原始计数 C 上的平均负对数似然 ", ["span", "bt-nll", fmt(nll, 4)], "。"]);
   }
 
   function drawNames() {

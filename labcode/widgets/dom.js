@@ -8,6 +8,16 @@ export function make(tag, cls, parent, text) {
   return node;
 }
 
+// A line of text in `parent`, replacing what it held: each piece is a plain <span> (a string), or [tag, class,
+// text] for the numbers a test or the eye looks for.
+export function writeLine(parent, pieces) {
+  parent.replaceChildren();
+  for (const piece of pieces) {
+    const [tag, cls, text] = typeof piece === "string" ? ["span", "", piece] : piece;
+    make(tag, cls, parent, text);
+  }
+}
+
 // An SVG element with these attributes, appended to `parent` if given.
 export function svg(tag, attrs, parent) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);

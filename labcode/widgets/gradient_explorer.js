@@ -2,7 +2,7 @@
 // The browser does the maths itself, so the page steps with no kernel; in a kernel the
 // traitlets sync both ways and Python computes the same numbers with labcode.
 import { crossEntropy, crossEntropyGrad, fmt, gradientStep, short, softmax } from "./maths.js";
-import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
 import {
   barChart, candidateRender, colours, markTarget, minusSign, moveSlider, readoutTable, scoreSliders, setHeight,
   subscripted, targetSelect,
@@ -71,11 +71,8 @@ function historyView(root) {
     title.textContent = last === 0
       ? `损失记录：起点 ${fmt(history[0], 4)}（还没走）`
       : `损失记录：起点 ${fmt(history[0], 4)} → 走 ${last} 步后 ${fmt(history[last], 4)}`;
-    while (list.children.length > history.length) list.lastChild.remove();
-    for (let i = 0; i < history.length; i++) {
-      const item = list.children[i] || make("li", "gx-item", list);
-      item.textContent = fmt(history[i], 4);
-    }
+    list.replaceChildren();
+    for (const loss of history) make("li", "gx-item", list, fmt(loss, 4));
   };
 }
 
@@ -194,12 +191,8 @@ function build(model, el) {
     if (dropped && document.activeElement.disabled) resetButton.focus();
     playButton.textContent = timer === null ? "连续走" : "暂停";
     playButton.setAttribute("aria-pressed", String(timer !== null));
-    lossLine.textContent = "";
-    make("span", "", lossLine, `已走 ${steps} 步：损失 ℓ = `);
-    make("strong", "gx-loss", lossLine, fmt(m.loss, 4));
-    make("span", "", lossLine, "，再走一步后 ℓ′ = ");
-    make("strong", "gx-nextloss", lossLine, fmt(m.nextLoss, 4));
-    make("span", "", lossLine, atEnd ? `（已到 ${steps} 步上限）` : "");
+    writeLine(lossLine, [`已走 ${steps} 步：损失 ℓ = `, ["strong", "gx-loss", fmt(m.loss, 4)], "，再走一步后 ℓ′ = ",
+                         ["strong", "gx-nextloss", fmt(m.nextLoss, 4)], atEnd ? `（已到 ${steps} 步上限）` : ""]);
     lossLine.dataset.steps = String(steps);
     drawHistory(model.get("history"), runSteps(z, y, eta, PREVIEW_STEPS).losses);
   }
