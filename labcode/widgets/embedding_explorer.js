@@ -35,11 +35,8 @@ function controls(model, root) {
   const box = make("div", "ee-controls", root);
   const textLabel = make("label", "ee-field", box);
   make("span", "", textLabel, "短语");
-  const input = make("input", "ee-text", textLabel);
-  input.type = "text";
-  input.lang = "zh-CN";
-  input.autocomplete = "off";
-  input.spellcheck = false;
+  const input = Object.assign(make("input", "ee-text", textLabel),
+                              { type: "text", lang: "zh-CN", autocomplete: "off", spellcheck: false });
 
   const pickLabel = make("label", "ee-field", box);
   make("span", "", pickLabel, "例句");

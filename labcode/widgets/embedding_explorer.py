@@ -41,12 +41,12 @@ def _check_examples(examples, max_len):
     return names
 
 
-def _check_grad_out(grad_out, dim=None):
+def _check_grad_out(grad_out, dim):
     """上游梯度 dH：形状 (n, d)，1 <= n <= MAX_LEN，全是有限实数。"""
     g = as_finite_array(grad_out, "grad_out")
     if g.ndim != 2 or not 1 <= g.shape[0] <= MAX_LEN or not 1 <= g.shape[1] <= MAX_DIM:
         raise ValueError(f"grad_out 的形状必须是 (n, d)，1 <= n <= {MAX_LEN}、1 <= d <= {MAX_DIM}，收到形状 {g.shape}")
-    if dim is not None and g.shape[1] != dim:
+    if g.shape[1] != dim:
         raise ValueError(f"grad_out 的宽度必须等于 E 的宽度 d = {dim}，收到形状 {g.shape}")
     return g
 
