@@ -3,7 +3,7 @@
 // and the browser encodes, looks up and accumulates by itself, so typing works on the static page with
 // no kernel and no network. In a kernel, Python recomputes with labcode.
 import { embedding, embeddingBackward, embeddingBackwardOverwrite, encode, short, useCounts } from "./maths.js";
-import { keepControlKeys, make, onChanges, save, svg, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, svg, widgetRoot, writeLine } from "./dom.js";
 
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
@@ -125,9 +125,7 @@ function build(model, el) {
     ui.select.value = model.get("examples").includes(text) ? text : "";
     ui.bug.checked = showBug;
     root.classList.toggle("ee-show-bug", showBug);
-    idsLine.replaceChildren();
-    make("span", "", idsLine, "编号 ids = ");
-    make("code", "ee-ids", idsLine, `[${s.ids.join(", ")}]`);
+    writeLine(idsLine, ["编号 ids = ", ["code", "ee-ids", `[${s.ids.join(", ")}]`]]);
     const unknown = s.ids.filter((i) => i === unk).length;
     if (unknown) make("span", "ee-unk-note", idsLine, `（${unknown} 个字不在词表里，编成 UNK = ${unk}）`);
 
@@ -136,8 +134,12 @@ function build(model, el) {
     make("div", "ee-head", left, "位置 t：字 → 编号，上游梯度 dH[t]");
     make("div", "ee-head", right, `E 中被读的行（E 共 ${vocab.length} 行）`);
     if (!s.ids.length) make("div", "ee-empty", left, "（空短语：没有读任何一行）");
+    head.replaceChildren();
+    for (const h of ["行", "次数", "正确：逐次相加"]) make("th", "", head, h);
+    if (showBug) make("th", "ee-bugcol", head, "错误：dE[ids] += dH");
+    body.replaceChildren();
     const rowNodes = new Map();
-    s.rows.forEach((i, r) => {
+    s.rows.forEach((i, r) => {   // each row read: its box in the diagram and its line in the table
       const n = s.counts[r];
       const node = make("div", "ee-row", right);
       node.dataset.id = String(i);
@@ -147,6 +149,22 @@ function build(model, el) {
       badge.title = `被读了 ${n} 次`;
       make("span", "ee-erow", node, `E[${i}]=${vec(s.H[s.ids.indexOf(i)])}`);
       rowNodes.set(i, node);
+
+      const tr = make("tr", "", body);
+      tr.dataset.id = String(i);
+      make("th", "", tr, `${token(i)}（${i}）`).scope = "row";
+      make("td", "ee-num ee-count-cell", tr, `×${n}`);
+      const uses = s.ids.flatMap((id, t) => (id === i ? [vec(model.get("grad_out")[t])] : []));
+      const sum = make("td", "ee-sum", tr);
+      if (uses.length > 1) make("span", "ee-terms", sum, `${uses.join(" + ")} = `);
+      make("strong", "ee-grad-row", sum, vec(s.gradRows[r]));
+      if (showBug) {
+        const wrong = make("td", "ee-bugcol", tr);
+        make("strong", "ee-bug-row", wrong, vec(s.gradRowsOverwrite[r]));
+        const lost = s.gradRows[r].some((v, d) => v !== s.gradRowsOverwrite[r][d]);
+        tr.classList.toggle("ee-differs", lost);
+        make("span", "ee-verdict", wrong, lost ? ` ✗ 丢了 ${n - 1} 份` : " ✓ 相同");
+      }
     });
     links = Array.from(text).map((ch, t) => {
       const i = s.ids[t];
@@ -159,28 +177,6 @@ function build(model, el) {
       make("span", "ee-id", node, i === unk ? `→ UNK ${i}` : `→ ${i}`);
       make("span", "ee-c", node, `dH=${vec(model.get("grad_out")[t])}`);
       return [node, rowNodes.get(i)];
-    });
-
-    head.replaceChildren();
-    for (const h of ["行", "次数", "正确：逐次相加"]) make("th", "", head, h);
-    if (showBug) make("th", "ee-bugcol", head, "错误：dE[ids] += dH");
-    body.replaceChildren();
-    s.rows.forEach((i, r) => {
-      const tr = make("tr", "", body);
-      tr.dataset.id = String(i);
-      make("th", "", tr, `${token(i)}（${i}）`).scope = "row";
-      make("td", "ee-num ee-count-cell", tr, `×${s.counts[r]}`);
-      const uses = s.ids.flatMap((id, t) => (id === i ? [vec(model.get("grad_out")[t])] : []));
-      const sum = make("td", "ee-sum", tr);
-      if (uses.length > 1) make("span", "ee-terms", sum, `${uses.join(" + ")} = `);
-      make("strong", "ee-grad-row", sum, vec(s.gradRows[r]));
-      if (showBug) {
-        const wrong = make("td", "ee-bugcol", tr);
-        make("strong", "ee-bug-row", wrong, vec(s.gradRowsOverwrite[r]));
-        const lost = s.gradRows[r].some((v, d) => v !== s.gradRowsOverwrite[r][d]);
-        tr.classList.toggle("ee-differs", lost);
-        make("span", "ee-verdict", wrong, lost ? ` ✗ 丢了 ${s.counts[r] - 1} 份` : " ✓ 相同");
-      }
     });
     const repeated = s.rows.filter((_, r) => s.counts[r] > 1).map(token);
     const quoted = repeated.map((tok) => `“${tok}”`).join("、");
