@@ -48,11 +48,8 @@ function historyView(root) {
   const ahead = svg("polyline", { class: "gx-ahead" }, spark);
   const line = svg("polyline", {}, spark);
   const dot = svg("path", {}, spark); // the latest loss: a round cap on a zero-length path
-  const key = make("p", "gx-sparkkey", hist);
-  make("span", "gx-key-line", key);
-  make("span", "", key, "已走的步　");
-  make("span", "gx-key-line gx-key-dashed", key);
-  make("span", "", key, `按当前 η 再走 ${PREVIEW_STEPS} 步　横轴：步数；纵轴：损失，底边为 0`);
+  writeLine(make("p", "gx-sparkkey", hist), [["span", "gx-key-line"], "已走的步　", ["span", "gx-key-line gx-key-dashed"],
+                                             `按当前 η 再走 ${PREVIEW_STEPS} 步　横轴：步数；纵轴：损失，底边为 0`]);
   const details = make("details", "gx-details", hist);
   make("summary", "", details, "全部损失记录（按已走的步数）");
   const list = make("ol", "gx-list", details);
@@ -88,11 +85,8 @@ function build(model, el) {
     after.style.setProperty("--gx-colour", colour(k));
     return { now, after };
   });
-  const legend = make("p", "gx-legend", root);
-  make("span", "gx-key gx-key-now", legend);
-  make("span", "", legend, "实心：当前 p　");
-  make("span", "gx-key gx-key-after", legend);
-  make("span", "", legend, "斜线：走一步后 p′　粗框：目标");
+  writeLine(make("p", "gx-legend", root), [["span", "gx-key gx-key-now"], "实心：当前 p　", ["span", "gx-key gx-key-after"],
+                                           "斜线：走一步后 p′　粗框：目标"]);
 
   // Sliders: one per score (a new start), and the learning rate (does not restart).
   const controls = make("div", "lc-controls", root);
