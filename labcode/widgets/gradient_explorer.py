@@ -6,9 +6,6 @@
 浏览器里的计算由 ``gradient_explorer.js`` 完成（与 labcode 同一套公式），静态网页上没有内核也能走步；
 在 Jupyter 内核里，Python 端用 labcode 的 ``gradient_step``、``cross_entropy`` 与 ``cross_entropy_grad``
 算出同样的数。
-
-同步的状态：当前分数 ``logits``、目标 ``target``、学习率 ``lr``，以及走步的记录
-``start_logits``（起点）、``steps``（已走步数）、``history``（起点和每走一步后的损失，共 steps + 1 个）。
 """
 from __future__ import annotations
 
