@@ -48,6 +48,16 @@ def short(x):
     return f"{x:g}"
 
 
+def snapshot_figure(width, height, dpi):
+    """快照用的 Figure，画中文（不用 pyplot：不显示、也不留下打开的图）。"""
+    from matplotlib.figure import Figure
+
+    from ..fonts import use_cjk_font
+
+    use_cjk_font()
+    return Figure(figsize=(width, height), dpi=dpi, layout="constrained")
+
+
 def figure_png(fig):
     """把 matplotlib Figure 存成 PNG 字节（不写时间戳，重复运行得到相同字节）。"""
     buf = io.BytesIO()

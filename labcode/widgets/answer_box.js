@@ -163,16 +163,15 @@ function depths(text) {
   return text.split("").map((c) => (depth += "([".includes(c) ? 1 : ")]".includes(c) ? -1 : 0));
 }
 
-// Pieces of `text` separated by `separator` outside any bracket.
-function split(text, separator) {
-  const parts = [];
-  let start = 0;
-  depths(text).forEach((depth, i) => {
-    if (depth === 0 && separator.test(text[i])) { parts.push(text.slice(start, i)); start = i + 1; }
-  });
-  parts.push(text.slice(start));
-  return parts.map((p) => p.trim());
+// Where `text` holds a character matching `marks` outside any bracket.
+function cuts(text, marks) {
+  const depth = depths(text);
+  return text.split("").flatMap((c, i) => (depth[i] === 0 && marks.test(c) ? [i] : []));
 }
+
+// Pieces of `text` separated by `separator` outside any bracket.
+const split = (text, separator) => [-1, ...cuts(text, separator)]
+  .map((i, j, at) => text.slice(i + 1, at[j + 1]).trim());
 
 // A number that multiplies or divides a whole vector, as the answer keys write it: "[4, -5, 1]/7",
 // "(1/7)*[4, -5, 1]", "[1, e, e^2]/(1+e+e^2)". Returns [the vector's text, the factor], or null when `s` is no
@@ -197,16 +196,7 @@ function scaledVector(s) {
 }
 
 // "/7*2" → [["/", "7"], ["*", "2"]]: the operands of * and / outside any bracket, each with its operator.
-function operands(text) {
-  const found = [], depth = depths(text);
-  let op = null, start = 0;
-  for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && !(depth[i] === 0 && "*/".includes(text[i]))) continue;
-    if (op) found.push([op, text.slice(start, i).trim()]);
-    [op, start] = [text[i], i + 1];
-  }
-  return found;
-}
+const operands = (text) => cuts(text, /[*/]/).map((i, j, at) => [text[i], text.slice(i + 1, at[j + 1]).trim()]);
 
 // "[4/7, -5/7, 1/7]", "(4/7，-5/7，1/7)", "4/7, -5/7, 1/7", NumPy's "[0.57 -0.71 0.14]" and "[4, -5, 1]/7" are
 // vectors.
@@ -250,6 +240,17 @@ const sum = (a) => a.reduce((s, v) => s + v, 0);
 const minus = (a, b) => a.map((v, k) => v - b[k]);
 const scale = (a, c) => a.map((v) => v * c);
 const oneHot = (n, y) => Array.from({ length: n }, (_, k) => (k === y ? 1 : 0));
+
+// The texts of a problem over one row of symbols (the two bigram kinds), with the kind's own in between.
+const rowTexts = (v, own) => ({ symbols: v.symbols.map(quote).join("、"), V: String(v.symbols.length), ...own,
+                                prev: quote(v.prev), next: quote(v.next) });
+
+// Three different symbols of `pool`, in the order drawn.
+function threeOf(rand, pool) {
+  const found = new Set();
+  while (found.size < 3) found.add(pick(rand, pool));
+  return [...found];
+}
 
 // Scores z = ln a for small weights a, as in the book ([ln 2, 0, −ln 2]): p = a / Σa, by hand.
 function logScores(rand) {
@@ -365,6 +366,9 @@ function edits(root) {
   return [...found.values()];
 }
 
+// Every single change of any of these formulas, each once.
+const editsOf = (nodes) => [...new Map(nodes.flatMap((node) => edits(node)).map((e) => [e.type + e.text, e])).values()];
+
 // Which part a wrong answer missed, when one change of the formula gives each wrong component: "提示：分母里
 // $Vα$ 少了因子 $α$。", or for a vector "提示：编号为 0 的分量：…；编号为 2 的分量：…。" ("" when no change does).
 function diagnosis(formula, got, off, tolerance) {
@@ -373,7 +377,7 @@ function diagnosis(formula, got, off, tolerance) {
     const value = computed(nodes[k], edit);
     return Math.abs(value - got[k]) <= tolerance && Math.abs(value - computed(nodes[k])) > tolerance;
   };
-  const changes = [...new Map(off.flatMap((k) => edits(nodes[k])).map((e) => [e.type + e.text, e])).values()];
+  const changes = editsOf(off.map((k) => nodes[k]));
   const said = [];
   // The change that explains the most wrong components first, so that one slip made everywhere is said once.
   for (let left = off; left.length;) {
@@ -394,7 +398,7 @@ const gradientPart = (z, y, k) => (k === y
   ? plus([probability(z, k), negative(leaf(1, "$1$"), "$−1$")], `$g_${k}$`, `$g_${k}$`)
   : probability(z, k, `$g_${k}$`));
 
-const IDIOM_CHARACTERS = [..."之不一人无可有以心大天生自如而"];
+const IDIOM_CHARACTERS = [..."之不一人无可有以心大天生自如而"];   // common in the idioms, as the chapter's example
 const KINDS = {
   softmax: {
     percent: true,
@@ -508,11 +512,7 @@ const KINDS = {
   "smoothed-prob": {
     percent: true,
     draw(rand) {
-      const letters = [];
-      while (letters.length < 3) {
-        const c = pick(rand, "abcdefghijklmnopqrstuvwxyz".split(""));
-        if (!letters.includes(c)) letters.push(c);
-      }
+      const letters = threeOf(rand, [..."abcdefghijklmnopqrstuvwxyz"]);
       const symbols = [".", ...letters.sort()];   // the book's order: "." is 0, then the letters alphabetically
       let values;
       do {
@@ -522,10 +522,7 @@ const KINDS = {
         const next = rand() < 0.5 ? pick(rand, zero) : pick(rand, seen);   // half an unseen cell, half a seen one
         values = { symbols, counts, alpha: pick(rand, [1, 0.5, 2]), prev: pick(rand, letters), next };
       } while (!slipsApart(this, values));
-      const quote = (s) => `“${s}”`;
-      return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
-                                counts: vector(values.counts), alpha: num(values.alpha), prev: quote(values.prev),
-                                next: quote(values.next) } };
+      return { values, texts: rowTexts(values, { counts: vector(values.counts), alpha: num(values.alpha) }) };
     },
     formula(v) {   // (C + α) / (n + Vα)
       const C = v.counts[v.symbols.indexOf(v.next)], alpha = leaf(v.alpha, "$α$");
@@ -551,11 +548,7 @@ const KINDS = {
   "interpolated-prob": {
     percent: true,
     draw(rand) {
-      const letters = [];
-      while (letters.length < 3) {   // common characters of the idioms, as the chapter's own example
-        const c = pick(rand, IDIOM_CHARACTERS);
-        if (!letters.includes(c)) letters.push(c);
-      }
+      const letters = threeOf(rand, IDIOM_CHARACTERS);
       const symbols = [".", ...letters];
       let counts;
       do counts = symbols.map(() => int(rand, 0, 4)); while (!counts.includes(0) || sum(counts) === 0);
@@ -569,10 +562,8 @@ const KINDS = {
         gamma = pick(rand, [0.5, 0.8, 0.9]);
         values = { symbols, counts, targets, gamma, prev: pick(rand, letters), next };
       } while (!slipsApart(this, values));
-      const quote = (s) => `“${s}”`;
-      return { values, texts: { symbols: symbols.map(quote).join("、"), V: String(symbols.length),
-                                N: String(sum(targets)), counts: vector(counts), targets: vector(targets),
-                                gamma: num(gamma), prev: quote(values.prev), next: quote(next) } };
+      return { values, texts: rowTexts(values, { N: String(sum(targets)), counts: vector(counts),
+                                                  targets: vector(targets), gamma: num(gamma) }) };
     },
     formula(v) {   // γ C/n + (1 − γ)(Σ_i C_iy + 1)/(N + V)
       const j = v.symbols.indexOf(v.next), gamma = leaf(v.gamma, "$γ$");
@@ -767,7 +758,7 @@ function setUp(root, spec, label, progress, fold = null) {
     }
     part("book").hidden = variant === null;
   };
-  const turnTo = (id, message) => {
+  const turnTo = (id, message = `这是变体 ${idText(id)} 的数：先在纸上自己算，再写下答案、点“核对”。`) => {
     variant = id === null ? null : idText(id);
     current = id === null ? { values: spec.values, texts: spec.texts } : kind.draw(mulberry32(seed(label, id)));
     show();
@@ -778,7 +769,7 @@ function setUp(root, spec, label, progress, fold = null) {
   part("form").addEventListener("submit", (event) => {
     event.preventDefault();
     const id = asked(input.value);
-    if (id !== null) return turnTo(id, `这是变体 ${idText(id)} 的数：先在纸上自己算，再写下答案、点“核对”。`);
+    if (id !== null) return turnTo(id);
     const result = judge(kind, current.values, input.value, spec.tolerance);
     input.setAttribute("aria-invalid", result.ok ? "false" : "true");
     if (result.ok) progress.solve(label);
@@ -797,8 +788,7 @@ function setUp(root, spec, label, progress, fold = null) {
   // For the tests and the curious: which numbers are shown, and the answer maths.js gives for them.
   root.answerBox = { get variant() { return variant; }, get values() { return current.values; },
                      get texts() { return current.texts; },
-                     get answer() { return kind.solve(current.values); }, open: (id) => turnTo(parseInt(id, 16),
-                       `这是变体 ${id.toUpperCase()} 的数：先在纸上自己算，再写下答案、点“核对”。`) };
+                     get answer() { return kind.solve(current.values); }, open: (id) => turnTo(parseInt(id, 16)) };
   show();
   part("controls").hidden = false;
   progress.show();
@@ -887,9 +877,8 @@ export function startPage() {
     judge(KINDS[name], values, text, tolerance),
     // Each single change of a kind's formula, made in every component: the answer it gives and what it says.
     slips: (name, values) => {
-      const formula = KINDS[name].formula(values), nodes = [formula].flat();
-      const all = new Map(nodes.flatMap((node) => edits(node)).map((e) => [e.type + e.text, e]));
-      return [...all.values()].map((e) => [nodes.map((node) => computed(node, e)), e.says]);
+      const nodes = [KINDS[name].formula(values)].flat();
+      return editsOf(nodes).map((e) => [nodes.map((node) => computed(node, e)), e.says]);
     } };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -4,7 +4,7 @@
 // steps per animation frame so the curve grows live. When a run ends (or is paused) the page
 // writes W and the loss history back to the model; in a kernel Python then holds them.
 import { countLossGradFlat, countOptimum, countStepFlat, fmt, mulberry32, sampleBigram, short } from "./maths.js";
-import { keepControlKeys, make, onChanges, sliderRow, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
 
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
@@ -16,15 +16,7 @@ const SLIDERS = [
   ["lr", "学习率 η", 1, 100, 1],
   ["temperature", "采样温度 τ", 0.1, 3, 0.05],
 ];
-const SVG_NS = "http://www.w3.org/2000/svg";
 const MARGIN = { left: 52, right: 26, top: 12, bottom: 34 };
-
-function svg(tag, attrs, parent) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 // Ticks at round values (steps of 1, 2 or 5 times a power of ten), three to six of them on [lo, hi].
 function roundTicks(lo, hi) {
@@ -39,8 +31,7 @@ function roundTicks(lo, hi) {
 
 // 10 to an integer power in superscript digits, as the log axes of the chapter's figures print it: 10⁻³.
 function powerOfTen(e) {
-  const sup = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
-  return "10" + Array.from(String(e), (c) => sup[c]).join("");
+  return "10" + Array.from(String(e), (c) => (c === "-" ? "⁻" : "⁰¹²³⁴⁵⁶⁷⁸⁹"[c])).join("");
 }
 
 // x as a×10ⁿ with `digits` decimals in a, as the chapter writes small numbers: 3.21×10⁻⁴ (1.50 when n = 0).
@@ -188,25 +179,13 @@ function build(model, el) {
     gapChart.svg.setAttribute("aria-label", `损失与计数最优之差，对数刻度：最后一步 ${last}`);
   }
 
-  function currentLoss() {
-    return countLossGradFlat(s.W, s.C, s.V, model.get("reg"), s.grad);
-  }
-
   function drawReadout() {
-    const loss = currentLoss();
+    const loss = countLossGradFlat(s.W, s.C, s.V, model.get("reg"), s.grad);
     const nll = countLossGradFlat(s.W, s.raw, s.V, 0, s.grad);
-    readout.textContent = "";
-    make("span", "", readout, "已训练 ");
-    make("strong", "bt-steps", readout, String(s.history.length));
-    make("span", "", readout, " 步；当前损失 ");
-    make("strong", "bt-loss", readout, fmt(loss, 4));
-    make("span", "", readout, "，计数最优 ");
-    make("span", "bt-opt", readout, fmt(s.optimum, 4));
-    make("span", "", readout, "，差 ");
-    make("span", "bt-gap", readout, scientific(loss - s.optimum, 2));
-    make("span", "", readout, "。在原始计数 C 上的平均负对数似然 ");
-    make("span", "bt-nll", readout, fmt(nll, 4));
-    make("span", "", readout, "。");
+    writeLine(readout, ["已训练 ", ["strong", "bt-steps", String(s.history.length)], " 步；当前损失 ",
+                        ["strong", "bt-loss", fmt(loss, 4)], "，计数最优 ", ["span", "bt-opt", fmt(s.optimum, 4)],
+                        "，差 ", ["span", "bt-gap", scientific(loss - s.optimum, 2)],
+                        "。在原始计数 C 上的平均负对数似然 ", ["span", "bt-nll", fmt(nll, 4)], "。"]);
   }
 
   function drawNames() {
@@ -280,15 +259,10 @@ function build(model, el) {
   });
   seedInput.addEventListener("change", () => {
     const v = Math.trunc(seedInput.valueAsNumber);
-    if (Number.isFinite(v) && v >= 0 && v <= seedMax) {
-      model.set("seed", v);
-      model.save_changes();
-    } else seedInput.value = String(model.get("seed"));
+    if (Number.isFinite(v) && v >= 0 && v <= seedMax) save(model, { seed: v });
+    else seedInput.value = String(model.get("seed"));
   });
-  nextSeed.addEventListener("click", () => {
-    model.set("seed", (model.get("seed") + 1) % (seedMax + 1));
-    model.save_changes();
-  });
+  nextSeed.addEventListener("click", () => save(model, { seed: (model.get("seed") + 1) % (seedMax + 1) }));
 
   // A change of the data, the objective or the weights (from Python or from a control) reloads the state;
   // while a run is animating, only its own final write-back is expected, so other W/history echoes wait.
@@ -313,8 +287,4 @@ function build(model, el) {
   };
 }
 
-function render({ model, el }) {
-  return build(model, el);
-}
-
-export default { render };
+export default { render: ({ model, el }) => build(model, el) };

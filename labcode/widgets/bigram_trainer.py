@@ -22,7 +22,7 @@ from ..bigram import (
 )
 from ..plots import PALETTE
 from ..vocab import BOUNDARY, Vocab, check_vocab
-from ._family import FamilyWidget, bundle, figure_png, fmt, short, styles
+from ._family import FamilyWidget, bundle, figure_png, fmt, short, snapshot_figure, styles
 
 MAX_NAME = 20            # 采样的名字最多这么多个字：网页上和这里相同
 SEED_MAX = 2**32 - 1     # 网页的随机数生成器（mulberry32）用 32 位的种子
@@ -136,10 +136,6 @@ class BigramTrainer(FamilyWidget):
         """当前 W 的训练损失 ``loss_and_grad_from_counts(W, C + α, λ)``。"""
         return float(loss_and_grad_from_counts(self.weights(), smoothed_counts(self.counts, self.alpha), self.reg)[0])
 
-    def data_nll(self):
-        """当前 W 在原始计数 C 上的平均负对数似然（不含平滑和正则化）。"""
-        return float(loss_and_grad_from_counts(self.weights(), self.counts, 0.0)[0])
-
     # ---- Python 端的训练与采样
     def train(self, steps=None):
         """在 Python 里用 labcode 训练 ``steps`` 步（默认 ``self.steps``），更新 ``W`` 与 ``history``。"""
@@ -196,14 +192,9 @@ class BigramTrainer(FamilyWidget):
 
 def _snapshot_figure(history, optimum, names, title, temperature, dpi):
     """左：损失曲线（实线）与计数最优（虚线，带文字）；中：与虚线之差（对数刻度）；右：采样名字。"""
-    from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
-
-    from ..fonts import use_cjk_font
-
-    use_cjk_font()
     steps = np.arange(len(history))
     history = np.asarray(history)
-    fig = Figure(figsize=(7.6, 2.6), dpi=dpi, layout="constrained")
+    fig = snapshot_figure(7.6, 2.6, dpi)
     ax, gap, side = fig.subplots(1, 3, width_ratios=[3, 2.2, 1.2])
     ax.plot(steps, history, color=PALETTE[0], linewidth=1.8, label="训练损失")
     ax.axhline(optimum, color=PALETTE[7], linestyle=(0, (5, 3)), linewidth=1.2,
@@ -260,15 +251,11 @@ def bigram_trainer(counts=None, vocab=None, *, alpha=0.0, reg=0.0, lr=NAMES_LR, 
     >>> w.train(200).loss() > w.optimum()
     True
     """
-    if counts is None:
-        C, symbols = default_counts()
-        if vocab is not None:
-            symbols = list(trainer_vocab(vocab, C.shape[0]))
-    else:
-        C = check_trainer_counts(counts)
-        if vocab is None:
-            raise TypeError("给了 counts 就必须同时给 vocab（长度等于 counts 边长的符号表）")
+    C, symbols = default_counts() if counts is None else (check_trainer_counts(counts), None)
+    if vocab is not None:
         symbols = list(trainer_vocab(vocab, C.shape[0]))
+    elif counts is not None:
+        raise TypeError("给了 counts 就必须同时给 vocab（长度等于 counts 边长的符号表）")
     return BigramTrainer(counts=C.tolist(), vocab=symbols, alpha=check_alpha(alpha), reg=check_reg(reg),
                          lr=check_lr(lr), temperature=check_temperature(temperature),
                          seed=check_int(seed, "seed", 0, SEED_MAX), steps=check_int(steps, "steps", 1, MAX_STEPS),

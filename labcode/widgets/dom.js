@@ -8,6 +8,30 @@ export function make(tag, cls, parent, text) {
   return node;
 }
 
+// A line of text in `parent`, replacing what it held: each piece is a plain <span> (a string), or [tag, class,
+// text] for the numbers a test or the eye looks for.
+export function writeLine(parent, pieces) {
+  parent.replaceChildren();
+  for (const piece of pieces) {
+    const [tag, cls, text] = typeof piece === "string" ? ["span", "", piece] : piece;
+    make(tag, cls, parent, text);
+  }
+}
+
+// An SVG element with these attributes, appended to `parent` if given.
+export function svg(tag, attrs, parent) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// Set traits ({ name: value, ... }) and send them to the kernel, as a reader's move does.
+export function save(model, traits) {
+  model.set(traits);
+  model.save_changes();
+}
+
 // The root element of a widget: a labelled group carrying the family's class (family.css).
 export function widgetRoot(el, cls, label) {
   const root = make("div", `${cls} lc-widget`, el);

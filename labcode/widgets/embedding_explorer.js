@@ -3,7 +3,7 @@
 // and the browser encodes, looks up and accumulates by itself, so typing works on the static page with
 // no kernel and no network. In a kernel, Python recomputes with labcode.
 import { embedding, embeddingBackward, embeddingBackwardOverwrite, encode, short, useCounts } from "./maths.js";
-import { keepControlKeys, make, onChanges, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, svg, widgetRoot, writeLine } from "./dom.js";
 
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
@@ -35,11 +35,8 @@ function controls(model, root) {
   const box = make("div", "ee-controls", root);
   const textLabel = make("label", "ee-field", box);
   make("span", "", textLabel, "短语");
-  const input = make("input", "ee-text", textLabel);
-  input.type = "text";
-  input.lang = "zh-CN";
-  input.autocomplete = "off";
-  input.spellcheck = false;
+  const input = Object.assign(make("input", "ee-text", textLabel),
+                              { type: "text", lang: "zh-CN", autocomplete: "off", spellcheck: false });
 
   const pickLabel = make("label", "ee-field", box);
   make("span", "", pickLabel, "例句");
@@ -65,17 +62,13 @@ function controls(model, root) {
     cut.textContent = chars.length > maxLen()
       ? `短语最多 ${maxLen()} 个字：只取了前 ${maxLen()} 个，后面的 ${chars.length - maxLen()} 个没有用上。` : "";
     if (kept !== text && input.value === text) input.value = kept;
-    model.set("text", kept);
-    model.save_changes();
+    save(model, { text: kept });
   };
   // Chinese input methods compose pinyin first: send the phrase once the characters are chosen.
   input.addEventListener("input", (event) => { if (!event.isComposing) send(input.value); });
   input.addEventListener("compositionend", () => send(input.value));
   select.addEventListener("change", () => { if (select.value) send(select.value); });
-  bug.addEventListener("change", () => {
-    model.set("show_bug", bug.checked);
-    model.save_changes();
-  });
+  bug.addEventListener("change", () => save(model, { show_bug: bug.checked }));
   return { input, select, bug };
 }
 
@@ -87,10 +80,7 @@ function build(model, el) {
 
   const diagram = make("div", "ee-diagram", root);
   const left = make("div", "ee-positions", diagram);
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("class", "ee-lines");
-  svg.setAttribute("aria-hidden", "true");
-  diagram.appendChild(svg);
+  const lines = svg("svg", { class: "ee-lines", "aria-hidden": true }, diagram);
   const right = make("div", "ee-rows", diagram);
 
   const table = make("table", "ee-grad", root);
@@ -114,21 +104,17 @@ function build(model, el) {
 
   function drawLines() {
     pending = 0;
-    svg.replaceChildren();
-    const box = svg.getBoundingClientRect();
+    lines.replaceChildren();
+    const box = lines.getBoundingClientRect();
     if (!box.width) return; // not laid out yet (hidden tab, closed dropdown)
-    svg.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
+    lines.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
     for (const [from, to] of links) {
       const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
-      const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
-      line.setAttribute("x1", "2");
-      line.setAttribute("y1", String(a.top + a.height / 2 - box.top));
-      line.setAttribute("x2", String(box.width - 2));
-      line.setAttribute("y2", String(b.top + b.height / 2 - box.top));
+      const line = svg("line", { x1: 2, y1: a.top + a.height / 2 - box.top, x2: box.width - 2,
+                                 y2: b.top + b.height / 2 - box.top }, lines);
       if (to.classList.contains("ee-repeated")) line.setAttribute("class", "ee-repeated");
-      svg.appendChild(line);
     }
-    svg.dataset.text = model.get("text"); // which phrase the lines belong to
+    lines.dataset.text = model.get("text"); // which phrase the lines belong to
   }
 
   function update() {
@@ -139,9 +125,7 @@ function build(model, el) {
     ui.select.value = model.get("examples").includes(text) ? text : "";
     ui.bug.checked = showBug;
     root.classList.toggle("ee-show-bug", showBug);
-    idsLine.replaceChildren();
-    make("span", "", idsLine, "编号 ids = ");
-    make("code", "ee-ids", idsLine, `[${s.ids.join(", ")}]`);
+    writeLine(idsLine, ["编号 ids = ", ["code", "ee-ids", `[${s.ids.join(", ")}]`]]);
     const unknown = s.ids.filter((i) => i === unk).length;
     if (unknown) make("span", "ee-unk-note", idsLine, `（${unknown} 个字不在词表里，编成 UNK = ${unk}）`);
 
@@ -150,8 +134,12 @@ function build(model, el) {
     make("div", "ee-head", left, "位置 t：字 → 编号，上游梯度 dH[t]");
     make("div", "ee-head", right, `E 中被读的行（E 共 ${vocab.length} 行）`);
     if (!s.ids.length) make("div", "ee-empty", left, "（空短语：没有读任何一行）");
+    head.replaceChildren();
+    for (const h of ["行", "次数", "正确：逐次相加"]) make("th", "", head, h);
+    if (showBug) make("th", "ee-bugcol", head, "错误：dE[ids] += dH");
+    body.replaceChildren();
     const rowNodes = new Map();
-    s.rows.forEach((i, r) => {
+    s.rows.forEach((i, r) => {   // each row read: its box in the diagram and its line in the table
       const n = s.counts[r];
       const node = make("div", "ee-row", right);
       node.dataset.id = String(i);
@@ -161,6 +149,22 @@ function build(model, el) {
       badge.title = `被读了 ${n} 次`;
       make("span", "ee-erow", node, `E[${i}]=${vec(s.H[s.ids.indexOf(i)])}`);
       rowNodes.set(i, node);
+
+      const tr = make("tr", "", body);
+      tr.dataset.id = String(i);
+      make("th", "", tr, `${token(i)}（${i}）`).scope = "row";
+      make("td", "ee-num ee-count-cell", tr, `×${n}`);
+      const uses = s.ids.flatMap((id, t) => (id === i ? [vec(model.get("grad_out")[t])] : []));
+      const sum = make("td", "ee-sum", tr);
+      if (uses.length > 1) make("span", "ee-terms", sum, `${uses.join(" + ")} = `);
+      make("strong", "ee-grad-row", sum, vec(s.gradRows[r]));
+      if (showBug) {
+        const wrong = make("td", "ee-bugcol", tr);
+        make("strong", "ee-bug-row", wrong, vec(s.gradRowsOverwrite[r]));
+        const lost = s.gradRows[r].some((v, d) => v !== s.gradRowsOverwrite[r][d]);
+        tr.classList.toggle("ee-differs", lost);
+        make("span", "ee-verdict", wrong, lost ? ` ✗ 丢了 ${n - 1} 份` : " ✓ 相同");
+      }
     });
     links = Array.from(text).map((ch, t) => {
       const i = s.ids[t];
@@ -173,28 +177,6 @@ function build(model, el) {
       make("span", "ee-id", node, i === unk ? `→ UNK ${i}` : `→ ${i}`);
       make("span", "ee-c", node, `dH=${vec(model.get("grad_out")[t])}`);
       return [node, rowNodes.get(i)];
-    });
-
-    head.replaceChildren();
-    for (const h of ["行", "次数", "正确：逐次相加"]) make("th", "", head, h);
-    if (showBug) make("th", "ee-bugcol", head, "错误：dE[ids] += dH");
-    body.replaceChildren();
-    s.rows.forEach((i, r) => {
-      const tr = make("tr", "", body);
-      tr.dataset.id = String(i);
-      make("th", "", tr, `${token(i)}（${i}）`).scope = "row";
-      make("td", "ee-num ee-count-cell", tr, `×${s.counts[r]}`);
-      const uses = s.ids.flatMap((id, t) => (id === i ? [vec(model.get("grad_out")[t])] : []));
-      const sum = make("td", "ee-sum", tr);
-      if (uses.length > 1) make("span", "ee-terms", sum, `${uses.join(" + ")} = `);
-      make("strong", "ee-grad-row", sum, vec(s.gradRows[r]));
-      if (showBug) {
-        const wrong = make("td", "ee-bugcol", tr);
-        make("strong", "ee-bug-row", wrong, vec(s.gradRowsOverwrite[r]));
-        const lost = s.gradRows[r].some((v, d) => v !== s.gradRowsOverwrite[r][d]);
-        tr.classList.toggle("ee-differs", lost);
-        make("span", "ee-verdict", wrong, lost ? ` ✗ 丢了 ${s.counts[r] - 1} 份` : " ✓ 相同");
-      }
     });
     const repeated = s.rows.filter((_, r) => s.counts[r] > 1).map(token);
     const quoted = repeated.map((tok) => `“${tok}”`).join("、");

@@ -16,7 +16,7 @@ from .._validate import as_finite_array, as_list, as_table, check_bool, check_in
 from ..corpus import UNK, encode, vocab
 from ..embedding import embedding, embedding_backward, embedding_backward_overwrite, rows_read
 from ..plots import PALETTE, vector_text
-from ._family import FamilyWidget, bundle, figure_png, styles
+from ._family import FamilyWidget, bundle, figure_png, snapshot_figure, styles
 
 MAX_LEN, DIM, MAX_DIM = 12, 2, 4
 EXAMPLES = ("我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢侬")
@@ -41,12 +41,12 @@ def _check_examples(examples, max_len):
     return names
 
 
-def _check_grad_out(grad_out, dim=None):
+def _check_grad_out(grad_out, dim):
     """上游梯度 dH：形状 (n, d)，1 <= n <= MAX_LEN，全是有限实数。"""
     g = as_finite_array(grad_out, "grad_out")
     if g.ndim != 2 or not 1 <= g.shape[0] <= MAX_LEN or not 1 <= g.shape[1] <= MAX_DIM:
         raise ValueError(f"grad_out 的形状必须是 (n, d)，1 <= n <= {MAX_LEN}、1 <= d <= {MAX_DIM}，收到形状 {g.shape}")
-    if dim is not None and g.shape[1] != dim:
+    if g.shape[1] != dim:
         raise ValueError(f"grad_out 的宽度必须等于 E 的宽度 d = {dim}，收到形状 {g.shape}")
     return g
 
@@ -169,14 +169,9 @@ class EmbeddingExplorer(FamilyWidget):
 
 def _snapshot_figure(w, dpi):
     """纸面版：左列是各位置（字 → 编号、上游梯度），连线指向被读的行，右边两列是正确与错误的梯度行。"""
-    from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
-
-    from ..fonts import use_cjk_font
-
-    use_cjk_font()
     T, R = len(w.ids), len(w.rows)
     n = max(T, R, 1)
-    fig = Figure(figsize=(7.6, 0.95 + 0.34 * n), dpi=dpi, layout="constrained")
+    fig = snapshot_figure(7.6, 0.95 + 0.34 * n, dpi)
     ax = fig.subplots()
     ax.set_axis_off()
     ax.set_xlim(0, 10)

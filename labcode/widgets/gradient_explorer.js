@@ -2,7 +2,7 @@
 // The browser does the maths itself, so the page steps with no kernel; in a kernel the
 // traitlets sync both ways and Python computes the same numbers with labcode.
 import { crossEntropy, crossEntropyGrad, fmt, gradientStep, short, softmax } from "./maths.js";
-import { keepControlKeys, make, onChanges, sliderRow, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
 import {
   barChart, candidateRender, colours, markTarget, minusSign, moveSlider, readoutTable, scoreSliders, setHeight,
   subscripted, targetSelect,
@@ -36,7 +36,6 @@ export function runSteps(logits, target, lr, n) {
 const PLAY_MS = 300; // one step every 0.3 s while "连续走" runs
 // The dashed preview: the losses of this many more steps at the current lr (as GradientExplorer.snapshot_png).
 export const PREVIEW_STEPS = 20;
-const SVG = "http://www.w3.org/2000/svg";
 
 // The loss chart: the losses so far (solid) and, dashed, the next PREVIEW_STEPS steps at the current lr, so that
 // moving lr shows where the run would go before a step is taken; the full list is in a <details> (the numbers are
@@ -44,22 +43,13 @@ const SVG = "http://www.w3.org/2000/svg";
 function historyView(root) {
   const hist = make("div", "gx-history", root);
   const title = make("p", "gx-histtitle", hist);
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("class", "gx-spark");
-  svg.setAttribute("viewBox", "0 0 100 30");
-  svg.setAttribute("preserveAspectRatio", "none");
-  svg.setAttribute("aria-hidden", "true");
-  const line = document.createElementNS(SVG, "polyline");
-  const ahead = document.createElementNS(SVG, "polyline");
-  ahead.setAttribute("class", "gx-ahead");
-  const dot = document.createElementNS(SVG, "path"); // the latest loss: a round cap on a zero-length path
-  svg.append(ahead, line, dot);
-  hist.appendChild(svg);
-  const key = make("p", "gx-sparkkey", hist);
-  make("span", "gx-key-line", key);
-  make("span", "", key, "已走的步　");
-  make("span", "gx-key-line gx-key-dashed", key);
-  make("span", "", key, `按当前 η 再走 ${PREVIEW_STEPS} 步　横轴：步数；纵轴：损失，底边为 0`);
+  const spark = svg("svg", { class: "gx-spark", viewBox: "0 0 100 30", preserveAspectRatio: "none",
+                            "aria-hidden": true }, hist);
+  const ahead = svg("polyline", { class: "gx-ahead" }, spark);
+  const line = svg("polyline", {}, spark);
+  const dot = svg("path", {}, spark); // the latest loss: a round cap on a zero-length path
+  writeLine(make("p", "gx-sparkkey", hist), [["span", "gx-key-line"], "已走的步　", ["span", "gx-key-line gx-key-dashed"],
+                                             `按当前 η 再走 ${PREVIEW_STEPS} 步　横轴：步数；纵轴：损失，底边为 0`]);
   const details = make("details", "gx-details", hist);
   make("summary", "", details, "全部损失记录（按已走的步数）");
   const list = make("ol", "gx-list", details);
@@ -78,11 +68,8 @@ function historyView(root) {
     title.textContent = last === 0
       ? `损失记录：起点 ${fmt(history[0], 4)}（还没走）`
       : `损失记录：起点 ${fmt(history[0], 4)} → 走 ${last} 步后 ${fmt(history[last], 4)}`;
-    while (list.children.length > history.length) list.lastChild.remove();
-    for (let i = 0; i < history.length; i++) {
-      const item = list.children[i] || make("li", "gx-item", list);
-      item.textContent = fmt(history[i], 4);
-    }
+    list.replaceChildren();
+    for (const loss of history) make("li", "gx-item", list, fmt(loss, 4));
   };
 }
 
@@ -98,11 +85,8 @@ function build(model, el) {
     after.style.setProperty("--gx-colour", colour(k));
     return { now, after };
   });
-  const legend = make("p", "gx-legend", root);
-  make("span", "gx-key gx-key-now", legend);
-  make("span", "", legend, "实心：当前 p　");
-  make("span", "gx-key gx-key-after", legend);
-  make("span", "", legend, "斜线：走一步后 p′　粗框：目标");
+  writeLine(make("p", "gx-legend", root), [["span", "gx-key gx-key-now"], "实心：当前 p　", ["span", "gx-key gx-key-after"],
+                                           "斜线：走一步后 p′　粗框：目标"]);
 
   // Sliders: one per score (a new start), and the learning rate (does not restart).
   const controls = make("div", "lc-controls", root);
@@ -114,10 +98,7 @@ function build(model, el) {
     name: "学习率 η", input: "gx-lr", out: "gx-lrval",
     min: model.get("lr_min"), max: model.get("lr_max"), step: model.get("lr_step"),
   });
-  lr.input.addEventListener("input", () => {
-    model.set("lr", lr.input.valueAsNumber);
-    model.save_changes();
-  });
+  lr.input.addEventListener("input", () => save(model, { lr: lr.input.valueAsNumber }));
 
   // Target and the stepping buttons.
   const actions = make("div", "lc-actions", root);
@@ -142,15 +123,13 @@ function build(model, el) {
   // ---------------------------------------------------------- actions
   function restartAt(z, y) {
     stop();
-    model.set({ logits: z, target: y, start_logits: z, steps: 0, history: [crossEntropy(z, y)] });
-    model.save_changes();
+    save(model, { logits: z, target: y, start_logits: z, steps: 0, history: [crossEntropy(z, y)] });
   }
   function stepOnce() {
     const steps = model.get("steps");
     if (steps >= model.get("max_steps")) return false;
     const { logits, losses } = runSteps(model.get("logits"), model.get("target"), model.get("lr"), 1);
-    model.set({ logits, steps: steps + 1, history: [...model.get("history"), ...losses] });
-    model.save_changes();
+    save(model, { logits, steps: steps + 1, history: [...model.get("history"), ...losses] });
     return true;
   }
   let timer = null;
@@ -169,8 +148,7 @@ function build(model, el) {
   resetButton.addEventListener("click", () => {
     stop();
     const z = model.get("start_logits");
-    model.set({ logits: z, steps: 0, history: [crossEntropy(z, model.get("target"))] });
-    model.save_changes();
+    save(model, { logits: z, steps: 0, history: [crossEntropy(z, model.get("target"))] });
   });
 
   // ---------------------------------------------------------- view
@@ -207,12 +185,8 @@ function build(model, el) {
     if (dropped && document.activeElement.disabled) resetButton.focus();
     playButton.textContent = timer === null ? "连续走" : "暂停";
     playButton.setAttribute("aria-pressed", String(timer !== null));
-    lossLine.textContent = "";
-    make("span", "", lossLine, `已走 ${steps} 步：损失 ℓ = `);
-    make("strong", "gx-loss", lossLine, fmt(m.loss, 4));
-    make("span", "", lossLine, "，再走一步后 ℓ′ = ");
-    make("strong", "gx-nextloss", lossLine, fmt(m.nextLoss, 4));
-    make("span", "", lossLine, atEnd ? `（已到 ${steps} 步上限）` : "");
+    writeLine(lossLine, [`已走 ${steps} 步：损失 ℓ = `, ["strong", "gx-loss", fmt(m.loss, 4)], "，再走一步后 ℓ′ = ",
+                         ["strong", "gx-nextloss", fmt(m.nextLoss, 4)], atEnd ? `（已到 ${steps} 步上限）` : ""]);
     lossLine.dataset.steps = String(steps);
     drawHistory(model.get("history"), runSteps(z, y, eta, PREVIEW_STEPS).losses);
   }

@@ -6,9 +6,6 @@
 浏览器里的计算由 ``gradient_explorer.js`` 完成（与 labcode 同一套公式），静态网页上没有内核也能走步；
 在 Jupyter 内核里，Python 端用 labcode 的 ``gradient_step``、``cross_entropy`` 与 ``cross_entropy_grad``
 算出同样的数。
-
-同步的状态：当前分数 ``logits``、目标 ``target``、学习率 ``lr``，以及走步的记录
-``start_logits``（起点）、``steps``（已走步数）、``history``（起点和每走一步后的损失，共 steps + 1 个）。
 """
 from __future__ import annotations
 
@@ -20,7 +17,7 @@ from ..gradients import gradient_step
 from ..plots import PALETTE
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
-from ._family import bundle, figure_png, fmt, short, styles
+from ._family import bundle, figure_png, fmt, short, snapshot_figure, styles
 
 DEFAULT_TARGET, DEFAULT_LR, DEFAULT_MAX_STEPS = 0, 1.0, 100
 PREVIEW_STEPS = 20  # 损失图里的虚线：按当前 η 再走这么多步（与 gradient_explorer.js 的 PREVIEW_STEPS 相同）
@@ -89,11 +86,8 @@ class GradientExplorer(CandidateExplorer):
         n = check_count(n, "n")
         if self.steps + n > self.max_steps:
             raise ValueError(f"n 太大：已走 {self.steps} 步，再走 {n} 步会超过 max_steps={self.max_steps}")
-        z, losses = np.asarray(self.logits), list(self.history)
-        for _ in range(n):
-            z = gradient_step(z, self.target, self.lr)        # (V,)
-            losses.append(cross_entropy(z, self.target))
-        self._set_run(z.tolist(), self.steps + n, losses)
+        z, losses = _run(self, n)
+        self._set_run(z.tolist(), self.steps + n, self.history + losses)
 
     def reset(self):
         """回到起点：分数恢复为 ``start_logits``，记录清零。"""
@@ -118,10 +112,7 @@ class GradientExplorer(CandidateExplorer):
             self._restart()  # Python 给了新的 z 或 y：重新开始
 
     @traitlets.observe("lr")
-    def _on_lr(self, change):
-        self._recompute()
-
-    def _recompute(self):
+    def _recompute(self, change=None):
         if not self._ready():
             return  # 还在构造中
         z = np.asarray(self.logits)                            # (V,)
@@ -143,18 +134,22 @@ class GradientExplorer(CandidateExplorer):
 
     def snapshot_png(self, dpi=100):
         """当前状态的静态图（PNG 字节）：左为这一步前后的概率，右为损失记录及按当前 η 继续走的损失。"""
-        from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
-
-        from ..fonts import use_cjk_font
-
-        use_cjk_font()
-        fig = Figure(figsize=(max(6.4, 0.7 * len(self.labels) + 4.4), 2.8), dpi=dpi, layout="constrained")
+        fig = snapshot_figure(max(6.4, 0.7 * len(self.labels) + 4.4), 2.8, dpi)
         left, right = fig.subplots(1, 2, width_ratios=[max(3, len(self.labels)), 3])
         _draw_probs(left, self)
         _draw_losses(right, self)
         fig.suptitle(f"{SCOPE}：每步分数之和不变，损失只降不升。训练更新的是参数，学习率太大时损失会上升（第 4 章）",
                      fontsize=8)
         return figure_png(fig)
+
+
+def _run(w, n):
+    """从 w 的当前分数按当前 η 走 n 步：返回走到的分数和每步后的损失（与 gradient_explorer.js 的 runSteps 相同）。"""
+    z, losses = np.asarray(w.logits), []
+    for _ in range(n):
+        z = gradient_step(z, w.target, w.lr)        # (V,)
+        losses.append(cross_entropy(z, w.target))
+    return z, losses
 
 
 def _draw_probs(ax, w):
@@ -181,10 +176,7 @@ def _draw_probs(ax, w):
 def _draw_losses(ax, w):
     """实线 = 已记录的损失；虚线 = 按当前 η 再走 PREVIEW_STEPS 步的损失（网页上的损失图也这样画）。"""
     ax.plot(range(len(w.history)), w.history, "o-", color=PALETTE[7], markersize=3, label="已走的步")
-    z, ahead = np.asarray(w.logits), [w.history[-1]]
-    for _ in range(PREVIEW_STEPS):
-        z = gradient_step(z, w.target, w.lr)
-        ahead.append(cross_entropy(z, w.target))
+    ahead = [w.history[-1], *_run(w, PREVIEW_STEPS)[1]]
     ax.plot(range(w.steps, w.steps + len(ahead)), ahead, "--", color=PALETTE[0],
             label=f"按当前 η 再走 {PREVIEW_STEPS} 步")
     ax.set_ylim(0, max(w.history[0], ahead[0]) * 1.1)

@@ -74,13 +74,15 @@ export function embedding(E, ids) {
   return ids.map((i) => E[i].slice());
 }
 
+// A (V, D) table of zeros, as wide as the rows of gradOut.
+const zeroRows = (gradOut, V) => Array.from({ length: V }, () => (gradOut.length ? gradOut[0].map(() => 0) : []));
+
 // labcode.embedding_backward: dE of shape (V, D), zero but for the rows read; every use of a row
 // adds the upstream gradient of its position (np.add.at), so a row read twice gets a sum of two.
 export function embeddingBackward(gradOut, ids, numEmbeddings) {
-  const D = gradOut.length ? gradOut[0].length : 0;
-  const dE = Array.from({ length: numEmbeddings }, () => new Array(D).fill(0));
+  const dE = zeroRows(gradOut, numEmbeddings);
   ids.forEach((i, t) => {
-    for (let d = 0; d < D; d++) dE[i][d] += gradOut[t][d];
+    dE[i] = dE[i].map((v, d) => v + gradOut[t][d]);
   });
   return dE;
 }
@@ -90,8 +92,7 @@ export function embeddingBackward(gradOut, ids, numEmbeddings) {
 // its writes. NumPy does not say which one (not even that a row's elements come from one write); this copy
 // writes in order (the last survives), as NumPy does on the machines the tests run on, and they compare the two.
 export function embeddingBackwardOverwrite(gradOut, ids, numEmbeddings) {
-  const D = gradOut.length ? gradOut[0].length : 0;
-  const dE = Array.from({ length: numEmbeddings }, () => new Array(D).fill(0));
+  const dE = zeroRows(gradOut, numEmbeddings);
   const read = ids.map((i) => dE[i].slice()); // (T, D) gathered before any write
   ids.forEach((i, t) => {
     dE[i] = read[t].map((v, d) => v + gradOut[t][d]);

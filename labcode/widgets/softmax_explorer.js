@@ -3,7 +3,7 @@
 // on a static site the sliders still recompute the bars. In a kernel the
 // traitlets sync both ways and Python recomputes the same values with labcode.
 import { crossEntropy, fmt, shiftFits, short, softmax } from "./maths.js";
-import { keepControlKeys, make, onChanges, sliderRow, widgetRoot } from "./dom.js";
+import { keepControlKeys, make, onChanges, save, sliderRow, widgetRoot } from "./dom.js";
 import {
   barChart, candidateRender, colours, markTarget, minusSign, moveSlider, readoutTable, scoreSliders, setHeight,
   subscripted, targetSelect,
@@ -19,11 +19,6 @@ export function explorerMaths(logits, temperature, target) {
   const loss = crossEntropy(s, target); // logsumexp(s) - s_y
   const grad = probs.map((p, k) => (p - (k === target ? 1 : 0)) / temperature);
   return { probs, loss, grad };
-}
-
-function set(model, name, value) {
-  model.set(name, value);
-  model.save_changes();
 }
 
 // Build the whole view for the current candidates, palette and slider ranges; returns its teardown.
@@ -43,7 +38,7 @@ function build(model, el) {
   const controls = make("div", "lc-controls", root);
   const sliders = scoreSliders(controls, "sx", model, {
     labels, colour, aria: (label) => `${label}的分数 z`, out: "sx-z",
-    onInput: (k, value) => set(model, "logits", model.get("logits").map((z, j) => (j === k ? value : z))),
+    onInput: (k, value) => save(model, { logits: model.get("logits").map((z, j) => (j === k ? value : z)) }),
   });
 
   // Temperature on a log scale: the slider holds log10(tau).
@@ -51,11 +46,11 @@ function build(model, el) {
     name: "温度 τ", input: "sx-temp", out: "sx-t", aria: "温度 τ（对数刻度）",
     min: Math.log10(model.get("temperature_min")), max: Math.log10(model.get("temperature_max")), step: 0.01,
   });
-  temp.input.addEventListener("input", () => set(model, "temperature",
-                                                 Number((10 ** temp.input.valueAsNumber).toPrecision(3))));
+  temp.input.addEventListener("input", () => save(model, {
+    temperature: Number((10 ** temp.input.valueAsNumber).toPrecision(3)) }));
 
   const actions = make("div", "lc-actions", root);
-  const select = targetSelect(actions, "sx", labels, (k) => set(model, "target", k));
+  const select = targetSelect(actions, "sx", labels, (k) => save(model, { target: k }));
   // Adding the same c to every score leaves p unchanged: the buttons let the reader see it. A button is
   // switched off while a score would leave the sliders' range, so no slider sits at its end showing
   // another value (the note under the buttons says why).
@@ -67,7 +62,7 @@ function build(model, el) {
     button.dataset.delta = String(delta);
     button.addEventListener("click", () => {
       const z = model.get("logits");
-      if (shiftFits(z, delta, lo, hi)) set(model, "logits", z.map((v) => v + delta));
+      if (shiftFits(z, delta, lo, hi)) save(model, { logits: z.map((v) => v + delta) });
     });
     return button;
   });

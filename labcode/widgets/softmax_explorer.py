@@ -12,7 +12,7 @@ from .._validate import check_range, check_temperature, finite
 from ..plots import bar_probs
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
-from ._family import bundle, figure_png, fmt, short, styles
+from ._family import bundle, figure_png, fmt, short, snapshot_figure, styles
 
 
 class SoftmaxExplorer(CandidateExplorer):
@@ -64,9 +64,7 @@ class SoftmaxExplorer(CandidateExplorer):
 
     def snapshot_png(self, dpi=100):
         """当前状态的柱状图（PNG 字节），供 PDF 与不能运行交互组件的页面使用。"""
-        from matplotlib.figure import Figure  # 不用 pyplot：不显示、也不留下打开的图
-
-        fig = Figure(figsize=(max(3.4, 0.6 * len(self.labels) + 1.6), 2.4), dpi=dpi, layout="constrained")
+        fig = snapshot_figure(max(3.4, 0.6 * len(self.labels) + 1.6), 2.4, dpi)
         title = f"{self._state_line()}，损失={fmt(self.loss, 4)}"
         bar_probs(fig.subplots(), self.probs, self.labels, target=self.target, title=title)
         return figure_png(fig)
