@@ -320,7 +320,7 @@ def test_an_unnamed_wrong_answer_is_told_which_part_is_off(tmp_path, kind, value
     assert verdict == {"ok": False, "message": said}
 
 
-BOOK_INTERPOLATED = {"symbols": [".", "之", "不", "可"], "counts": [1, 0, 0, 3], "targets": [6, 4, 2, 8], "gamma": 0.5,
+BOOK_INTERPOLATED = {"symbols": [".", "之", "不", "可"], "counts": [1, 0, 0, 3], "targets": [10, 3, 4, 19], "gamma": 0.5,
                      "prev": "不", "next": "之"}
 # Chapter 4's variant BF6D as it was once drawn: 6/12 (the unsmoothed “a”) and 2/(12 − 8) (Vα with its sign turned)
 # are both 0.5
@@ -328,10 +328,10 @@ LOOK_ALIKE = {"symbols": [".", "a", "b", "c"], "counts": [0, 6, 3, 3], "alpha": 
 
 
 @pytest.mark.parametrize("kind, values, typed, said", [
-    ("interpolated-prob", BOOK_INTERPOLATED, "0.2", ["没有加一的单字频率 $Σ_i C_{iy}/N$", "也还没有插值"]),
-    ("interpolated-prob", BOOK_INTERPOLATED, "(0+1)/(4+4)*0.5+0.5*5/24", ["计数那一项不加一"]),
+    ("interpolated-prob", BOOK_INTERPOLATED, "3/36", ["没有加一的单字频率 $Σ_i C_{iy}/N$", "也还没有插值"]),
+    ("interpolated-prob", BOOK_INTERPOLATED, "(0+1)/(4+4)*0.5+0.5*4/40", ["计数那一项不加一"]),
     ("interpolated-prob", BOOK_INTERPOLATED, "1/8", ["加一平滑的 bigram 概率 $(C + 1)/(n + V)$，不是插值"]),
-    ("interpolated-prob", BOOK_INTERPOLATED, "4/24*0.5", ["$p̂(y)$ 的分子里少了加上的 $1$ 这一项"]),
+    ("interpolated-prob", BOOK_INTERPOLATED, "3/40*0.5", ["$p̂(y)$ 的分子里少了加上的 $1$ 这一项"]),
     ("smoothed-prob", LOOK_ALIKE, "6/12", ["下一个字为“a”、没有平滑时的概率", "题目问的是“.”"]),
 ])
 def test_a_plausible_slip_on_the_book_numbers_gets_its_own_hint(tmp_path, kind, values, typed, said):

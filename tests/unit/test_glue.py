@@ -10,8 +10,9 @@ from myst_nb import glue as myst_glue
 
 import labcode
 
-# The kinds of value the chapters glue: Python floats and ints, NumPy scalars, formatted strings.
-VALUES = [0.6652409557748219, np.float64(2.4540144), 27, np.int64(228146), "32,033", "an", 1e-9]
+# The kinds of value the chapters glue: Python floats and ints, NumPy scalars, formatted strings (floats with at
+# most 12 significant digits: longer ones are rounded, below).
+VALUES = [0.66524095577, np.float64(2.4540144), 27, np.int64(228146), "32,033", "an", 1e-9]
 
 
 def published(glue, name, value, display):
@@ -34,6 +35,20 @@ def test_hidden_value_is_stored_under_the_prefix_myst_nb_reads():
     [(data, metadata)] = published(labcode.glue, "loss", np.float64(0.5), display=False)
     assert data == {"application/papermill.record/text/plain": "np.float64(0.5)"}
     assert metadata == {"scrapbook": {"name": "loss", "mime_prefix": "application/papermill.record/"}}
+
+
+@pytest.mark.parametrize(("value", "stored"), [
+    (0.6652409557748219, "0.665240955775"),
+    (0.9999999676123184, "0.999999967612"),
+    (74.41616949093661, "74.4161694909"),
+    (np.float64(2.4540144447712345), "np.float64(2.45401444477)"),
+    (-3.0517578125e-05, "-3.0517578125e-05"),
+])
+def test_floats_are_stored_with_twelve_significant_digits(value, stored):
+    """The last digits of a float differ between CPUs (the order of a sum); stored in full, nbval would find the
+    book's outputs changed on another machine."""
+    [(data, _)] = published(labcode.glue, "x", value, display=False)
+    assert data == {"application/papermill.record/text/plain": stored}
 
 
 @pytest.mark.parametrize(("name", "display", "error", "match"), [
