@@ -5,6 +5,7 @@ import argparse
 import os
 import sys
 
+from ..practice.exercises import EXERCISES
 from . import Limits, grade
 
 
@@ -13,8 +14,10 @@ def chapter_list(text):
         chapters = sorted({int(part) for part in text.split(",") if part.strip()})
     except ValueError:
         raise argparse.ArgumentTypeError(f"--chapters 要写成用逗号隔开的章号，如 1,2，收到 {text!r}") from None
-    if not chapters or not set(chapters) <= {1, 2, 3, 4}:
-        raise argparse.ArgumentTypeError(f"--chapters 只能是 1 到 4 章，收到 {text!r}")
+    graded = sorted({e.chapter for e in EXERCISES})     # 有“你来写”的章
+    if not chapters or not set(chapters) <= set(graded):
+        raise argparse.ArgumentTypeError(f"--chapters 只能是有“你来写”的章（{'、'.join(map(str, graded))}），"
+                                         f"收到 {text!r}")
     return chapters
 
 
