@@ -560,7 +560,11 @@ const KINDS = {
         targets = counts.map((c) => c + int(rand, 0, 6));
         next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
         gamma = pick(rand, [0.5, 0.8, 0.9]);
-        values = { symbols, counts, targets, gamma, prev: pick(rand, letters), next };
+        const prev = pick(rand, letters);
+        // A character of an idiom is once the previous character and once the next: its count as the next one is
+        // its row's total.
+        targets[symbols.indexOf(prev)] = sum(counts);
+        values = { symbols, counts, targets, gamma, prev, next };
       } while (!slipsApart(this, values));
       return { values, texts: rowTexts(values, { N: String(sum(targets)), counts: vector(counts),
                                                   targets: vector(targets), gamma: num(gamma) }) };

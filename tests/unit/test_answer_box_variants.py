@@ -16,7 +16,7 @@ import pytest
 
 import box_variants
 from box_variants import IDS, variant_id, variant_text
-from labcode.practice.problems import KINDS, ProblemError
+from labcode.practice.problems import KINDS, ProblemError, box_problem
 from notebook_outputs import book_boxes
 from page_script import run_page_script
 
@@ -63,6 +63,20 @@ def test_forgetting_the_add_one_of_the_unigram_never_gives_the_right_answer(page
         slip = v["gamma"] * v["counts"][j] / n + (1 - v["gamma"]) * v["targets"][j] / N
         right = v["gamma"] * v["counts"][j] / n + (1 - v["gamma"]) * (v["targets"][j] + 1) / (N + len(v["symbols"]))
         assert abs(slip - right) > KINDS["interpolated-prob"].tolerance, v
+
+
+def test_the_previous_characters_count_as_the_next_one_is_its_rows_total(page_draws):
+    """Chapter 5's box: in idioms each character is once the previous and once the next character, so the row
+    shown (what follows the previous character) sums to that character's own count as a next character."""
+    drawn = [p.values for (kind, _, _), p in page_draws if kind == "interpolated-prob"]
+    for v in drawn:
+        assert v["targets"][v["symbols"].index(v["prev"])] == sum(v["counts"]), v
+    book = [options for _, kind, options in book_boxes() if kind == "interpolated-prob"]
+    assert book
+    for options in book:
+        rest = {name: value for name, value in options.items() if name != "label"}
+        values = box_problem("interpolated-prob", options["label"], rest).values
+        assert values["targets"][values["symbols"].index(values["prev"])] == sum(values["counts"]), options
 
 
 def test_smoothed_prob_draws_keep_the_books_order_and_ask_about_seen_cells_too(page_draws):
