@@ -16,19 +16,13 @@ import numpy as np
 from ._validate import as_finite_array, as_ids, as_table, check_count, check_size, finite, short_repr
 
 
-def _check_grad(grad_out, ids):
-    """上游梯度 dH：有限数，形状必须是 ids.shape + (d,)。"""
+def _backward_args(grad_out, ids, num_embeddings):
+    """反向的参数：V 是正整数，编号在 [0, V) 内，dH 有限、形状是 ids.shape + (d,)，(V, d) 的 dE 不超过大小上限。"""
+    num_embeddings = check_count(num_embeddings, "num_embeddings")
+    ids = as_ids(ids, num_embeddings)
     g = as_finite_array(grad_out, "grad_out")
     if g.ndim != ids.ndim + 1 or g.shape[:-1] != ids.shape:
         raise ValueError(f"grad_out 的形状必须是 ids.shape + (d,) = {ids.shape} + (d,)，收到形状 {g.shape}")
-    return g
-
-
-def _backward_args(grad_out, ids, num_embeddings):
-    """反向的参数：V 是正整数，编号在 [0, V) 内，dH 的形状对得上，(V, d) 的 dE 不超过大小上限。"""
-    num_embeddings = check_count(num_embeddings, "num_embeddings")
-    ids = as_ids(ids, num_embeddings)
-    g = _check_grad(grad_out, ids)
     check_size((num_embeddings, g.shape[-1]), "num_embeddings", num_embeddings)
     return g, ids, num_embeddings
 

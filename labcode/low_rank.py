@@ -13,6 +13,7 @@ import numpy as np
 
 from ._validate import as_array, as_float_array, as_ids, as_table, check_int, check_lr, check_overflow, check_size
 from .batch import IGNORE
+from .bigram import _counts_step
 
 
 def pair_counts(inputs, targets, vocab_size):
@@ -38,14 +39,8 @@ def pair_counts(inputs, targets, vocab_size):
 
 
 def _loss_and_grads(E, W_out, C):
-    """按次数加权的平均交叉熵，以及它对 E 和 W_out 的梯度。"""
-    N, n = C.sum(), C.sum(axis=1)                  # 有效目标个数；每个字作为输入出现的次数 n_i
-    Z = E @ W_out                                  # (V, V) 分数表
-    shifted = Z - Z.max(axis=1, keepdims=True)
-    e = np.exp(shifted)
-    S = e.sum(axis=1)
-    loss = float((n @ np.log(S) - np.sum(C * shifted)) / N)
-    dZ = (n[:, None] * (e / S[:, None]) - C) / N   # 每个位置的 p − e_y，按次数加起来再除以 N
+    """按次数加权的平均交叉熵，以及它对 E 和 W_out 的梯度：分数表 Z = E @ W_out 上正是 bigram 的计数写法。"""
+    loss, dZ = _counts_step(E @ W_out, C, 0.0)     # dZ：每个位置的 p − e_y，按次数加起来再除以 N
     return loss, dZ @ W_out.T, E.T @ dZ            # dE (V, d)，dW_out (d, V)
 
 

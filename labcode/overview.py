@@ -162,11 +162,6 @@ SIZE_SYMBOL, SIZE_NAME = 15, 12.5
 FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, PingFang SC, Microsoft YaHei, sans-serif"
 
 
-def _size(layout, key):
-    node = NODES[key]
-    return layout.sizes.get(key, _BOX if node.kind != "param" else (62, 24))
-
-
 def _lines(layout, key):
     """Lines of a node in this layout: the narrow chips put the name above the symbol."""
     lines = NODES[key].lines
@@ -207,7 +202,7 @@ def course_map_alt(stage=None):
 # ---- 几何 ----
 
 def _rect(layout, key):
-    (cx, cy), (w, h) = layout.place(key), _size(layout, key)
+    (cx, cy), (w, h) = layout.place(key), layout.sizes.get(key, (62, 24) if NODES[key].kind == "param" else _BOX)
     return cx - w / 2, cy - h / 2, w, h
 
 
@@ -256,13 +251,6 @@ def _text_rows(layout, key):
         return [(lines[0], SIZE_SYMBOL - 1.5, -10), (lines[1], SIZE_SYMBOL - 1.5, 6), (lines[2], SIZE_NAME - 1, 21)]
     first = SIZE_SYMBOL if NODES[key].kind != "param" else SIZE_SYMBOL - 1
     return [(lines[0], first, -2.5), (lines[1], SIZE_NAME, 14.5)]
-
-
-def _legend_items(stage):
-    items = [("forward", "前向：算出损失"), ("backward", "反向：算出梯度")]
-    if stage is not None:
-        items.append(("lit", f"本章（第 {STAGES[stage].chapter} 章）"))
-    return items
 
 
 # ---- 唯一的画法 ----
@@ -348,9 +336,12 @@ def _figure(stage, layout=WIDE, *, svg=False):
                                     clip_on=False, gid=f"lc-{key}"))
         for content, size, offset in _text_rows(layout, key):
             text(x + w / 2, y + h / 2 + offset, content, size, state, key)
+    legend = [("forward", "前向：算出损失"), ("backward", "反向：算出梯度")]
+    if stage is not None:
+        legend.append(("lit", f"本章（第 {STAGES[stage].chapter} 章）"))
     x0, y0 = layout.legend_at
     x, y = x0, y0
-    for i, (kind, label) in enumerate(_legend_items(stage)):
+    for i, (kind, label) in enumerate(legend):
         if layout.legend_rows == 2 and i == 2:
             x, y = x0, y0 + 22
         if kind == "lit":

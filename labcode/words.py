@@ -22,10 +22,6 @@ from .vocab import BOUNDARY, Vocab, check_vocab
 NAMES_FILE = "names.txt"
 
 
-def _default_path():
-    return files("labcode") / "data" / NAMES_FILE
-
-
 def load_words(path=None):
     """读入一行一个词的 UTF-8 文本文件，返回词的列表（顺序与文件相同）。
 
@@ -42,7 +38,7 @@ def load_words(path=None):
     >>> len(words), words[:3]
     (32033, ['emma', 'olivia', 'ava'])
     """
-    source = _default_path() if path is None else Path(check_path(path))
+    source = files("labcode") / "data" / NAMES_FILE if path is None else Path(check_path(path))
     if path is not None and not source.is_file():
         raise FileNotFoundError(f"path 必须是一个存在的文件，找不到：{str(source)!r}")
     try:
