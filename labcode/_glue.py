@@ -20,13 +20,6 @@ def glue(name, variable, display=True):
     variable : 任意对象；存下的是它在笔记本里显示的样子（如 ``text/plain``），不是对象本身
     display : bool；True 时同时把值显示出来，False 时只存不显示
 
-    异常
-    ----
-    TypeError : ``name`` 不是字符串，或 ``display`` 不是 bool
-    ValueError : ``name`` 是空字符串
-
-    例子
-    ----
     >>> glue("", 1.5)
     Traceback (most recent call last):
     ...

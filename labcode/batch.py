@@ -79,10 +79,6 @@ def valid_mean(losses, targets, ignore_index=IGNORE):
     targets : 与 losses 同形状的整数目标；等于 ignore_index 的位置不计入分子，也不计入分母
     ignore_index : 被忽略的目标值，默认 IGNORE = -100
 
-    返回
-    ----
-    float
-
     讲解：:ref:`ch2-denominator`
     >>> valid_mean([[1.0, 1.5, 2.5], [3.5, 1.5, 0.0]], [[3, 5, 2], [4, 2, IGNORE]])  # 10 / 5，不是 10 / 6
     2.0

@@ -385,16 +385,12 @@ class BigramData(NamedTuple):
 
 
 def bigram_data(words, vocab=None):
-    """第 4 章的流水线：``build_vocab → encode_pairs → count_matrix``，一步给出全部结果。
+    """第 4 章的流水线：``build_vocab → encode_pairs → count_matrix``，一步给出全部结果（:class:`BigramData`）。
 
     参数
     ----
     words : 非空的词列表
     vocab : 可选的词表（如 :func:`labcode.idioms.capped_vocab` 给出的）；默认 ``build_vocab(words)``
-
-    返回
-    ----
-    BigramData(words, vocab, xs, ys, counts)
 
     讲解：:ref:`ch4-counts`
     >>> data = bigram_data(["aba"])

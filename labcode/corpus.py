@@ -53,15 +53,7 @@ def vocab():
 
 
 def encode(text):
-    """把一句话逐字换成编号；字表里没有的字编成 ``UNK``（0）。不加 BOS/EOS。
-
-    参数
-    ----
-    text : str
-
-    返回
-    ----
-    形状 (len(text),) 的 int64 数组
+    """把一句话（str）逐字换成编号，形状 (len(text),) 的 int64 数组；字表里没有的字编成 ``UNK``（0）。不加 BOS/EOS。
 
     讲解：:ref:`ch3-corpus`
     >>> decode(encode("谢谢"))

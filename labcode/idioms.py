@@ -85,10 +85,6 @@ def pair_nll(counts, xs, ys, alpha=0.0):
     xs, ys : 形状 (N,) 的编号（前一个字、后一个字）
     alpha : 平滑的伪计数 α ≥ 0
 
-    返回
-    ----
-    nll : float
-
     讲解：:ref:`ch5-smoothing`、:ref:`ch5-dev`
     >>> round(pair_nll([[1, 3], [0, 2]], [0, 0, 1], [0, 1, 1]), 6)   # (ln 4 + ln(4/3) + 0) / 3
     0.557992

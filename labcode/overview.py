@@ -465,16 +465,12 @@ class CourseMap:
 
 
 def course_map(stage=None):
-    """课程全图；给了 stage 时点亮那一章的一段，其余变淡。
+    """课程全图（:class:`CourseMap`）；给了 stage 时点亮那一章的一段，其余变淡。
 
     参数
     ----
     stage : None（全图），或 :data:`STAGES` 里的一个名字：``"softmax"``（第 1 章）、``"gradient"``（第 2 章）……
         每一章一个，点亮这一章讲的那一段
-
-    返回
-    ----
-    map : :class:`CourseMap`，显示时给出 PNG（笔记本）、PDF（讲义）和替代文字
 
     >>> course_map("gradient").alt.startswith("你在这里：第 2 章")
     True
