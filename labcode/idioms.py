@@ -22,9 +22,6 @@ from .probability import _softmax
 from .vocab import BOUNDARY, UNKNOWN, Vocab, check_vocab
 from .words import check_words, load_words
 
-__all__ = ["IDIOMS_FILE", "UNKNOWN", "load_idioms", "capped_vocab", "pair_nll", "next_probs", "top_next",
-           "sample_from_counts", "interpolated_probs", "interpolated_nll"]
-
 IDIOMS_FILE = "idioms.txt"
 
 

@@ -18,8 +18,6 @@ import math
 import re
 from dataclasses import dataclass
 
-__all__ = ["STAGES", "course_map", "course_map_alt", "CourseMap"]
-
 
 @dataclass(frozen=True)
 class Stage:
@@ -442,11 +440,11 @@ class CourseMap:
         # 不写创建日期：同一张图得到同样的字节（笔记本存储的输出要逐一比较）。
         return _render(_figure(self.stage), "pdf", metadata={"CreationDate": None})
 
-    def png(self, dpi=PNG_DPI):
+    def png(self):
         # 少量纯色：32 色调色板外观不变，每个笔记本存的字节只有原来的四分之一。
         from PIL import Image
 
-        drawn = Image.open(io.BytesIO(_render(_figure(self.stage), "png", dpi=dpi))).convert("RGB")
+        drawn = Image.open(io.BytesIO(_render(_figure(self.stage), "png", dpi=PNG_DPI))).convert("RGB")
         buffer = io.BytesIO()
         drawn.quantize(PNG_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
             buffer, format="png", optimize=True)

@@ -44,7 +44,7 @@ def colours_for(labels):
     return own + spare
 
 
-def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0, fontsize=9):
+def bar_probs(ax, probs, labels, *, target=None, title=None, fontsize=9):
     """在 ``ax`` 上画一行概率的柱状图，柱顶标出数值。
 
     参数
@@ -54,7 +54,6 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0, fontsize=
     labels : 长度 V 的候选名
     target : 真实目标的下标；它的柱子加粗黑框
     title : 图标题
-    ymax : 纵轴上限
     fontsize : 柱顶数值的字号（磅）
 
     返回
@@ -74,7 +73,7 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0, fontsize=
         ax.annotate(f"{p:.3f}", (rect.get_x() + rect.get_width() / 2, p), ha="center", va="bottom",
                     xytext=(0, 2), textcoords="offset points", fontsize=fontsize)
     ax.set_xticks(range(len(labels)), labels)
-    ax.set_ylim(0, ymax * 1.08)
+    ax.set_ylim(0, 1.08)
     ax.set_ylabel("概率")
     if title:
         ax.set_title(title)
@@ -401,14 +400,13 @@ def count_heatmap(counts, symbols):
     return fig
 
 
-def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
+def loss_curve(losses, optimum):
     """训练损失曲线与计数模型的最优值：上图是损失，下图是损失与最优值之差（对数纵轴）。
 
     参数
     ----
     losses : 形状 (S + 1,) 的损失，losses[k] 是更新 k 次后的值
     optimum : 计数模型的平均负对数似然（训练损失的下界）
-    label : 损失曲线的图例
     """
     use_cjk_font()
     losses = np.asarray(losses, dtype=float)
@@ -418,7 +416,7 @@ def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
     # 上下两幅，各占正文栏的宽度：并排的话，手机会把文字缩小。
     fig = Figure(figsize=(FIGURE_WIDTH, 5.6), layout="constrained")
     left, right = fig.subplots(2, 1)
-    left.plot(steps, losses, color=PALETTE[0], label=label)
+    left.plot(steps, losses, color=PALETTE[0], label="梯度下降（计数写法）")
     left.axhline(optimum, color=PALETTE[5], linestyle="--", label=f"计数模型 {optimum:.4f}")
     left.set_ylim(optimum - 0.05, min(losses.max(), optimum + 1.0) + 0.05)
     left.set_xscale("symlog", linthresh=1)   # 前几步下降最快：横轴在 1 以后按对数展开
