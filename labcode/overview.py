@@ -321,17 +321,14 @@ def _figure(stage, layout=WIDE, *, svg=False):
             arrow(points, colour, LINE_WIDTH[state], state, key, edge.kind == "backward")
     for key, node in NODES.items():
         state = states[key]
-        if node.kind == "label":
-            x, y = layout.place(key)
-            text(x, y + 4.5, node.lines[0], SIZE_NAME, state, key)
-            continue
         x, y, w, h = _rect(layout, key)
-        radius = 10 if node.kind == "param" else 4
-        ax.add_patch(FancyBboxPatch((x + radius, y + radius), w - 2 * radius, h - 2 * radius,
-                                    boxstyle=f"round,pad={radius}", lw=BOX_WIDTH[state],
-                                    edgecolor=to_rgba(INK, alpha(state)), facecolor=tint if state == "lit" else "none",
-                                    linestyle=(0, (2, 2.5)) if node.kind == "update" and state != "lit" else "-",
-                                    clip_on=False, gid=f"lc-{key}"))
+        if node.kind != "label":                        # softmax 与 −ln p_y 只有文字，没有框
+            radius = 10 if node.kind == "param" else 4
+            ax.add_patch(FancyBboxPatch(
+                (x + radius, y + radius), w - 2 * radius, h - 2 * radius, boxstyle=f"round,pad={radius}",
+                lw=BOX_WIDTH[state], edgecolor=to_rgba(INK, alpha(state)), facecolor=tint if state == "lit" else "none",
+                linestyle=(0, (2, 2.5)) if node.kind == "update" and state != "lit" else "-", clip_on=False,
+                gid=f"lc-{key}"))
         for content, size, offset in _text_rows(layout, key):
             text(x + w / 2, y + h / 2 + offset, content, size, state, key)
     legend = [("forward", "前向：算出损失"), ("backward", "反向：算出梯度")]
