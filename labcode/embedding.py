@@ -161,7 +161,11 @@ def embed_with_positions(E, P, ids):
     array([[ 0.,  2.],
            [11., 10.]])
     """
-    E, P, ids = _check_positions(E, P, ids)
+    E, P = as_table(E, "E"), as_table(P, "P")
+    if P.shape[1] != E.shape[1]:
+        raise ValueError(f"P 的宽度必须与 E 相同（d = {E.shape[1]}），收到 P 的形状 {P.shape}")
+    ids = as_ids(ids, E.shape[0])
+    _check_length(ids, P.shape[0])
     T = ids.shape[-1]
     return finite(lambda: E[ids] + P[:T], "E[ids] + P", "E 与 P")  # (..., T, d) + (T, d)
 
@@ -208,12 +212,3 @@ def _check_length(ids, num_positions):
     if ids.shape[-1] > num_positions:
         raise ValueError(f"ids 的序列长度 T 不能超过位置表的行数 {num_positions}，收到 T = {ids.shape[-1]}"
                          f"（形状 {ids.shape}）")
-
-
-def _check_positions(E, P, ids):
-    E, P = as_table(E, "E"), as_table(P, "P")
-    if P.shape[1] != E.shape[1]:
-        raise ValueError(f"P 的宽度必须与 E 相同（d = {E.shape[1]}），收到 P 的形状 {P.shape}")
-    ids = as_ids(ids, E.shape[0])
-    _check_length(ids, P.shape[0])
-    return E, P, ids

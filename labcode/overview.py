@@ -105,7 +105,6 @@ EDGES = {
     "b4": Edge(("g", "dW"), "backward"),
     "u": Edge(("dW", "update"), "backward"),
 }
-FEEDS = {"feedE": "E", "feedW": "W", "feedS": "softmax", "feedL": "nll"}  # 随它所喂的那一项一起点亮
 
 
 @dataclass(frozen=True)
@@ -176,7 +175,8 @@ def _lines(layout, key):
 def _states(stage):
     if stage is None:
         return {key: "plain" for key in (*NODES, *EDGES)}
-    lit = STAGES[stage].keys | {edge for edge, node in FEEDS.items() if node in STAGES[stage].keys}
+    lit = STAGES[stage].keys                   # 喂线（kind "feed"）随它所喂的那一项一起点亮
+    lit |= {key for key, edge in EDGES.items() if edge.kind == "feed" and edge.path[0] in lit}
     return {key: "lit" if key in lit else "muted" for key in (*NODES, *EDGES)}
 
 
@@ -225,10 +225,9 @@ def _edge_points(layout, key):
             points.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
         else:
             points.append(layout.centre(*item))
-    first, last = path[0], path[-1]
-    points[0] = _clip(_rect(layout, first), points[0], points[1], gap=1.0 if edge.kind == "feed" else 3.0)
-    if isinstance(last, str) and last in NODES:
-        points[-1] = _clip(_rect(layout, last), points[-1], points[-2])
+    points[0] = _clip(_rect(layout, path[0]), points[0], points[1], gap=1.0 if edge.kind == "feed" else 3.0)
+    if isinstance(path[-1], str) and path[-1] in NODES:
+        points[-1] = _clip(_rect(layout, path[-1]), points[-1], points[-2])
     return points
 
 
@@ -305,20 +304,17 @@ def _figure(stage, layout=WIDE, *, svg=False):
                         alpha=alpha(state), path_effects=bold, gid=f"lc-{key}")
             left += width
 
-    def arrow(points, colour, width, state, key, dashed):
+    def arrow(points, colour, width, state, key, dashed, head=True):
         ax.plot(*zip(*points, strict=True), color=colour, lw=width, alpha=alpha(state), solid_capstyle="butt",
                 linestyle=(0, (6 / width, 4 / width)) if dashed else "-", clip_on=False, gid=f"lc-{key}")
-        ax.add_patch(Polygon(_arrowhead(points, 6 + width), closed=True, color=colour, alpha=alpha(state), lw=0,
-                             clip_on=False, gid=f"lc-{key}"))
+        if head:
+            ax.add_patch(Polygon(_arrowhead(points, 6 + width), closed=True, color=colour, alpha=alpha(state), lw=0,
+                                 clip_on=False, gid=f"lc-{key}"))
 
     for key, edge in EDGES.items():
-        state, points = states[key], _edge_points(layout, key)
-        colour = BACKWARD_COLOUR if edge.kind == "backward" else INK
-        if edge.kind == "feed":
-            ax.plot(*zip(*points, strict=True), color=colour, lw=1.2, alpha=alpha(state), solid_capstyle="butt",
-                    clip_on=False, gid=f"lc-{key}")
-        else:
-            arrow(points, colour, LINE_WIDTH[state], state, key, edge.kind == "backward")
+        feed = edge.kind == "feed"                       # 喂给前向箭头的细线：不随状态变粗，没有箭头
+        arrow(_edge_points(layout, key), BACKWARD_COLOUR if edge.kind == "backward" else INK,
+              1.2 if feed else LINE_WIDTH[states[key]], states[key], key, edge.kind == "backward", head=not feed)
     for key, node in NODES.items():
         state = states[key]
         x, y, w, h = _rect(layout, key)
