@@ -131,7 +131,7 @@ class Layout:
         return self.centre(*(self.places or {}).get(key, (node.lane, node.step)))
 
 
-_BOX = (76, 42)
+_BOX = (76, 42)                 # 排法里没写大小的方框（横排的前向量）
 WIDE = Layout(
     "wide", 548, 296, {"op": 24, 0: 80, 1: 162, 2: 236}, 50, 112,
     {"g": (100, 42), "dh": (84, 42), "dE": (86, 42), "dW": (104, 42), "update": (126, 42),
@@ -157,17 +157,6 @@ BOX_WIDTH = {"lit": 2.6, "plain": 1.3, "muted": 1.0}
 SIZE_SYMBOL, SIZE_NAME = 15, 12.5
 # SVG 文字用网页的字体（PNG 与 PDF 用 labcode.fonts 找到的中文字体）。
 FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, PingFang SC, Microsoft YaHei, sans-serif"
-
-
-def _lines(layout, key):
-    """Lines of a node in this layout: the narrow chips put the name above the symbol."""
-    lines = NODES[key].lines
-    if layout.name == "narrow" and NODES[key].kind == "param":
-        name, symbol = lines[0].split(" ", 1)
-        return (symbol, name)
-    if layout.name == "narrow" and key == "update":
-        return (r"$W \leftarrow$", r"$W - \eta\, dW$", lines[1])
-    return lines
 
 
 # ---- 状态：点亮、淡化或普通 ----
@@ -200,7 +189,7 @@ def course_map_alt(stage=None):
 # ---- 几何 ----
 
 def _rect(layout, key):
-    (cx, cy), (w, h) = layout.place(key), layout.sizes.get(key, (62, 24) if NODES[key].kind == "param" else _BOX)
+    (cx, cy), (w, h) = layout.place(key), layout.sizes.get(key, _BOX)
     return cx - w / 2, cy - h / 2, w, h
 
 
@@ -240,13 +229,20 @@ def _arrowhead(points, size=7.0):
 
 
 def _text_rows(layout, key):
-    """(text, font size, baseline offset from the box centre) for each line of a node."""
-    lines = _lines(layout, key)
+    """(text, font size, baseline offset from the box centre) for each line of a node. The narrow chips put a
+    parameter's name above its symbol, and the update on three lines."""
+    node = NODES[key]
+    lines = node.lines
+    if layout.name == "narrow" and node.kind == "param":
+        name, symbol = lines[0].split(" ", 1)
+        lines = (symbol, name)
+    if layout.name == "narrow" and key == "update":
+        lines = (r"$W \leftarrow$", r"$W - \eta\, dW$", lines[1])
     if len(lines) == 1:
-        return [(lines[0], SIZE_NAME if NODES[key].kind == "label" else SIZE_SYMBOL - 1.5, 4.5)]
+        return [(lines[0], SIZE_NAME if node.kind == "label" else SIZE_SYMBOL - 1.5, 4.5)]
     if len(lines) == 3:
         return [(lines[0], SIZE_SYMBOL - 1.5, -10), (lines[1], SIZE_SYMBOL - 1.5, 6), (lines[2], SIZE_NAME - 1, 21)]
-    first = SIZE_SYMBOL if NODES[key].kind != "param" else SIZE_SYMBOL - 1
+    first = SIZE_SYMBOL if node.kind != "param" else SIZE_SYMBOL - 1
     return [(lines[0], first, -2.5), (lines[1], SIZE_NAME, 14.5)]
 
 
