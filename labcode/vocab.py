@@ -82,8 +82,6 @@ class Vocab(Mapping):
             return (self.symbols, self.specials, self.unknown) == (other.symbols, other.specials, other.unknown)
         return Mapping.__eq__(self, other)
 
-    __hash__ = None
-
     def __repr__(self):
         return f"Vocab({self._ids!r})"
 
