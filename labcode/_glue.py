@@ -3,8 +3,6 @@
 写出的输出与 myst-nb 的 ``glue`` 逐字节相同：网站构建时 myst-nb 照样找得到这些值，nbval 照样比对得上；
 但在自己的电脑上运行下载的笔记本时，不需要装网站构建工具，只用到 IPython。
 """
-from __future__ import annotations
-
 from ._validate import check_bool, check_text
 
 # myst-nb 从 MIME 类型带这个前缀的显示输出里读粘贴的值（display=False 时）。
