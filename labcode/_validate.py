@@ -213,9 +213,7 @@ def check_path(path):
 
 
 def check_size(shape, name, value):
-    """将要新建的数组形状 shape 由参数 name（收到 value）决定：元素个数不能超过 :data:`MAX_ELEMENTS`。
-
-    在分配之前调用，太大时报错而不是先占满内存。
+    """将要新建的数组形状 shape 由参数 name（收到 value）决定：元素个数不能超过 :data:`MAX_ELEMENTS`（在分配之前查）。
 
     >>> check_size((1, 10**8), "vocab_size", 10**8)  # doctest: +ELLIPSIS
     Traceback (most recent call last):

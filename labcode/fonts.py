@@ -55,8 +55,7 @@ def _register(path: str) -> tuple[str, bool]:
     names = {entry.name for entry in font_manager.fontManager.ttflist if entry.fname == path}
     simplified = sorted(n for n in names if n.endswith(" SC"))
     family = simplified[0] if simplified else font_manager.FontProperties(fname=path).get_name()
-    has_minus = MINUS_SIGN in FT2Font(path).get_charmap()
-    return family, has_minus
+    return family, MINUS_SIGN in FT2Font(path).get_charmap()
 
 
 def use_cjk_font() -> str:

@@ -348,8 +348,7 @@ def figure_svg(fig, *, tight=True):
         # dpi 只决定嵌入的位图部分（imshow）的分辨率；72 与 SVG 自己的单位一致。
         fig.savefig(buf, format="svg", bbox_inches="tight" if tight else None, dpi=72, metadata={"Date": None})
     svg = _SVG_METADATA.sub("", buf.getvalue())
-    fonts = _SVG_FONT_LIST.search(svg)
-    if fonts:
+    if fonts := _SVG_FONT_LIST.search(svg):
         svg = _SVG_FONT_LIST.sub("", svg).replace("<defs>", f"<defs>\n  <style>text{{font-family: {fonts.group(1)}}}"
                                                   "</style>", 1)
     svg = _SVG_NO_ROTATION.sub("", svg)

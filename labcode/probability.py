@@ -246,10 +246,6 @@ def perplexity(logits, targets, *, ignore_index=-100):
     ----
     float，不小于 1
 
-    异常
-    ----
-    ValueError : 平均损失有限但超过约 709.78，e^ℓ 超出 float64 范围
-
     讲解：:ref:`ch1-perplexity`
     >>> round(perplexity(np.zeros(27), 0), 9)   # 均匀分数：恰好是 V
     27.0

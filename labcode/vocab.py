@@ -99,8 +99,7 @@ class Vocab(Mapping):
         """
         if not isinstance(text, str):
             raise TypeError(f"text 必须是字符串（str），收到 {short_repr(text)}（{type(text).__name__}）")
-        unknown = self.missing(text)
-        if unknown:
+        if unknown := self.missing(text):
             raise ValueError(f"text 的每个字都必须在词表里（词表有 {len(self)} 个符号："
                              f"{short_repr(''.join(self.symbols))}），收到 {text!r}，含表外的字 {unknown}")
         return np.array(self.ids(text), dtype=np.int64)

@@ -46,8 +46,7 @@ def load_words(path=None):
                          f"{err.object[err.start:err.start + 1]!r} 无法按 UTF-8 解码：{str(source)!r}") from None
     words = [unicodedata.normalize("NFC", line.strip()) for line in text.removeprefix("\ufeff").splitlines()]
     for lineno, word in enumerate(words, start=1):
-        problem = _word_problem(word) if word else None   # 空行跳过
-        if problem:
+        if word and (problem := _word_problem(word)):   # 空行跳过
             raise ValueError(f"path 指向的文件 {str(source)!r} 第 {lineno} 行{problem}")
     words = [w for w in words if w]
     if not words:
@@ -113,8 +112,7 @@ def check_words(words):
     """
     words = as_list(words, "words", "词")
     for i, word in enumerate(words):
-        problem = _word_problem(word)
-        if problem:
+        if problem := _word_problem(word):
             raise (TypeError if not isinstance(word, str) else ValueError)(f"words[{i}] {problem}")
     return words
 
@@ -158,8 +156,7 @@ def encode_pairs(words, vocab):
     """
     words = check_words(words)
     check_vocab(vocab, first=BOUNDARY)
-    unknown = vocab.missing("".join(words))
-    if unknown:
+    if unknown := vocab.missing("".join(words)):
         where = next(i for i, w in enumerate(words) if set(w) & set(unknown))
         raise ValueError(f"words 的每个字都必须在词表里（词表有 {len(vocab)} 个符号：{short_repr(''.join(vocab))}），"
                          f"words[{where}] = {words[where]!r} 含表外的字 {unknown}")
