@@ -48,10 +48,6 @@ def capped_vocab(words, size):
     words : 非空的词列表（词里不能有 UNKNOWN 这个字）
     size : 词表大小 V，至少 3（'.'、UNKNOWN 和至少一个字）
 
-    返回
-    ----
-    vocab : :class:`~labcode.vocab.Vocab`，特殊记号是 ``'.'`` 与 UNKNOWN
-
     讲解：:ref:`ch5-dev`、:ref:`ch5-cap`
     >>> capped_vocab(["aab", "ac"], 3)
     Vocab({'.': 0, '□': 1, 'a': 2})
