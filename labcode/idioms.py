@@ -10,6 +10,7 @@
   就像第 3 章的语料把词表外的字编成 UNK（那里是编号 0；这里编号 0 已经给了 ``'.'``）。
   :func:`labcode.bigram.encode_pairs` 用这样的词表时，把表外的字编成 1。
 """
+from functools import cache
 from importlib.resources import files
 
 import numpy as np
@@ -154,12 +155,10 @@ def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_
     C = as_counts(counts, nonzero=False)
     check_vocab(vocab, first=BOUNDARY, size=C.shape[0], of="counts")
     alpha, temperature = check_alpha(alpha), check_temperature(temperature)
-    rows = {}                                        # 用到的行只算一次
 
+    @cache                                           # 用到的行只算一次
     def next_probs(ix):
-        if ix not in rows:
-            rows[ix] = _row_probs(C[ix], alpha, temperature, ix)
-        return rows[ix]
+        return _row_probs(C[ix], alpha, temperature, ix)
 
     return sample_words(next_probs, vocab, rng, n, max_len)
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ._validate import as_array, as_float_array, as_ids, as_table, check_int, check_lr, check_overflow, check_size
 from .batch import IGNORE
-from .bigram import _counts_step
+from .bigram import _counts_step, count_matrix
 
 
 def pair_counts(inputs, targets, vocab_size):
@@ -31,9 +31,7 @@ def pair_counts(inputs, targets, vocab_size):
     if not valid.any():
         raise ValueError("targets 至少要有一个不是 -100 的目标，收到的全是 -100（没有可计的损失）")
     ys = as_ids(targets[valid], vocab_size, "targets（-100 以外的目标）")
-    C = np.zeros((vocab_size, vocab_size))
-    np.add.at(C, (inputs[valid], ys), 1.0)     # 重复的一对逐次累加
-    return C
+    return count_matrix(inputs[valid], ys, vocab_size).astype(np.float64)   # 与第 4 章的计数矩阵同一个数法
 
 
 def _loss_and_grads(E, W_out, C):

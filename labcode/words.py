@@ -160,9 +160,7 @@ def encode_pairs(words, vocab):
         where = next(i for i, w in enumerate(words) if set(w) & set(unknown))
         raise ValueError(f"words 的每个字都必须在词表里（词表有 {len(vocab)} 个符号：{short_repr(''.join(vocab))}），"
                          f"words[{where}] = {words[where]!r} 含表外的字 {unknown}")
-    xs, ys = [], []
+    ids = [0]                                        # 编号 0 是 '.'：一个词的结束，也是下一个词的开始
     for word in words:
-        ids = [0, *vocab.ids(word), 0]               # 编号 0 是 '.'：词的开始与结束
-        xs += ids[:-1]
-        ys += ids[1:]
-    return np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)  # (B,), (B,)
+        ids += [*vocab.ids(word), 0]
+    return np.array(ids[:-1], dtype=np.int64), np.array(ids[1:], dtype=np.int64)  # (B,), (B,)
