@@ -406,11 +406,19 @@ PNG_COLOURS = 32
 
 
 class CourseMap:
-    """课程全图（:func:`course_map` 返回它）：在笔记本里作为单元格最后一个值即可显示。
+    """课程全图；给了 stage 时点亮那一章的一段，其余变淡。在笔记本里作为单元格最后一个值即可显示。
+
+    参数
+    ----
+    stage : None（全图），或 :data:`STAGES` 里的一个名字：``"softmax"``（第 1 章）、``"gradient"``（第 2 章）……
+        每一章一个，点亮这一章讲的那一段
 
     属性 ``stage`` 是点亮的那一段（None 为全图），``alt`` 是替代文字。``png()`` 与 ``pdf()`` 给出横排的 PNG
     与 PDF 字节，``svg()`` 给出网页用的横排或竖排 SVG 文本，``html()`` 给出网页上的两种排法。显示时给出
     PNG（笔记本）、PDF（讲义）和替代文字；网页构建时换成 ``html()``。
+
+    >>> course_map("gradient").alt.startswith("你在这里：第 2 章")
+    True
     """
 
     def __init__(self, stage=None):
@@ -451,15 +459,4 @@ class CourseMap:
         return data, {"image/png": {"width": WIDE.width, "height": WIDE.height}}
 
 
-def course_map(stage=None):
-    """课程全图（:class:`CourseMap`）；给了 stage 时点亮那一章的一段，其余变淡。
-
-    参数
-    ----
-    stage : None（全图），或 :data:`STAGES` 里的一个名字：``"softmax"``（第 1 章）、``"gradient"``（第 2 章）……
-        每一章一个，点亮这一章讲的那一段
-
-    >>> course_map("gradient").alt.startswith("你在这里：第 2 章")
-    True
-    """
-    return CourseMap(stage)
+course_map = CourseMap   # 书里写 course_map("softmax")
