@@ -42,16 +42,15 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "entropy", "cross_entropy", "c
            "load_words", "split_words", "build_vocab", "encode_pairs", "count_matrix", "count_probs", "count_nll",
            "count_weights",
            "loss_and_grad", "loss_and_grad_from_counts", "sample_names",
-           "glue",
-           "softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
-           "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"]
-__all__ += ["idioms", "load_idioms", "course_map", "course_map_alt"]
+           "glue", "idioms", "load_idioms", "course_map", "course_map_alt"]
+# 交互组件会导入 ipywidgets 和 matplotlib：用到时才导入。
+_WIDGETS = ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
+            "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer")
+__all__ += _WIDGETS
 
 
 def __getattr__(name):
-    # 交互组件会导入 ipywidgets 和 matplotlib：用到时才导入。
-    if name in ("softmax_explorer", "SoftmaxExplorer", "gradient_explorer", "GradientExplorer",
-                "embedding_explorer", "EmbeddingExplorer", "bigram_trainer", "BigramTrainer"):
+    if name in _WIDGETS:
         from . import widgets
         return getattr(widgets, name)
     raise AttributeError(f"module 'labcode' has no attribute {name!r}")

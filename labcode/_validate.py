@@ -7,8 +7,6 @@
 大小的上限：一个函数要新建的数组最多 :data:`MAX_ELEMENTS` 个数（float64 约 400 MB），
 超过时在分配之前报错（:func:`check_size`），而不是先占满内存。
 """
-from __future__ import annotations
-
 import math
 import numbers
 import os
@@ -206,18 +204,16 @@ def check_callable(f, name, *, optional=False):
     return f
 
 
-def check_path(path, name="path"):
+def check_path(path):
     """文件路径：str 或 os.PathLike（如 pathlib.Path）。"""
     if not isinstance(path, str | os.PathLike) or (isinstance(path, str) and not path):
-        raise TypeError(f"{name} 必须是文件路径（非空 str 或 pathlib.Path），"
+        raise TypeError(f"path 必须是文件路径（非空 str 或 pathlib.Path），"
                         f"收到 {short_repr(path)}（{type(path).__name__}）")
     return path
 
 
 def check_size(shape, name, value):
-    """将要新建的数组形状 shape 由参数 name（收到 value）决定：元素个数不能超过 :data:`MAX_ELEMENTS`。
-
-    在分配之前调用，太大时报错而不是先占满内存。
+    """将要新建的数组形状 shape 由参数 name（收到 value）决定：元素个数不能超过 :data:`MAX_ELEMENTS`（在分配之前查）。
 
     >>> check_size((1, 10**8), "vocab_size", 10**8)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -246,10 +242,10 @@ def check_bool(value, name):
     return bool(value)
 
 
-def check_rng(rng, name="rng"):
+def check_rng(rng):
     """随机数生成器：numpy.random.Generator（不用全局随机状态）。"""
     if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"{name} 必须是 numpy.random.Generator（如 np.random.default_rng(0)），"
+        raise TypeError(f"rng 必须是 numpy.random.Generator（如 np.random.default_rng(0)），"
                         f"收到 {short_repr(rng)}（{type(rng).__name__}）")
     return rng
 
@@ -266,7 +262,7 @@ def as_array(x, name):
 def as_float_array(x, name):
     """转成 float64 数组；字符串、对象、复数、布尔等非实数输入报 TypeError。"""
     arr = as_array(x, name)
-    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+    if arr.dtype.kind not in "iuf":                  # 整数或浮点数（布尔值、复数、字符串、对象都不算）
         raise TypeError(f"{name} 必须是实数数组，收到 dtype {arr.dtype}：{short_repr(x)}")
     return arr.astype(np.float64, copy=False)
 
@@ -311,12 +307,12 @@ def check_each(arr, ok, name, rule):
     return arr
 
 
-def check_axis(axis, ndim, name="axis"):
+def check_axis(axis, ndim):
     """轴号：整数，且在 [-ndim, ndim) 内；返回非负轴号。"""
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
-        raise TypeError(f"{name} 必须是整数，收到 {axis!r}")
+        raise TypeError(f"axis 必须是整数，收到 {axis!r}")
     if not -ndim <= axis < ndim:
-        raise ValueError(f"{name} 必须在 [{-ndim}, {ndim}) 内（数组有 {ndim} 维），收到 {axis}")
+        raise ValueError(f"axis 必须在 [{-ndim}, {ndim}) 内（数组有 {ndim} 维），收到 {axis}")
     return axis % ndim
 
 

@@ -10,8 +10,6 @@
 * 较短的文档在右侧补齐：输入补 EOS（补的输入也要查表，所以必须是合法编号；哪一个都行，
   它的目标是 IGNORE，不影响损失），目标补 IGNORE。
 """
-from __future__ import annotations
-
 import numpy as np
 
 from ._validate import as_array, as_finite_array, as_list, check_int, finite, short_repr
@@ -78,10 +76,6 @@ def valid_mean(losses, targets, ignore_index=IGNORE):
     losses : 逐位置的损失，形状 (...)，例如 ``cross_entropy(..., reduction="none")`` 的结果
     targets : 与 losses 同形状的整数目标；等于 ignore_index 的位置不计入分子，也不计入分母
     ignore_index : 被忽略的目标值，默认 IGNORE = -100
-
-    返回
-    ----
-    float
 
     讲解：:ref:`ch2-denominator`
     >>> valid_mean([[1.0, 1.5, 2.5], [3.5, 1.5, 0.0]], [[3, 5, 2], [4, 2, IGNORE]])  # 10 / 5，不是 10 / 6

@@ -195,8 +195,7 @@ def loss_and_grad(W, xs, ys, reg=0.0):
     W = _check_W(W)
     xs, ys = as_pairs(xs, ys, len(W))
     reg = check_reg(reg)
-    with np.errstate(over="ignore", invalid="ignore"):
-        return _finite_step(_pairs_step(W, xs, ys, reg), W)
+    return _finite_step(lambda: _pairs_step(W, xs, ys, reg), W)
 
 
 def _counts_step(W, C, reg):
@@ -234,16 +233,15 @@ def loss_and_grad_from_counts(W, counts, reg=0.0):
     """
     W = _check_W(W)
     C, reg = np.asarray(as_counts(counts, len(W)), dtype=np.float64), check_reg(reg)
-    with np.errstate(over="ignore", invalid="ignore"):
-        return _finite_step(_counts_step(W, C, reg), W)
+    return _finite_step(lambda: _counts_step(W, C, reg), W)
 
 
 def _finite_step(step, W):
-    """W 全是有限数时，损失和梯度也必须有限：否则是 W 的取值跨度（或 λ·mean(W²)）超出了 float64 的范围。
-
-    W 含 -inf（屏蔽某个组合）时，+inf 的损失是真实值，原样返回。
+    """算出 step() 给的损失和梯度。W 全是有限数时，它们也必须有限：否则是 W 的取值跨度（或 λ·mean(W²)）
+    超出了 float64 的范围。W 含 -inf（屏蔽某个组合）时，+inf 的损失是真实值，原样返回。
     """
-    loss, dW = step
+    with np.errstate(over="ignore", invalid="ignore"):
+        loss, dW = step()
     if np.isfinite(W).all():
         check_overflow(np.append(dW, loss), "损失与梯度", "W 或 reg")
     return loss, dW
@@ -385,16 +383,12 @@ class BigramData(NamedTuple):
 
 
 def bigram_data(words, vocab=None):
-    """第 4 章的流水线：``build_vocab → encode_pairs → count_matrix``，一步给出全部结果。
+    """第 4 章的流水线：``build_vocab → encode_pairs → count_matrix``，一步给出全部结果（:class:`BigramData`）。
 
     参数
     ----
     words : 非空的词列表
     vocab : 可选的词表（如 :func:`labcode.idioms.capped_vocab` 给出的）；默认 ``build_vocab(words)``
-
-    返回
-    ----
-    BigramData(words, vocab, xs, ys, counts)
 
     讲解：:ref:`ch4-counts`
     >>> data = bigram_data(["aba"])

@@ -11,8 +11,6 @@
 * :func:`encode` 把字表里没有的字一律编成 ``UNK``（编号 0），因此
   ``decode(encode(s)) == s`` 只对全部由字表内的字组成的文本成立。
 """
-from __future__ import annotations
-
 from functools import cache
 from importlib.resources import files
 
@@ -53,15 +51,7 @@ def vocab():
 
 
 def encode(text):
-    """把一句话逐字换成编号；字表里没有的字编成 ``UNK``（0）。不加 BOS/EOS。
-
-    参数
-    ----
-    text : str
-
-    返回
-    ----
-    形状 (len(text),) 的 int64 数组
+    """把一句话（str）逐字换成编号，形状 (len(text),) 的 int64 数组；字表里没有的字编成 ``UNK``（0）。不加 BOS/EOS。
 
     讲解：:ref:`ch3-corpus`
     >>> decode(encode("谢谢"))

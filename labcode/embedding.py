@@ -9,26 +9,18 @@
   连同一行的元素来自同一次写入也不保证）。
 * 负编号（包括忽略值 -100）和 >= V 的编号一律报错，绝不让 NumPy 从表尾倒着取行。
 """
-from __future__ import annotations
-
 import numpy as np
 
 from ._validate import as_finite_array, as_ids, as_table, check_count, check_size, finite, short_repr
 
 
-def _check_grad(grad_out, ids):
-    """上游梯度 dH：有限数，形状必须是 ids.shape + (d,)。"""
+def _backward_args(grad_out, ids, num_embeddings):
+    """反向的参数：V 是正整数，编号在 [0, V) 内，dH 有限、形状是 ids.shape + (d,)，(V, d) 的 dE 不超过大小上限。"""
+    num_embeddings = check_count(num_embeddings, "num_embeddings")
+    ids = as_ids(ids, num_embeddings)
     g = as_finite_array(grad_out, "grad_out")
     if g.ndim != ids.ndim + 1 or g.shape[:-1] != ids.shape:
         raise ValueError(f"grad_out 的形状必须是 ids.shape + (d,) = {ids.shape} + (d,)，收到形状 {g.shape}")
-    return g
-
-
-def _backward_args(grad_out, ids, num_embeddings):
-    """反向的参数：V 是正整数，编号在 [0, V) 内，dH 的形状对得上，(V, d) 的 dE 不超过大小上限。"""
-    num_embeddings = check_count(num_embeddings, "num_embeddings")
-    ids = as_ids(ids, num_embeddings)
-    g = _check_grad(grad_out, ids)
     check_size((num_embeddings, g.shape[-1]), "num_embeddings", num_embeddings)
     return g, ids, num_embeddings
 
@@ -167,7 +159,11 @@ def embed_with_positions(E, P, ids):
     array([[ 0.,  2.],
            [11., 10.]])
     """
-    E, P, ids = _check_positions(E, P, ids)
+    E, P = as_table(E, "E"), as_table(P, "P")
+    if P.shape[1] != E.shape[1]:
+        raise ValueError(f"P 的宽度必须与 E 相同（d = {E.shape[1]}），收到 P 的形状 {P.shape}")
+    ids = as_ids(ids, E.shape[0])
+    _check_length(ids, P.shape[0])
     T = ids.shape[-1]
     return finite(lambda: E[ids] + P[:T], "E[ids] + P", "E 与 P")  # (..., T, d) + (T, d)
 
@@ -214,12 +210,3 @@ def _check_length(ids, num_positions):
     if ids.shape[-1] > num_positions:
         raise ValueError(f"ids 的序列长度 T 不能超过位置表的行数 {num_positions}，收到 T = {ids.shape[-1]}"
                          f"（形状 {ids.shape}）")
-
-
-def _check_positions(E, P, ids):
-    E, P = as_table(E, "E"), as_table(P, "P")
-    if P.shape[1] != E.shape[1]:
-        raise ValueError(f"P 的宽度必须与 E 相同（d = {E.shape[1]}），收到 P 的形状 {P.shape}")
-    ids = as_ids(ids, E.shape[0])
-    _check_length(ids, P.shape[0])
-    return E, P, ids

@@ -25,35 +25,20 @@ INSTALL_HINT = (
 )
 
 
-def _packaged_font() -> Path | None:
-    try:
-        import pylopdf_fonts_zh_cn
-    except ImportError:
-        return None
-    return Path(pylopdf_fonts_zh_cn.sans_path())
-
-
 def default_candidates() -> list[Path]:
     """按优先顺序列出可能存在的中文字体文件（不检查是否存在）。"""
-    packaged = _packaged_font()
-    debian = [DEBIAN_NOTO_DIR / name for name in DEBIAN_FILES]
-    return ([packaged] if packaged is not None else []) + debian
+    try:
+        import pylopdf_fonts_zh_cn
+        packaged = [Path(pylopdf_fonts_zh_cn.sans_path())]
+    except ImportError:
+        packaged = []
+    return packaged + [DEBIAN_NOTO_DIR / name for name in DEBIAN_FILES]
 
 
 def find_cjk_font(candidates=None) -> Path:
-    """返回第一个存在的中文字体文件路径。
+    """返回第一个存在的中文字体文件路径；一个也没有时报 FileNotFoundError，提示如何安装中文字体。
 
-    参数
-    ----
-    candidates : 字体文件路径的序列；默认用 :func:`default_candidates` 的顺序
-
-    返回
-    ----
-    path : pathlib.Path
-
-    异常
-    ----
-    FileNotFoundError : 一个候选文件都不存在时，提示如何安装中文字体
+    candidates 是字体文件路径的序列，默认用 :func:`default_candidates` 的顺序。
     """
     paths = default_candidates() if candidates is None else [Path(c) for c in candidates]
     for path in paths:
@@ -70,21 +55,15 @@ def _register(path: str) -> tuple[str, bool]:
     names = {entry.name for entry in font_manager.fontManager.ttflist if entry.fname == path}
     simplified = sorted(n for n in names if n.endswith(" SC"))
     family = simplified[0] if simplified else font_manager.FontProperties(fname=path).get_name()
-    has_minus = MINUS_SIGN in FT2Font(path).get_charmap()
-    return family, has_minus
+    return family, MINUS_SIGN in FT2Font(path).get_charmap()
 
 
 def use_cjk_font() -> str:
     """让之后画的 matplotlib 图用中文字体，返回字体族名。
 
     可以反复调用：字体只注册一次，之后的调用只检查几项 rcParams。
+    机器上没有任何可用的中文字体时报 FileNotFoundError（错误信息说明安装方法）。
 
-    异常
-    ----
-    FileNotFoundError : 机器上没有任何可用的中文字体（错误信息说明安装方法）
-
-    例子
-    ----
     >>> use_cjk_font() in {"Noto Sans SC", "Noto Sans CJK SC"}
     True
     """

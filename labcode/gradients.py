@@ -40,8 +40,7 @@ def _central_difference(f, x, delta):
 def _scalar(value):
     """f 的返回值必须是有限的实数标量（0 维数组或只含一个元素的数组也可以）。"""
     arr = as_array(value, "f(x)")
-    if arr.size != 1 or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)) \
-            or arr.dtype == bool:
+    if arr.size != 1 or arr.dtype.kind not in "iuf":      # 整数或浮点数（布尔值、复数不算）
         raise TypeError(f"f(x) 必须返回一个实数标量，收到 dtype {arr.dtype}、形状 {arr.shape}：{short_repr(value)}")
     if not np.isfinite(arr).all():
         raise ValueError(f"f(x) 必须返回有限数，收到 {short_repr(value)}")

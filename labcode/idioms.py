@@ -10,8 +10,7 @@
   就像第 3 章的语料把词表外的字编成 UNK（那里是编号 0；这里编号 0 已经给了 ``'.'``）。
   :func:`labcode.bigram.encode_pairs` 用这样的词表时，把表外的字编成 1。
 """
-from __future__ import annotations
-
+from functools import cache
 from importlib.resources import files
 
 import numpy as np
@@ -21,9 +20,6 @@ from .bigram import check_row_totals, sample_words
 from .probability import _softmax
 from .vocab import BOUNDARY, UNKNOWN, Vocab, check_vocab
 from .words import check_words, load_words
-
-__all__ = ["IDIOMS_FILE", "UNKNOWN", "load_idioms", "capped_vocab", "pair_nll", "next_probs", "top_next",
-           "sample_from_counts", "interpolated_probs", "interpolated_nll"]
 
 IDIOMS_FILE = "idioms.txt"
 
@@ -53,10 +49,6 @@ def capped_vocab(words, size):
     words : 非空的词列表（词里不能有 UNKNOWN 这个字）
     size : 词表大小 V，至少 3（'.'、UNKNOWN 和至少一个字）
 
-    返回
-    ----
-    vocab : :class:`~labcode.vocab.Vocab`，特殊记号是 ``'.'`` 与 UNKNOWN
-
     讲解：:ref:`ch5-dev`、:ref:`ch5-cap`
     >>> capped_vocab(["aab", "ac"], 3)
     Vocab({'.': 0, '□': 1, 'a': 2})
@@ -84,10 +76,6 @@ def pair_nll(counts, xs, ys, alpha=0.0):
     counts : 形状 (V, V) 的计数矩阵 C（``bigram.count_matrix`` 给出）
     xs, ys : 形状 (N,) 的编号（前一个字、后一个字）
     alpha : 平滑的伪计数 α ≥ 0
-
-    返回
-    ----
-    nll : float
 
     讲解：:ref:`ch5-smoothing`、:ref:`ch5-dev`
     >>> round(pair_nll([[1, 3], [0, 2]], [0, 0, 1], [0, 1, 1]), 6)   # (ln 4 + ln(4/3) + 0) / 3
@@ -167,12 +155,10 @@ def sample_from_counts(counts, vocab, rng, n=1, alpha=0.0, temperature=1.0, max_
     C = as_counts(counts, nonzero=False)
     check_vocab(vocab, first=BOUNDARY, size=C.shape[0], of="counts")
     alpha, temperature = check_alpha(alpha), check_temperature(temperature)
-    rows = {}                                        # 用到的行只算一次
 
+    @cache                                           # 用到的行只算一次
     def next_probs(ix):
-        if ix not in rows:
-            rows[ix] = _row_probs(C[ix], alpha, temperature, ix)
-        return rows[ix]
+        return _row_probs(C[ix], alpha, temperature, ix)
 
     return sample_words(next_probs, vocab, rng, n, max_len)
 

@@ -7,12 +7,11 @@
   同一对 (前一个字 i, 后一个字 j) 出现几次，损失里就有几项完全相同的 −ln p，所以先数出每一对的次数 C[i, j]，
   再按次数加权：与逐位置计算得到同样的损失和梯度，每一步却只算一张 (V, V) 表。
 """
-from __future__ import annotations
-
 import numpy as np
 
 from ._validate import as_array, as_float_array, as_ids, as_table, check_int, check_lr, check_overflow, check_size
 from .batch import IGNORE
+from .bigram import _counts_step, count_matrix
 
 
 def pair_counts(inputs, targets, vocab_size):
@@ -32,20 +31,12 @@ def pair_counts(inputs, targets, vocab_size):
     if not valid.any():
         raise ValueError("targets 至少要有一个不是 -100 的目标，收到的全是 -100（没有可计的损失）")
     ys = as_ids(targets[valid], vocab_size, "targets（-100 以外的目标）")
-    C = np.zeros((vocab_size, vocab_size))
-    np.add.at(C, (inputs[valid], ys), 1.0)     # 重复的一对逐次累加
-    return C
+    return count_matrix(inputs[valid], ys, vocab_size).astype(np.float64)   # 与第 4 章的计数矩阵同一个数法
 
 
 def _loss_and_grads(E, W_out, C):
-    """按次数加权的平均交叉熵，以及它对 E 和 W_out 的梯度。"""
-    N, n = C.sum(), C.sum(axis=1)                  # 有效目标个数；每个字作为输入出现的次数 n_i
-    Z = E @ W_out                                  # (V, V) 分数表
-    shifted = Z - Z.max(axis=1, keepdims=True)
-    e = np.exp(shifted)
-    S = e.sum(axis=1)
-    loss = float((n @ np.log(S) - np.sum(C * shifted)) / N)
-    dZ = (n[:, None] * (e / S[:, None]) - C) / N   # 每个位置的 p − e_y，按次数加起来再除以 N
+    """按次数加权的平均交叉熵，以及它对 E 和 W_out 的梯度：分数表 Z = E @ W_out 上正是 bigram 的计数写法。"""
+    loss, dZ = _counts_step(E @ W_out, C, 0.0)     # dZ：每个位置的 p − e_y，按次数加起来再除以 N
     return loss, dZ @ W_out.T, E.T @ dZ            # dE (V, d)，dW_out (d, V)
 
 

@@ -18,8 +18,6 @@ import math
 import re
 from dataclasses import dataclass
 
-__all__ = ["STAGES", "course_map", "course_map_alt", "CourseMap"]
-
 
 @dataclass(frozen=True)
 class Stage:
@@ -107,7 +105,6 @@ EDGES = {
     "b4": Edge(("g", "dW"), "backward"),
     "u": Edge(("dW", "update"), "backward"),
 }
-FEEDS = {"feedE": "E", "feedW": "W", "feedS": "softmax", "feedL": "nll"}  # 随它所喂的那一项一起点亮
 
 
 @dataclass(frozen=True)
@@ -134,7 +131,7 @@ class Layout:
         return self.centre(*(self.places or {}).get(key, (node.lane, node.step)))
 
 
-_BOX = (76, 42)
+_BOX = (76, 42)                 # 排法里没写大小的方框（横排的前向量）
 WIDE = Layout(
     "wide", 548, 296, {"op": 24, 0: 80, 1: 162, 2: 236}, 50, 112,
     {"g": (100, 42), "dh": (84, 42), "dE": (86, 42), "dW": (104, 42), "update": (126, 42),
@@ -162,28 +159,13 @@ SIZE_SYMBOL, SIZE_NAME = 15, 12.5
 FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, PingFang SC, Microsoft YaHei, sans-serif"
 
 
-def _size(layout, key):
-    node = NODES[key]
-    return layout.sizes.get(key, _BOX if node.kind != "param" else (62, 24))
-
-
-def _lines(layout, key):
-    """Lines of a node in this layout: the narrow chips put the name above the symbol."""
-    lines = NODES[key].lines
-    if layout.name == "narrow" and NODES[key].kind == "param":
-        name, symbol = lines[0].split(" ", 1)
-        return (symbol, name)
-    if layout.name == "narrow" and key == "update":
-        return (r"$W \leftarrow$", r"$W - \eta\, dW$", lines[1])
-    return lines
-
-
 # ---- 状态：点亮、淡化或普通 ----
 
 def _states(stage):
     if stage is None:
         return {key: "plain" for key in (*NODES, *EDGES)}
-    lit = STAGES[stage].keys | {edge for edge, node in FEEDS.items() if node in STAGES[stage].keys}
+    lit = STAGES[stage].keys                   # 喂线（kind "feed"）随它所喂的那一项一起点亮
+    lit |= {key for key, edge in EDGES.items() if edge.kind == "feed" and edge.path[0] in lit}
     return {key: "lit" if key in lit else "muted" for key in (*NODES, *EDGES)}
 
 
@@ -207,7 +189,7 @@ def course_map_alt(stage=None):
 # ---- 几何 ----
 
 def _rect(layout, key):
-    (cx, cy), (w, h) = layout.place(key), _size(layout, key)
+    (cx, cy), (w, h) = layout.place(key), layout.sizes.get(key, _BOX)
     return cx - w / 2, cy - h / 2, w, h
 
 
@@ -232,10 +214,9 @@ def _edge_points(layout, key):
             points.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
         else:
             points.append(layout.centre(*item))
-    first, last = path[0], path[-1]
-    points[0] = _clip(_rect(layout, first), points[0], points[1], gap=1.0 if edge.kind == "feed" else 3.0)
-    if isinstance(last, str) and last in NODES:
-        points[-1] = _clip(_rect(layout, last), points[-1], points[-2])
+    points[0] = _clip(_rect(layout, path[0]), points[0], points[1], gap=1.0 if edge.kind == "feed" else 3.0)
+    if isinstance(path[-1], str) and path[-1] in NODES:
+        points[-1] = _clip(_rect(layout, path[-1]), points[-1], points[-2])
     return points
 
 
@@ -248,21 +229,21 @@ def _arrowhead(points, size=7.0):
 
 
 def _text_rows(layout, key):
-    """(text, font size, baseline offset from the box centre) for each line of a node."""
-    lines = _lines(layout, key)
+    """(text, font size, baseline offset from the box centre) for each line of a node. The narrow chips put a
+    parameter's name above its symbol, and the update on three lines."""
+    node = NODES[key]
+    lines = node.lines
+    if layout.name == "narrow" and node.kind == "param":
+        name, symbol = lines[0].split(" ", 1)
+        lines = (symbol, name)
+    if layout.name == "narrow" and key == "update":
+        lines = (r"$W \leftarrow$", r"$W - \eta\, dW$", lines[1])
     if len(lines) == 1:
-        return [(lines[0], SIZE_NAME if NODES[key].kind == "label" else SIZE_SYMBOL - 1.5, 4.5)]
+        return [(lines[0], SIZE_NAME if node.kind == "label" else SIZE_SYMBOL - 1.5, 4.5)]
     if len(lines) == 3:
         return [(lines[0], SIZE_SYMBOL - 1.5, -10), (lines[1], SIZE_SYMBOL - 1.5, 6), (lines[2], SIZE_NAME - 1, 21)]
-    first = SIZE_SYMBOL if NODES[key].kind != "param" else SIZE_SYMBOL - 1
+    first = SIZE_SYMBOL if node.kind != "param" else SIZE_SYMBOL - 1
     return [(lines[0], first, -2.5), (lines[1], SIZE_NAME, 14.5)]
-
-
-def _legend_items(stage):
-    items = [("forward", "前向：算出损失"), ("backward", "反向：算出梯度")]
-    if stage is not None:
-        items.append(("lit", f"本章（第 {STAGES[stage].chapter} 章）"))
-    return items
 
 
 # ---- 唯一的画法 ----
@@ -319,38 +300,35 @@ def _figure(stage, layout=WIDE, *, svg=False):
                         alpha=alpha(state), path_effects=bold, gid=f"lc-{key}")
             left += width
 
-    def arrow(points, colour, width, state, key, dashed):
+    def arrow(points, colour, width, state, key, dashed, head=True):
         ax.plot(*zip(*points, strict=True), color=colour, lw=width, alpha=alpha(state), solid_capstyle="butt",
                 linestyle=(0, (6 / width, 4 / width)) if dashed else "-", clip_on=False, gid=f"lc-{key}")
-        ax.add_patch(Polygon(_arrowhead(points, 6 + width), closed=True, color=colour, alpha=alpha(state), lw=0,
-                             clip_on=False, gid=f"lc-{key}"))
+        if head:
+            ax.add_patch(Polygon(_arrowhead(points, 6 + width), closed=True, color=colour, alpha=alpha(state), lw=0,
+                                 clip_on=False, gid=f"lc-{key}"))
 
     for key, edge in EDGES.items():
-        state, points = states[key], _edge_points(layout, key)
-        colour = BACKWARD_COLOUR if edge.kind == "backward" else INK
-        if edge.kind == "feed":
-            ax.plot(*zip(*points, strict=True), color=colour, lw=1.2, alpha=alpha(state), solid_capstyle="butt",
-                    clip_on=False, gid=f"lc-{key}")
-        else:
-            arrow(points, colour, LINE_WIDTH[state], state, key, edge.kind == "backward")
+        feed = edge.kind == "feed"                       # 喂给前向箭头的细线：不随状态变粗，没有箭头
+        arrow(_edge_points(layout, key), BACKWARD_COLOUR if edge.kind == "backward" else INK,
+              1.2 if feed else LINE_WIDTH[states[key]], states[key], key, edge.kind == "backward", head=not feed)
     for key, node in NODES.items():
         state = states[key]
-        if node.kind == "label":
-            x, y = layout.place(key)
-            text(x, y + 4.5, node.lines[0], SIZE_NAME, state, key)
-            continue
         x, y, w, h = _rect(layout, key)
-        radius = 10 if node.kind == "param" else 4
-        ax.add_patch(FancyBboxPatch((x + radius, y + radius), w - 2 * radius, h - 2 * radius,
-                                    boxstyle=f"round,pad={radius}", lw=BOX_WIDTH[state],
-                                    edgecolor=to_rgba(INK, alpha(state)), facecolor=tint if state == "lit" else "none",
-                                    linestyle=(0, (2, 2.5)) if node.kind == "update" and state != "lit" else "-",
-                                    clip_on=False, gid=f"lc-{key}"))
+        if node.kind != "label":                        # softmax 与 −ln p_y 只有文字，没有框
+            radius = 10 if node.kind == "param" else 4
+            ax.add_patch(FancyBboxPatch(
+                (x + radius, y + radius), w - 2 * radius, h - 2 * radius, boxstyle=f"round,pad={radius}",
+                lw=BOX_WIDTH[state], edgecolor=to_rgba(INK, alpha(state)), facecolor=tint if state == "lit" else "none",
+                linestyle=(0, (2, 2.5)) if node.kind == "update" and state != "lit" else "-", clip_on=False,
+                gid=f"lc-{key}"))
         for content, size, offset in _text_rows(layout, key):
             text(x + w / 2, y + h / 2 + offset, content, size, state, key)
+    legend = [("forward", "前向：算出损失"), ("backward", "反向：算出梯度")]
+    if stage is not None:
+        legend.append(("lit", f"本章（第 {STAGES[stage].chapter} 章）"))
     x0, y0 = layout.legend_at
     x, y = x0, y0
-    for i, (kind, label) in enumerate(_legend_items(stage)):
+    for i, (kind, label) in enumerate(legend):
         if layout.legend_rows == 2 and i == 2:
             x, y = x0, y0 + 22
         if kind == "lit":
@@ -428,11 +406,19 @@ PNG_COLOURS = 32
 
 
 class CourseMap:
-    """课程全图（:func:`course_map` 返回它）：在笔记本里作为单元格最后一个值即可显示。
+    """课程全图；给了 stage 时点亮那一章的一段，其余变淡。在笔记本里作为单元格最后一个值即可显示。
+
+    参数
+    ----
+    stage : None（全图），或 :data:`STAGES` 里的一个名字：``"softmax"``（第 1 章）、``"gradient"``（第 2 章）……
+        每一章一个，点亮这一章讲的那一段
 
     属性 ``stage`` 是点亮的那一段（None 为全图），``alt`` 是替代文字。``png()`` 与 ``pdf()`` 给出横排的 PNG
     与 PDF 字节，``svg()`` 给出网页用的横排或竖排 SVG 文本，``html()`` 给出网页上的两种排法。显示时给出
     PNG（笔记本）、PDF（讲义）和替代文字；网页构建时换成 ``html()``。
+
+    >>> course_map("gradient").alt.startswith("你在这里：第 2 章")
+    True
     """
 
     def __init__(self, stage=None):
@@ -451,11 +437,11 @@ class CourseMap:
         # 不写创建日期：同一张图得到同样的字节（笔记本存储的输出要逐一比较）。
         return _render(_figure(self.stage), "pdf", metadata={"CreationDate": None})
 
-    def png(self, dpi=PNG_DPI):
+    def png(self):
         # 少量纯色：32 色调色板外观不变，每个笔记本存的字节只有原来的四分之一。
         from PIL import Image
 
-        drawn = Image.open(io.BytesIO(_render(_figure(self.stage), "png", dpi=dpi))).convert("RGB")
+        drawn = Image.open(io.BytesIO(_render(_figure(self.stage), "png", dpi=PNG_DPI))).convert("RGB")
         buffer = io.BytesIO()
         drawn.quantize(PNG_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
             buffer, format="png", optimize=True)
@@ -473,19 +459,4 @@ class CourseMap:
         return data, {"image/png": {"width": WIDE.width, "height": WIDE.height}}
 
 
-def course_map(stage=None):
-    """课程全图；给了 stage 时点亮那一章的一段，其余变淡。
-
-    参数
-    ----
-    stage : None（全图），或 :data:`STAGES` 里的一个名字：``"softmax"``（第 1 章）、``"gradient"``（第 2 章）……
-        每一章一个，点亮这一章讲的那一段
-
-    返回
-    ----
-    map : :class:`CourseMap`，显示时给出 PNG（笔记本）、PDF（讲义）和替代文字
-
-    >>> course_map("gradient").alt.startswith("你在这里：第 2 章")
-    True
-    """
-    return CourseMap(stage)
+course_map = CourseMap   # 书里写 course_map("softmax")

@@ -1,6 +1,8 @@
-"""课程插图：概率柱状图等（只有本模块和 widgets 导入 matplotlib）。"""
-from __future__ import annotations
+"""课程插图：概率柱状图等（只有本模块和 widgets 导入 matplotlib）。
 
+各章的画图函数每次新建一个 matplotlib Figure 并返回它：不用 pyplot 的全局状态，也不调用 show；
+在笔记本里作为单元格最后一个值即可显示。
+"""
 import io
 import re
 
@@ -40,7 +42,7 @@ def colours_for(labels):
     return own + spare
 
 
-def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0, fontsize=9):
+def bar_probs(ax, probs, labels, *, target=None, title=None, fontsize=9):
     """在 ``ax`` 上画一行概率的柱状图，柱顶标出数值。
 
     参数
@@ -50,7 +52,6 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0, fontsize=
     labels : 长度 V 的候选名
     target : 真实目标的下标；它的柱子加粗黑框
     title : 图标题
-    ymax : 纵轴上限
     fontsize : 柱顶数值的字号（磅）
 
     返回
@@ -70,14 +71,14 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, ymax=1.0, fontsize=
         ax.annotate(f"{p:.3f}", (rect.get_x() + rect.get_width() / 2, p), ha="center", va="bottom",
                     xytext=(0, 2), textcoords="offset points", fontsize=fontsize)
     ax.set_xticks(range(len(labels)), labels)
-    ax.set_ylim(0, ymax * 1.08)
+    ax.set_ylim(0, 1.08)
     ax.set_ylabel("概率")
     if title:
         ax.set_title(title)
     return bars
 
 
-# ---- 第 1 章的图：每个函数新建一个 Figure（不用 pyplot 的全局状态）并返回它 ----
+# ---- 第 1 章的图 ----
 
 def _legible(fig, size=LABEL_PT):
     """把图里每段文字（刻度、轴标签、标题、图例、注释）都放大到至少 ``size`` 磅，返回 fig。"""
@@ -106,10 +107,6 @@ def softmax_before_after(logits_before, logits_after, labels, *, titles=("修改
     logits_before, logits_after : 形状 (V,) 的分数
     labels : 长度 V 的候选名
     titles : 两张子图的标题前缀
-
-    返回
-    ----
-    fig : matplotlib Figure（不调用 show；在笔记本里作为单元格最后一个值即可显示）
     """
     use_cjk_font()
     rows = [as_row(logits_before, "logits_before", labels), as_row(logits_after, "logits_after", labels)]
@@ -132,10 +129,6 @@ def temperature_bars(logits, temperatures, labels):
     logits : 形状 (V,) 的分数
     temperatures : 一个或多个正的温度
     labels : 长度 V 的候选名
-
-    返回
-    ----
-    fig : matplotlib Figure
     """
     use_cjk_font()
     z = as_row(logits, "logits", labels)
@@ -165,10 +158,6 @@ def nll_curve(highlight=None, *, p_min=0.01):
     ----
     highlight : 要标出的概率值序列，每个都须在 (0, 1] 内
     p_min : 横轴起点，须在 (0, 1) 内
-
-    返回
-    ----
-    fig : matplotlib Figure
     """
     use_cjk_font()
     if not (isinstance(p_min, (int, float)) and 0 < p_min < 1):
@@ -196,8 +185,22 @@ def nll_curve(highlight=None, *, p_min=0.01):
 
 # ---- 第 2 章的图 ----
 
+def _power_of_ten(x):
+    """10 的整数次幂的 mathtext 写法：1e-6 写成 10^{-6}，1 写成 1。"""
+    exponent = round(np.log10(x))
+    return "1" if exponent == 0 else f"10^{{{exponent}}}"
+
+
+def _times_ten(x):
+    """一个正数的 a × 10^b 写法（mathtext，一位小数），如 3.3e-06 写成 3.3 × 10^{-6}。"""
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"${mantissa} \\times 10^{{{int(exponent)}}}$"
+
+
 def step_size_error_curve(f, x, grad, deltas):
     """中心差分的误差随差分步长 δ 的变化：float64 与 float32 两条曲线（双对数坐标）。
+
+    每条曲线的最低点画空心大圈，图例写出最小误差和对应的 δ。
 
     参数
     ----
@@ -205,10 +208,6 @@ def step_size_error_curve(f, x, grad, deltas):
     x : 求梯度的点（float64 曲线用它本身，float32 曲线用它的单精度副本）
     grad : 与 x 同形状的解析梯度
     deltas : 一列正的差分步长 δ
-
-    返回
-    ----
-    fig : matplotlib Figure；每条曲线的最低点画空心大圈，图例写出最小误差和对应的 δ
     """
     from .gradients import step_size_errors
 
@@ -246,18 +245,6 @@ def step_size_error_curve(f, x, grad, deltas):
 
 # ---- 第 3 章的图：查表读了哪些行，它们的梯度行怎样累加 ----
 
-def _power_of_ten(x):
-    """10 的整数次幂的 mathtext 写法：1e-6 写成 10^{-6}，1 写成 1。"""
-    exponent = round(np.log10(x))
-    return "1" if exponent == 0 else f"10^{{{exponent}}}"
-
-
-def _times_ten(x):
-    """一个正数的 a × 10^b 写法（mathtext，一位小数），如 3.3e-06 写成 3.3 × 10^{-6}。"""
-    mantissa, exponent = f"{x:.1e}".split("e")
-    return f"${mantissa} \\times 10^{{{int(exponent)}}}$"
-
-
 def _box(ax, x, y, width, height, text, color=None):
     """一个带文字的格子（中心高度 y）；被读到的行填浅色、边框加粗（文字里另写“读 k 次”，不只靠颜色区分）。"""
     from matplotlib.patches import FancyBboxPatch
@@ -284,10 +271,6 @@ def embedding_rows(E, ids, grad_out):
     E : 形状 (V, D) 的嵌入表（V 至多 10，D 至多 3，否则画不下）
     ids : 形状 (T,) 的编号，T 至多 8
     grad_out : 形状 (T, D) 的上游梯度，第 t 行属于位置 t
-
-    返回
-    ----
-    fig : matplotlib Figure
     """
     from .embedding import embedding, embedding_backward
     use_cjk_font()
@@ -365,8 +348,7 @@ def figure_svg(fig, *, tight=True):
         # dpi 只决定嵌入的位图部分（imshow）的分辨率；72 与 SVG 自己的单位一致。
         fig.savefig(buf, format="svg", bbox_inches="tight" if tight else None, dpi=72, metadata={"Date": None})
     svg = _SVG_METADATA.sub("", buf.getvalue())
-    fonts = _SVG_FONT_LIST.search(svg)
-    if fonts:
+    if fonts := _SVG_FONT_LIST.search(svg):
         svg = _SVG_FONT_LIST.sub("", svg).replace("<defs>", f"<defs>\n  <style>text{{font-family: {fonts.group(1)}}}"
                                                   "</style>", 1)
     svg = _SVG_NO_ROTATION.sub("", svg)
@@ -378,15 +360,12 @@ def figure_svg(fig, *, tight=True):
 def count_heatmap(counts, symbols):
     """计数矩阵的热图：第 i 行第 j 列是“i 后面跟着 j”的次数，格子里写出这对字和次数。
 
+    颜色深浅按次数的平方根（小计数也看得出），准确值看格子里的数字；返回 :class:`SvgFigure`（网页上显示 SVG）。
+
     参数
     ----
     counts : 形状 (V, V) 的非负计数
     symbols : 长度 V 的符号（编号 → 字符，如 ``list(vocab)``）
-
-    返回
-    ----
-    fig : matplotlib Figure（:class:`SvgFigure`：网页上显示 SVG）；颜色深浅按次数的平方根（小计数也看得出），
-          准确值看格子里的数字
     """
     from matplotlib.colors import PowerNorm
 
@@ -418,17 +397,13 @@ def count_heatmap(counts, symbols):
     return fig
 
 
-def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
+def loss_curve(losses, optimum):
     """训练损失曲线与计数模型的最优值：上图是损失，下图是损失与最优值之差（对数纵轴）。
 
     参数
     ----
     losses : 形状 (S + 1,) 的损失，losses[k] 是更新 k 次后的值
     optimum : 计数模型的平均负对数似然（训练损失的下界）
-
-    返回
-    ----
-    fig : matplotlib Figure（上图是损失，下图是与最优值之差）
     """
     use_cjk_font()
     losses = np.asarray(losses, dtype=float)
@@ -438,7 +413,7 @@ def loss_curve(losses, optimum, *, label="梯度下降（计数写法）"):
     # 上下两幅，各占正文栏的宽度：并排的话，手机会把文字缩小。
     fig = Figure(figsize=(FIGURE_WIDTH, 5.6), layout="constrained")
     left, right = fig.subplots(2, 1)
-    left.plot(steps, losses, color=PALETTE[0], label=label)
+    left.plot(steps, losses, color=PALETTE[0], label="梯度下降（计数写法）")
     left.axhline(optimum, color=PALETTE[5], linestyle="--", label=f"计数模型 {optimum:.4f}")
     left.set_ylim(optimum - 0.05, min(losses.max(), optimum + 1.0) + 0.05)
     left.set_xscale("symlog", linthresh=1)   # 前几步下降最快：横轴在 1 以后按对数展开
@@ -467,10 +442,6 @@ def embedding_plane(E, symbols, show):
     E : 形状 (V, 2) 的嵌入表
     symbols : 长度 V 的符号（编号 → 字，如 ``vocab.symbols``）
     show : 要标出字的编号（一维整数数组，不重复，至多 40 个）；其余的行画成灰色小点
-
-    返回
-    ----
-    fig : matplotlib Figure
 
     讲解：:ref:`ch3-train-low-rank`
     """

@@ -9,8 +9,6 @@
 * 所有计算先减去每行最大值，因此任何有限的 float64 分数都得到有限的概率和损失
   （除非损失本身超出 float64 的表示范围，约 1.8e308，那时报错而不是返回 inf）。
 """
-from __future__ import annotations
-
 import numpy as np
 
 from ._validate import as_array, as_logits, as_probs, check_choice, check_int, check_temperature
@@ -131,8 +129,7 @@ def entropy(probs, axis=-1):
     1.386294
     """
     p, axis = as_probs(probs, axis)
-    terms = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
-    return -np.sum(terms, axis=axis)
+    return -np.sum(p * np.log(np.where(p > 0, p, 1.0)), axis=axis)   # p = 0 处是 0·ln 1 = 0
 
 
 def _parse_targets(z, targets, ignore_index):
@@ -248,10 +245,6 @@ def perplexity(logits, targets, *, ignore_index=-100):
     返回
     ----
     float，不小于 1
-
-    异常
-    ----
-    ValueError : 平均损失有限但超过约 709.78，e^ℓ 超出 float64 范围
 
     讲解：:ref:`ch1-perplexity`
     >>> round(perplexity(np.zeros(27), 0), 9)   # 均匀分数：恰好是 V

@@ -10,8 +10,6 @@
   - 截断的成语字表：``'.'`` 编号 0，再加 ``'□'``（:data:`UNKNOWN`）编号 1，表示词表外的字。
 * 有 ``unknown`` 的词表把表外的字编成它（像第 3 章的 ``UNK``）；没有的，遇到表外的字就报错。
 """
-from __future__ import annotations
-
 from collections.abc import Mapping
 
 import numpy as np
@@ -82,8 +80,6 @@ class Vocab(Mapping):
             return (self.symbols, self.specials, self.unknown) == (other.symbols, other.specials, other.unknown)
         return Mapping.__eq__(self, other)
 
-    __hash__ = None
-
     def __repr__(self):
         return f"Vocab({self._ids!r})"
 
@@ -103,8 +99,7 @@ class Vocab(Mapping):
         """
         if not isinstance(text, str):
             raise TypeError(f"text 必须是字符串（str），收到 {short_repr(text)}（{type(text).__name__}）")
-        unknown = self.missing(text)
-        if unknown:
+        if unknown := self.missing(text):
             raise ValueError(f"text 的每个字都必须在词表里（词表有 {len(self)} 个符号："
                              f"{short_repr(''.join(self.symbols))}），收到 {text!r}，含表外的字 {unknown}")
         return np.array(self.ids(text), dtype=np.int64)

@@ -8,8 +8,6 @@
   去掉后为空的行跳过；词中间不能有空白，也不能含保留字符 ``'.'``；字符统一做 NFC 规范化
   （“é”不管是一个码位还是“e + 附加符号”都算同一个字）；大小写原样保留。
 """
-from __future__ import annotations
-
 import unicodedata
 from importlib.resources import files
 from pathlib import Path
@@ -20,10 +18,6 @@ from ._validate import as_list, check_path, check_rng, short_repr
 from .vocab import BOUNDARY, Vocab, check_vocab
 
 NAMES_FILE = "names.txt"
-
-
-def _default_path():
-    return files("labcode") / "data" / NAMES_FILE
 
 
 def load_words(path=None):
@@ -42,7 +36,7 @@ def load_words(path=None):
     >>> len(words), words[:3]
     (32033, ['emma', 'olivia', 'ava'])
     """
-    source = _default_path() if path is None else Path(check_path(path))
+    source = files("labcode") / "data" / NAMES_FILE if path is None else Path(check_path(path))
     if path is not None and not source.is_file():
         raise FileNotFoundError(f"path 必须是一个存在的文件，找不到：{str(source)!r}")
     try:
@@ -52,8 +46,7 @@ def load_words(path=None):
                          f"{err.object[err.start:err.start + 1]!r} 无法按 UTF-8 解码：{str(source)!r}") from None
     words = [unicodedata.normalize("NFC", line.strip()) for line in text.removeprefix("\ufeff").splitlines()]
     for lineno, word in enumerate(words, start=1):
-        problem = _word_problem(word) if word else None   # 空行跳过
-        if problem:
+        if word and (problem := _word_problem(word)):   # 空行跳过
             raise ValueError(f"path 指向的文件 {str(source)!r} 第 {lineno} 行{problem}")
     words = [w for w in words if w]
     if not words:
@@ -119,8 +112,7 @@ def check_words(words):
     """
     words = as_list(words, "words", "词")
     for i, word in enumerate(words):
-        problem = _word_problem(word)
-        if problem:
+        if problem := _word_problem(word):
             raise (TypeError if not isinstance(word, str) else ValueError)(f"words[{i}] {problem}")
     return words
 
@@ -164,14 +156,11 @@ def encode_pairs(words, vocab):
     """
     words = check_words(words)
     check_vocab(vocab, first=BOUNDARY)
-    unknown = vocab.missing("".join(words))
-    if unknown:
+    if unknown := vocab.missing("".join(words)):
         where = next(i for i, w in enumerate(words) if set(w) & set(unknown))
         raise ValueError(f"words 的每个字都必须在词表里（词表有 {len(vocab)} 个符号：{short_repr(''.join(vocab))}），"
                          f"words[{where}] = {words[where]!r} 含表外的字 {unknown}")
-    xs, ys = [], []
+    ids = [0]                                        # 编号 0 是 '.'：一个词的结束，也是下一个词的开始
     for word in words:
-        ids = [0, *vocab.ids(word), 0]               # 编号 0 是 '.'：词的开始与结束
-        xs += ids[:-1]
-        ys += ids[1:]
-    return np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)  # (B,), (B,)
+        ids += [*vocab.ids(word), 0]
+    return np.array(ids[:-1], dtype=np.int64), np.array(ids[1:], dtype=np.int64)  # (B,), (B,)

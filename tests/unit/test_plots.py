@@ -2,6 +2,7 @@
 import io
 import logging
 import re
+import sys
 import warnings
 
 import matplotlib
@@ -74,7 +75,7 @@ def test_find_cjk_font_without_any_font_says_in_chinese_how_to_install_one(tmp_p
 
 
 def test_default_candidates_fall_back_to_debian_noto_when_the_pypi_font_is_absent(monkeypatch):
-    monkeypatch.setattr(fonts, "_packaged_font", lambda: None)
+    monkeypatch.setitem(sys.modules, "pylopdf_fonts_zh_cn", None)     # `import` raises ImportError
     candidates = fonts.default_candidates()
     assert candidates[0] == fonts.DEBIAN_NOTO_DIR / "NotoSansCJK-Regular.ttc"
 
