@@ -7,6 +7,8 @@
 大小的上限：一个函数要新建的数组最多 :data:`MAX_ELEMENTS` 个数（float64 约 400 MB），
 超过时在分配之前报错（:func:`check_size`），而不是先占满内存。
 """
+from __future__ import annotations
+
 import math
 import numbers
 import os

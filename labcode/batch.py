@@ -10,6 +10,8 @@
 * 较短的文档在右侧补齐：输入补 EOS（补的输入也要查表，所以必须是合法编号；哪一个都行，
   它的目标是 IGNORE，不影响损失），目标补 IGNORE。
 """
+from __future__ import annotations
+
 import numpy as np
 
 from ._validate import as_array, as_finite_array, as_list, check_int, finite, short_repr

@@ -11,6 +11,8 @@
 * :func:`encode` 把字表里没有的字一律编成 ``UNK``（编号 0），因此
   ``decode(encode(s)) == s`` 只对全部由字表内的字组成的文本成立。
 """
+from __future__ import annotations
+
 from functools import cache
 from importlib.resources import files
 

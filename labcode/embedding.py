@@ -9,6 +9,8 @@
   连同一行的元素来自同一次写入也不保证）。
 * 负编号（包括忽略值 -100）和 >= V 的编号一律报错，绝不让 NumPy 从表尾倒着取行。
 """
+from __future__ import annotations
+
 import numpy as np
 
 from ._validate import as_finite_array, as_ids, as_table, check_count, check_size, finite, short_repr

@@ -10,6 +10,8 @@
   就像第 3 章的语料把词表外的字编成 UNK（那里是编号 0；这里编号 0 已经给了 ``'.'``）。
   :func:`labcode.bigram.encode_pairs` 用这样的词表时，把表外的字编成 1。
 """
+from __future__ import annotations
+
 from functools import cache
 from importlib.resources import files
 

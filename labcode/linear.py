@@ -1,4 +1,6 @@
 """线性层 Z = X W + b 及其反向传播（链式法则的矩阵形式）。"""
+from __future__ import annotations
+
 from ._validate import as_finite_array, finite
 
 

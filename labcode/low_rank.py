@@ -7,6 +7,8 @@
   同一对 (前一个字 i, 后一个字 j) 出现几次，损失里就有几项完全相同的 −ln p，所以先数出每一对的次数 C[i, j]，
   再按次数加权：与逐位置计算得到同样的损失和梯度，每一步却只算一张 (V, V) 表。
 """
+from __future__ import annotations
+
 import numpy as np
 
 from ._validate import as_array, as_float_array, as_ids, as_table, check_int, check_lr, check_overflow, check_size

@@ -3,6 +3,8 @@
 各章的画图函数每次新建一个 matplotlib Figure 并返回它：不用 pyplot 的全局状态，也不调用 show；
 在笔记本里作为单元格最后一个值即可显示。
 """
+from __future__ import annotations
+
 import io
 import re
 

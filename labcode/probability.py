@@ -9,6 +9,8 @@
 * 所有计算先减去每行最大值，因此任何有限的 float64 分数都得到有限的概率和损失
   （除非损失本身超出 float64 的表示范围，约 1.8e308，那时报错而不是返回 inf）。
 """
+from __future__ import annotations
+
 import numpy as np
 
 from ._validate import as_array, as_logits, as_probs, check_choice, check_int, check_temperature

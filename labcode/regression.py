@@ -1,4 +1,6 @@
 """均方误差（MSE）及其对预测值的梯度：附录里线性回归例子用的损失。"""
+from __future__ import annotations
+
 from ._validate import as_finite_array, finite
 
 

@@ -10,6 +10,8 @@
   - 截断的成语字表：``'.'`` 编号 0，再加 ``'□'``（:data:`UNKNOWN`）编号 1，表示词表外的字。
 * 有 ``unknown`` 的词表把表外的字编成它（像第 3 章的 ``UNK``）；没有的，遇到表外的字就报错。
 """
+from __future__ import annotations
+
 from collections.abc import Mapping
 
 import numpy as np

@@ -8,6 +8,8 @@
   去掉后为空的行跳过；词中间不能有空白，也不能含保留字符 ``'.'``；字符统一做 NFC 规范化
   （“é”不管是一个码位还是“e + 附加符号”都算同一个字）；大小写原样保留。
 """
+from __future__ import annotations
+
 import unicodedata
 from importlib.resources import files
 from pathlib import Path
