@@ -1,6 +1,7 @@
 """把代码算出的值“粘”进笔记本的输出，书中正文用 ``{glue:text}`名字``` 引用它。
 
-除了浮点数只存 12 位有效数字（见 :data:`DIGITS`），写出的输出与 myst-nb 的 ``glue`` 逐字节相同：网站构建时 myst-nb 照样找得到这些值，nbval 照样比对得上；
+除了浮点数只存 12 位有效数字（见 :data:`DIGITS`），写出的输出与 myst-nb 的 ``glue`` 逐字节相同：
+网站构建时 myst-nb 照样找得到这些值，nbval 照样比对得上；
 但在自己的电脑上运行下载的笔记本时，不需要装网站构建工具，只用到 IPython。
 """
 from __future__ import annotations

@@ -320,8 +320,8 @@ def test_an_unnamed_wrong_answer_is_told_which_part_is_off(tmp_path, kind, value
     assert verdict == {"ok": False, "message": said}
 
 
-BOOK_INTERPOLATED = {"symbols": [".", "之", "不", "可"], "counts": [1, 0, 0, 3], "targets": [10, 3, 4, 19], "gamma": 0.5,
-                     "prev": "不", "next": "之"}
+BOOK_INTERPOLATED = {"symbols": [".", "之", "不", "可"], "counts": [1, 0, 0, 3], "targets": [10, 3, 4, 19],
+                     "gamma": 0.5, "prev": "不", "next": "之"}
 # Chapter 4's variant BF6D as it was once drawn: 6/12 (the unsmoothed “a”) and 2/(12 − 8) (Vα with its sign turned)
 # are both 0.5
 LOOK_ALIKE = {"symbols": [".", "a", "b", "c"], "counts": [0, 6, 3, 3], "alpha": 2, "prev": "a", "next": "."}
