@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
+# labcode.glue stores a float with 12 significant digits: a glued value matches its recomputation to this.
+GLUED_REL = 1e-11
 # 29,502 and 29502 are the same number: the book prints counts with thousands separators.
 NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+(?:e[-+]?\d+)?")
 

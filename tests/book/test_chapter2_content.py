@@ -9,7 +9,7 @@ import hidden_cells
 import labcode
 import notebook_outputs
 from figures import step_size_curves
-from notebook_outputs import BOOK, output_numbers, shown
+from notebook_outputs import BOOK, GLUED_REL, output_numbers, shown
 from test_chapter1_content import _source, deep_boxes
 
 NOTEBOOK = "02_gradient.ipynb"
@@ -55,10 +55,10 @@ def test_chapter2_glues_where_the_curves_meet_and_how_far_apart_they_are():
     ratio = errs32 / errs64
     meet = deltas[np.flatnonzero(ratio > 1.1).max() + 1]
     window = (deltas >= 1e-6) & (deltas <= 4e-3)
-    assert glued("meet_delta") == pytest.approx(meet, rel=1e-12)
+    assert glued("meet_delta") == pytest.approx(meet, rel=GLUED_REL)
     assert 0.01 < meet < 0.1, "the curves meet only at the largest steps"
-    assert glued("ratio_lo") == pytest.approx(ratio[window].min(), rel=1e-12)
-    assert glued("ratio_hi") == pytest.approx(ratio[window].max(), rel=1e-12)
+    assert glued("ratio_lo") == pytest.approx(ratio[window].min(), rel=GLUED_REL)
+    assert glued("ratio_hi") == pytest.approx(ratio[window].max(), rel=GLUED_REL)
     mantissa, exponent = f"{ratio[window].max():.1e}".split("e")
     assert glued("ratio_hi", "text/markdown") == f"${mantissa} \\times 10^{{{int(exponent)}}}$"
 
@@ -67,9 +67,9 @@ def test_chapter2_glues_the_float32_floor_and_its_spike():
     deltas, _, errs32 = step_size_curves()
     z, g = np.log([2.0, 1.0, 0.5]), labcode.cross_entropy_grad(np.log([2.0, 1.0, 0.5]), 1)
     spacing = np.spacing(np.float32(labcode.cross_entropy(z, 1)))
-    assert glued("delta_floor") == pytest.approx(spacing / (2 * np.abs(g).max()), rel=1e-12)
+    assert glued("delta_floor") == pytest.approx(spacing / (2 * np.abs(g).max()), rel=GLUED_REL)
     assert glued("f32_flat") == pytest.approx(np.abs(g).max(), rel=1e-6)     # the difference rounds to 0
-    assert glued("f32_spike") == pytest.approx(errs32.max(), rel=1e-12)
+    assert glued("f32_spike") == pytest.approx(errs32.max(), rel=GLUED_REL)
     assert deltas[errs32.argmax()] < glued("delta_floor"), "the spike lies below the one-spacing step"
 
 
@@ -82,7 +82,7 @@ def test_chapter2_says_the_input_itself_rounds_away_the_smallest_steps():
         assert (z32 + d)[1] != z32[1]
     assert (z32 + np.float32(3e-8))[0] != z32[0]                  # the next step of the figure survives
     spacing = float(np.nextafter(np.float32(np.log(2.0)), np.float32(1)) - np.float32(np.log(2.0)))
-    assert glued("z_spacing") == pytest.approx(spacing, rel=1e-12)
+    assert glued("z_spacing") == pytest.approx(spacing, rel=GLUED_REL)
     text = markdown_text()
     assert "所以 $\\delta \\le 10^{-8}$ 时，这两个分量的扰动在输入这一步就舍掉了" in text
     assert "$z_k \\pm \\delta$ 存成 float32 就舍回了 $z_k$ 本身" in text

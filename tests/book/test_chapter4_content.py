@@ -9,7 +9,7 @@ import pytest
 import labcode
 from figures import names_data, trained_network
 from labcode import bigram, plots
-from notebook_outputs import BOOK, glued_values
+from notebook_outputs import BOOK, GLUED_REL, glued_values
 
 NOTEBOOK = "04_bigram.ipynb"
 LR = bigram.NAMES_LR
@@ -79,8 +79,8 @@ def test_the_chapter_trains_with_the_learning_rate_labcode_names(notebook):
 def test_learning_rate_edges(glued):
     edges = bigram.lr_limits(C)
     safe = 4 * N / C.sum(axis=1).max()
-    assert glued["lr_edge"] == pytest.approx(edges.min(), rel=1e-12)
-    assert glued["lr_safe"] == pytest.approx(safe, rel=1e-12)
+    assert glued["lr_edge"] == pytest.approx(edges.min(), rel=GLUED_REL)
+    assert glued["lr_safe"] == pytest.approx(safe, rel=GLUED_REL)
     assert safe < LR < edges.min()            # 70 is outside the global guarantee, inside the local edge
     _, trial = bigram.train(np.zeros((V, V)), C, lr=75.0, steps=3000)
     ups = np.diff(trial) > 0
@@ -104,7 +104,7 @@ def test_regularisation_against_smoothing_at_matched_strength(glued):
     P_reg = labcode.softmax(W_reg)
     gaps = [np.abs(bigram.count_probs(C, a) - P_reg).max() for a in alphas]
     matched = alphas[int(np.argmin(gaps))]
-    assert glued["alpha_match"] == pytest.approx(matched, rel=1e-12) and 1.5 < matched < 2.5
+    assert glued["alpha_match"] == pytest.approx(matched, rel=GLUED_REL) and 1.5 < matched < 2.5
     q = VOCAB["q"]
     smooth, reg = bigram.count_probs(C, matched)[q], P_reg[q]
     u, dot, a, unseen = VOCAB["u"], VOCAB["."], VOCAB["a"], C[q] == 0
@@ -128,8 +128,8 @@ def test_alpha_is_chosen_on_a_shuffled_split_and_the_ordered_split_measures_a_sh
     tail = bigram.encode_pairs(WORDS[cut:], VOCAB)
     tail_loss = min(labcode.cross_entropy(bigram.count_weights(C_head, a)[tail[0]], tail[1]) for a in grid[1:])
     assert np.isinf(dev_loss[0.0])
-    assert glued["split_alpha"] == f"{best:g}" and glued["split_test"] == pytest.approx(test_loss, rel=1e-12)
-    assert glued["tail_loss"] == pytest.approx(tail_loss, rel=1e-12)
+    assert glued["split_alpha"] == f"{best:g}" and glued["split_test"] == pytest.approx(test_loss, rel=GLUED_REL)
+    assert glued["tail_loss"] == pytest.approx(tail_loss, rel=GLUED_REL)
     assert tail_loss - test_loss > 0.05                            # the ordered tail is another distribution
     margin = sorted(dev_loss.values())[1] - dev_loss[best]
     assert glued["split_margin"] == pytest.approx(margin, rel=1e-9)
@@ -144,7 +144,7 @@ def test_own_word_list_needs_its_own_learning_rate(glued):
     goal = bigram.count_nll(my_C) + 1e-3
     _, at_70 = bigram.train(np.zeros(my_C.shape), my_C, lr=LR, steps=20_000, stop_below=goal)
     _, below = bigram.train(np.zeros(my_C.shape), my_C, lr=float(np.floor(0.9 * edge)), steps=20_000, stop_below=goal)
-    assert glued["my_edge"] == pytest.approx(edge, rel=1e-12) and edge < LR
+    assert glued["my_edge"] == pytest.approx(edge, rel=GLUED_REL) and edge < LR
     assert glued["my_ups_70"] == f"{np.mean(np.diff(at_70) > 0):.0%}" and np.mean(np.diff(at_70) > 0) > 0.4
     assert at_70[-1] > goal and below[-1] <= goal and not (np.diff(below) > 0).any()
     assert glued["my_steps_ok"] == len(below) - 1
@@ -290,11 +290,11 @@ def test_the_trigram_exercise_computes_its_numbers(notebook, glued):
     text = printed(notebook)
     assert f"alpha = 0：trigram {tri_0:.6f}（困惑度 {np.exp(tri_0):.2f}），\n  bigram {NLL_0:.6f}" in text
     assert f"alpha = 1：trigram {tri_1:.6f}" in text
-    assert glued["tri_nll_0"] == pytest.approx(tri_0, rel=1e-12)
+    assert glued["tri_nll_0"] == pytest.approx(tri_0, rel=GLUED_REL)
     assert glued["tri_gain"] == pytest.approx(NLL_0 - tri_0, rel=1e-9) and NLL_0 - tri_0 > 0.2
     assert glued["tri_ppl_drop"] == pytest.approx(np.exp(NLL_0) - np.exp(tri_0), rel=1e-9)
     assert glued["tri_cells"] == f"{V ** 3:,}" and glued["bi_cells"] == f"{V ** 2:,}"
-    assert glued["tri_zero_share"] == pytest.approx(np.mean(C3 == 0), rel=1e-12)
+    assert glued["tri_zero_share"] == pytest.approx(np.mean(C3 == 0), rel=GLUED_REL)
     C3_train, C_train = trigram_counts(in_train), bigram.count_matrix(*bigram.encode_pairs(train, VOCAB), V)
     tri_dev = {a: trigram_nll(C3_train, a, in_dev) for a in (0.1, 1.0, 10.0)}
     a_tri = min(tri_dev, key=tri_dev.get)

@@ -10,7 +10,7 @@ import pytest
 import labcode
 from figures import names_data
 from labcode import bigram, idioms
-from notebook_outputs import BOOK, glued_values, output_numbers, shown
+from notebook_outputs import BOOK, GLUED_REL, glued_values, output_numbers, shown
 
 NOTEBOOK = "05_idiom_bigram.ipynb"
 NAMES_C = names_data().counts          # chapter 4's names, which chapter 5 compares the idioms with
@@ -81,7 +81,7 @@ def test_add_one_smoothing_drowns_the_idiom_data(zh, numbers, glued):
         assert shown(numbers, value, 6), alpha
     reference = {0.0: 3.853917, 0.01: 4.407893, 0.1: 5.510973, 1.0: 6.924617}   # independent figures (data README)
     assert all(abs(nll[a] - reference[a]) < 1e-6 for a in nll)
-    assert glued["zh_nll_0"] == pytest.approx(nll[0.0], rel=1e-12) and glued["zh_nll_1"] == pytest.approx(nll[1.0])
+    assert glued["zh_nll_0"] == pytest.approx(nll[0.0], rel=GLUED_REL) and glued["zh_nll_1"] == pytest.approx(nll[1.0])
     assert nll[1.0] - nll[0.0] > 1000 * glued["names_gap_1"] > 0        # names barely notice alpha = 1
     n = zh["C"].sum(axis=1)
     beta = zh["V"] / (n[n > 0] + zh["V"])
@@ -111,7 +111,7 @@ def test_alpha_is_chosen_on_a_shuffled_idiom_split_with_unknown_characters(zh_sp
     for value in s["dev_loss"].values():
         assert shown(numbers, value, 4)
     assert glued["zh_alpha"] == f"{s['best']:g}" == "0.01"
-    assert glued["zh_test"] == pytest.approx(s["test"], rel=1e-12) and glued["zh_fit"] == pytest.approx(s["fit"])
+    assert glued["zh_test"] == pytest.approx(s["test"], rel=GLUED_REL) and glued["zh_fit"] == pytest.approx(s["fit"])
     assert s["dev_loss"][1.0] - s["dev_loss"][s["best"]] > 1                 # add-one is far worse on held-out idioms
     assert s["test"] - s["fit"] > 1
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from labcode import bigram, idioms, overview
-from notebook_outputs import glued_values
+from notebook_outputs import GLUED_REL, glued_values
 
 INTRO = Path(__file__).resolve().parents[2] / "intro.ipynb"
 PROMPT, TOP, SEED, SAMPLES = "不", 6, 1, 1000
@@ -43,7 +43,7 @@ def test_the_table_after_bu_is_computed_from_the_idioms(glued, model):
     for k, j in enumerate(order):
         assert glued[f"hook_c{k}"] == itos[j]
         assert glued[f"hook_n{k}"] == row[j]
-        assert glued[f"hook_p{k}"] == pytest.approx(row[j] / row.sum(), rel=1e-12)
+        assert glued[f"hook_p{k}"] == pytest.approx(row[j] / row.sum(), rel=GLUED_REL)
     assert glued["hook_total"] == row.sum()
     end = vocab["."]                                    # “结束”: the table counts it apart from the characters
     assert row[end] > 0 and end not in order
