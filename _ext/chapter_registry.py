@@ -55,18 +55,14 @@ def _cells(path: Path) -> tuple[dict, ...]:
 
 def first_heading(docname: str) -> str:
     """The page's first `# ` heading (its title); the file name when it has none."""
-    for suffix in (".ipynb", ".md"):
-        path = ROOT / (docname + suffix)
-        if not path.exists():
-            continue
-        if suffix == ".ipynb":
-            text = "\n".join("".join(c["source"]) for c in _cells(path) if c["cell_type"] == "markdown")
-        else:
-            text = path.read_text(encoding="utf-8")
-        match = re.search(r"^#\s+(.+)$", text, flags=re.M)
-        if match:
-            return match.group(1).strip()
-    return Path(docname).name
+    path = ROOT / f"{docname}.ipynb"
+    if path.exists():
+        text = "\n".join("".join(c["source"]) for c in _cells(path) if c["cell_type"] == "markdown")
+    else:
+        path = path.with_suffix(".md")
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    match = re.search(r"^#\s+(.+)$", text, flags=re.M)
+    return match.group(1).strip() if match else Path(docname).name
 
 
 def toc_pages() -> list[tuple[str, str, bool]]:

@@ -482,14 +482,6 @@ def contents(context: Context, d: Directive) -> str:
     return "\n".join(items)
 
 
-def code(context: Context, d: Directive) -> str:
-    return f"```{d.argument}\n{d.body}\n```"
-
-
-def maths(context: Context, d: Directive) -> str:
-    return f"$$\n{d.body}\n$$"
-
-
 DEEP_START = "第一遍可以跳过，从下面的“深入结束”处接着读。"
 
 
@@ -508,11 +500,6 @@ def _exercise_start(c, d):
     return "", lambda head, rest: headed(title, rest.strip("\n"), mark)
 
 
-def _exercise_end(c, d):
-    c.ungate(d.name)
-    return "", None
-
-
 def _solution(c, d):
     return folded(solution_title(c, d), c.markdown(d.body)), None
 
@@ -524,7 +511,8 @@ def _solution_start(c, d):
     return "", lambda head, rest: folded(title, rest) if rest.strip() else headed(title, "")
 
 
-def _solution_end(c, d):
+def _end(c, d):
+    """The end of an exercise or a solution: what came after its opening is already inside it."""
     c.ungate(d.name)
     return "", None
 
@@ -532,19 +520,22 @@ def _solution_end(c, d):
 ANSWER_TITLE = "看答案"
 
 
+def answered(title: str) -> str:
+    """What an answer fold holds, from its title: 看答案 -> 答案, 看 labcode 的写法 -> labcode 的写法."""
+    return "答案" if title == ANSWER_TITLE else title.removeprefix("看").strip()
+
+
 def _answer_start(c, d):
     """An answer fold (_ext/answer_folds.py): its cells are closed by their metadata; the marker says so."""
     title = c.inline(d.argument) if d.argument.strip() else ANSWER_TITLE
     c.gate(d.name, title)
-    what = "答案" if title == ANSWER_TITLE else title.removeprefix("看").strip()
+    what = answered(title)
     space = " " if what[:1].isascii() else ""   # a space between Chinese and code, as in the prose
     return headed(title, f"下面收起的单元格是{space}{what}：先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。"), None
 
 
 def _answer_end(c, d):
-    title = c.ungate(d.name)
-    what = "答案" if title == ANSWER_TITLE else title.removeprefix("看").strip()
-    return quote(f"**{what}到此为止**"), None
+    return quote(f"**{answered(c.ungate(d.name))}到此为止**"), None
 
 
 def _deep_start(c, d):
@@ -557,14 +548,18 @@ def _deep_end(c, d):
     return quote(f"**深入结束**（{c.ungate(d.name).removeprefix('深入：')}）"), None
 
 
+def _code(c, d):
+    return f"```{d.argument}\n{d.body}\n```", None
+
+
 DIRECTIVES: dict[str, Callable[[Context, Directive], tuple[str, Callable | None]]] = {
     "admonition": lambda c, d: (headed(c.inline(d.argument), c.markdown(d.body)), None),
     "exercise": _exercise,
     "exercise-start": _exercise_start,
-    "exercise-end": _exercise_end,
+    "exercise-end": _end,
     "solution": _solution,
     "solution-start": _solution_start,
-    "solution-end": _solution_end,
+    "solution-end": _end,
     "deep-start": _deep_start,
     "deep-end": _deep_end,
     "chapter-question": lambda c, d: (headed("本章回答", c.markdown(d.body)), None),   # _ext/chapter_opening.py
@@ -573,7 +568,7 @@ DIRECTIVES: dict[str, Callable[[Context, Directive], tuple[str, Callable | None]
     "table": lambda c, d: (table(c, d), None),
     "list-table": lambda c, d: (list_table(c, d), None),
     "tableofcontents": lambda c, d: (contents(c, d), None),
-    "code-block": lambda c, d: (code(c, d), None),
-    "code": lambda c, d: (code(c, d), None),
-    "math": lambda c, d: (maths(c, d), None),
+    "code-block": _code,
+    "code": _code,
+    "math": lambda c, d: (f"$$\n{d.body}\n$$", None),
 }

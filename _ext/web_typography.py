@@ -80,7 +80,6 @@ def mark_unknown_character(app, doctree, docname) -> None:
 
 
 def setup(app):
-    site_files.serve_static(app)
     site_files.on_every_page(app, "typography.css")
     app.connect("doctree-resolved", join_maths_and_punctuation)
     app.connect("doctree-resolved", mark_unknown_character)
