@@ -32,15 +32,7 @@ OPEN = "看"   # the verb of a title, left out in print
 CLASS = "answer-fold"   # latex/handout_filter.py finds the folds by this class
 
 
-class answer_start(nodes.General, nodes.Element):  # noqa: N801 (docutils names nodes in lower case)
-    """Left by answer-start (holding the title) until the transform puts an answer_fold in its place."""
-
-
-class answer_end(nodes.General, nodes.Element):  # noqa: N801
-    pass
-
-
-class answer_fold(nodes.container):  # noqa: N801
+class answer_fold(nodes.container):  # noqa: N801 (docutils names nodes in lower case)
     """An answer_title, then the content. Other builders show it as a plain container."""
 
 
@@ -57,7 +49,7 @@ def visit_title_latex(self, node):
 
 
 def setup(app):
-    cell_runs.add_fold(app, "answer", (answer_start, answer_end, answer_fold, answer_title),
+    cell_runs.add_fold(app, "answer", answer_fold, answer_title,
                        lambda start: answer_fold(classes=[CLASS]), html_class="lc-answer", css="answer.css",
                        latex_env="handoutanswer", default_title=TITLE, latex_title=visit_title_latex)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
@@ -59,15 +60,17 @@ def append(text: str):
     return lambda translator, node: translator.body.append(text)
 
 
-def add_fold(app, stem: str, nodes: tuple[type, type, type, type], make_fold: Callable, *, html_class: str,
-             css: str, latex_env: str, default_title: str | None = None, label: str = "", latex_title=None) -> None:
-    """Register the fold `stem` (directives ``stem-start`` and ``stem-end``). `nodes` are its start marker, end
-    marker, fold and title classes (each extension names its own, so other code can tell the folds apart);
-    `make_fold(start)` makes the fold from its start marker. The start directive takes the title (optional when
+def add_fold(app, stem: str, fold: type, title: type, make_fold: Callable, *, html_class: str, css: str,
+             latex_env: str, default_title: str | None = None, label: str = "", latex_title=None) -> None:
+    """Register the fold `stem` (directives ``stem-start`` and ``stem-end``). `fold` and `title` are its node
+    classes (each extension names its own, so other code can tell the folds apart); `make_fold(start)` makes the
+    fold from its start marker. The start directive takes the title (optional when
     there is a `default_title`) and a ``:class:`` option handed to `make_fold` on the marker. On the site the
     title is ``<summary class="{html_class}-title">`` (after `label`, HTML) and the content
     ``<div class="{html_class}-body">``; `latex_title` visits the title in LaTeX (default: the title as is)."""
-    start, end, fold, title = nodes
+    # The markers the directives leave (the start holding the title) until the transform gathers their run.
+    start = type(f"{stem}_start", (nodes.General, nodes.Element), {})
+    end = type(f"{stem}_end", (nodes.General, nodes.Element), {})
 
     class Start(SphinxDirective):
         required_arguments = 0 if default_title else 1

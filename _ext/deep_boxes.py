@@ -27,15 +27,7 @@ import cell_runs
 LABEL = "深入："
 
 
-class deep_start(nodes.General, nodes.Element):  # noqa: N801 (docutils names nodes in lower case)
-    """Left by deep-start (holding the title) until the transform puts a deep_box in its place."""
-
-
-class deep_end(nodes.General, nodes.Element):  # noqa: N801
-    pass
-
-
-class deep_box(nodes.container):  # noqa: N801
+class deep_box(nodes.container):  # noqa: N801 (docutils names nodes in lower case)
     """A deep_title, then the content. Other builders show it as a plain container."""
 
 
@@ -45,7 +37,7 @@ class deep_title(nodes.paragraph):  # noqa: N801
 
 def setup(app):
     # The box's classes: lc-deep and any :class: given to deep-start.
-    cell_runs.add_fold(app, "deep", (deep_start, deep_end, deep_box, deep_title),
+    cell_runs.add_fold(app, "deep", deep_box, deep_title,
                        lambda start: deep_box(classes=["lc-deep", *start["classes"]]), html_class="lc-deep",
                        css="deep.css", latex_env="handoutdeep", label=f'<span class="lc-deep-label">{LABEL}</span>')
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

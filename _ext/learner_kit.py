@@ -37,9 +37,9 @@ logger = logging.getLogger(__name__)
 
 # --- where things are -----------------------------------------------------------------------------------
 
-def kit_folder(srcdir, outdir, configured: str) -> Path:
-    """Where the built wheel is: `learner_kit_dir` (relative to the book) or the `kit` folder beside the HTML."""
-    return Path(srcdir, configured) if configured else Path(outdir).parent / KIT
+def kit_folder(app) -> Path:
+    """Where the built wheel is: the `kit` folder beside the HTML (_build/kit, _build/html)."""
+    return Path(app.outdir).parent / KIT
 
 
 def find_wheel(folder: Path) -> str:
@@ -142,7 +142,7 @@ def download_button(url: str, text: str, tooltip: str, icon: str, label: str) ->
 
 def _found(app, config) -> None:
     """Record the wheel's name, so a new wheel rewrites every page (the value is an `html` rebuild trigger)."""
-    config.learner_kit_wheel = find_wheel(kit_folder(app.srcdir, app.outdir, config.learner_kit_dir))
+    config.learner_kit_wheel = find_wheel(kit_folder(app))
 
 
 def _page(app, pagename, templatename, context, doctree):
@@ -191,7 +191,7 @@ def _copy(app, exception):
     wheel = app.config.learner_kit_wheel
     if not wheel:
         return
-    source = kit_folder(app.srcdir, app.outdir, app.config.learner_kit_dir) / wheel
+    source = kit_folder(app) / wheel
     target = Path(app.outdir) / KIT
     target.mkdir(exist_ok=True)
     for old in target.iterdir():
@@ -206,11 +206,10 @@ def _warn_without_wheel(app):
         # The home page promises a download under every chapter title; a site without the wheel breaks that promise.
         logger.warning("no learner's kit: %s holds no wheel, so the pages offer no course package to download "
                        "(build the site with `make site`, which runs `make kit` first)",
-                       kit_folder(app.srcdir, app.outdir, app.config.learner_kit_dir))
+                       kit_folder(app))
 
 
 def setup(app):
-    app.add_config_value("learner_kit_dir", "", "html", types=[str])
     app.add_config_value("learner_kit_wheel", "", "html", types=[str])
     app.connect("config-inited", _found)
     app.connect("builder-inited", _warn_without_wheel)

@@ -255,13 +255,12 @@ class Context:
         return f"{hashes} {number} {text}" if number else f"{hashes} {text}"
 
     def directive(self, d: Directive) -> tuple[str, Callable | None]:
-        rule = DIRECTIVES.get(d.name)
-        if rule is None and d.name in self.book.admonition_titles:
-            rule = lambda context, d: (headed(context.book.admonition_titles[d.name], context.markdown(d.body)), None)  # noqa: E731
-        if rule is None:
-            raise self.fail(f"学习者的笔记本还不认识指令 {{{d.name}}}：在 _ext/myst_to_markdown.py 的 DIRECTIVES "
-                            "里给它写一条规则（它在笔记本里应当显示成什么）")
-        return rule(self, d)
+        if d.name in DIRECTIVES:
+            return DIRECTIVES[d.name](self, d)
+        if d.name in self.book.admonition_titles:
+            return headed(self.book.admonition_titles[d.name], self.markdown(d.body)), None
+        raise self.fail(f"学习者的笔记本还不认识指令 {{{d.name}}}：在 _ext/myst_to_markdown.py 的 DIRECTIVES "
+                        "里给它写一条规则（它在笔记本里应当显示成什么）")
 
     def figure_caption(self, cell) -> str:
         figure = cell.get("metadata", {}).get("mystnb", {}).get("figure")
@@ -293,9 +292,6 @@ class Context:
     def fold_title(self) -> str:
         """The title of the fold or solution a closed cell belongs to (看答案 when none is open)."""
         return self.open[-1][1] if self.open else ANSWER_TITLE
-
-    def gate(self, name: str, title: str):
-        self.open.append((name, title))
 
     def ungate(self, name: str) -> str:
         start = name.replace("-end", "-start")
@@ -427,15 +423,13 @@ ROLES: dict[str, Callable[[Context, str], str]] = {
 # --- directives ----------------------------------------------------------------------------------------------
 # A rule returns (Markdown, None), or for a gated block's opening (Markdown, wrap): wrap(that, rest of the cell).
 
-def exercise_title(context: Context, d: Directive, gated: bool) -> str:
+def exercise_title(context: Context, d: Directive) -> str:
     label = d.options.get("label")
     if not label:
         raise context.fail(f"{{{d.name}}}“{d.argument}”没有 :label:，学习者的笔记本写不出它的编号")
     number = context.numbered(context.target(label))
     title = context.inline(d.argument)
     context.titles[label] = f"{number}（{title}）" if title else number
-    if gated:
-        context.gate(d.name, context.titles[label])
     return context.titles[label]
 
 
@@ -492,11 +486,12 @@ def exercise_mark(d: Directive) -> str:
 
 
 def _exercise(c, d):
-    return headed(exercise_title(c, d, False), c.markdown(d.body), exercise_mark(d)), None
+    return headed(exercise_title(c, d), c.markdown(d.body), exercise_mark(d)), None
 
 
 def _exercise_start(c, d):
-    title, mark = exercise_title(c, d, True), exercise_mark(d)
+    title, mark = exercise_title(c, d), exercise_mark(d)
+    c.open.append((d.name, title))
     return "", lambda head, rest: headed(title, rest.strip("\n"), mark)
 
 
@@ -506,7 +501,7 @@ def _solution(c, d):
 
 def _solution_start(c, d):
     title = solution_title(c, d)
-    c.gate(d.name, title)
+    c.open.append((d.name, title))
     # (a solution whose words all come after its code cells has nothing here to fold: its title alone)
     return "", lambda head, rest: folded(title, rest) if rest.strip() else headed(title, "")
 
@@ -528,7 +523,7 @@ def answered(title: str) -> str:
 def _answer_start(c, d):
     """An answer fold (_ext/answer_folds.py): its cells are closed by their metadata; the marker says so."""
     title = c.inline(d.argument) if d.argument.strip() else ANSWER_TITLE
-    c.gate(d.name, title)
+    c.open.append((d.name, title))
     what = answered(title)
     space = " " if what[:1].isascii() else ""   # a space between Chinese and code, as in the prose
     return headed(title, f"下面收起的单元格是{space}{what}：先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。"), None
@@ -540,7 +535,7 @@ def _answer_end(c, d):
 
 def _deep_start(c, d):
     title = f"深入：{c.inline(d.argument)}"
-    c.gate(d.name, title)
+    c.open.append((d.name, title))
     return headed(title, DEEP_START), None
 
 
