@@ -9,14 +9,10 @@ markdown cells mark where it starts and ends (like sphinx-exercise's ``solution-
     :::{deep-end}
     :::
 
-Start and end must sit in the same section (no heading inside a box) and boxes do not nest. A transform moves
-everything between the two markers into one ``deep_box`` node, so numbering and references work as before:
-a figure inside keeps its number, and references into and out of the box resolve.
-
-Site: ``<details>`` with a ``<summary>`` titled “深入：…”, closed by default; the browser makes it a
-keyboard-operable disclosure with no script. deep.css is added only to pages that have a box.
-PDF: ``\\begin{handoutdeep}{title}`` … ``\\end{handoutdeep}`` (latex/handout.sty), a framed aside that breaks
-across pages; figures inside stay in place instead of floating away.
+Everything between the two markers becomes one ``deep_box`` node (_ext/cell_runs.py), so numbering and
+references work as before: a figure inside keeps its number, and references into and out of the box resolve.
+Site: a closed ``<details>`` titled “深入：…”. PDF: ``handoutdeep`` (latex/handout.sty), a framed aside that
+breaks across pages.
 """
 from __future__ import annotations
 

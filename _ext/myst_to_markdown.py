@@ -82,20 +82,19 @@ def export_notebook(nb, docname: str, book: Book, where: str | None = None):
     out = copy.deepcopy(nb)
     context = Context(docname, book, glued(nb), where or docname)
     cells = []
-    for index, cell in enumerate(nb.cells):
+    for index, cell in enumerate(out.cells):
         context.cell = index
         hidden = cell.get("metadata", {}).get("jupyter", {}).get("source_hidden", False)
         if cell.cell_type == "markdown":
-            text = context.markdown(cell.source).strip("\n")
-            if text.strip() and hidden and not text.startswith("<details>"):
+            cell.source = context.markdown(cell.source).strip("\n")
+            if cell.source.strip() and hidden and not cell.source.startswith("<details>"):
                 # a closed cell of an answer or a solution: JupyterLab keeps it closed by its metadata,
                 # GitHub and VS Code (which ignore it) get it folded too
-                text = folded(context.fold_title(), text)
-            if text.strip():
-                cells.append(nbformat.from_dict({**copy.deepcopy(cell), "source": text}))
-            continue
-        cells.append(copy.deepcopy(cell))
-        caption = context.figure_caption(cell)
+                cell.source = folded(context.fold_title(), cell.source)
+            if not cell.source.strip():
+                continue
+        cells.append(cell)
+        caption = context.figure_caption(cell) if cell.cell_type != "markdown" else ""
         if caption:
             if hidden:   # a figure inside a fold: its caption (which may state the answer) stays closed with it
                 caption = folded(context.fold_title(), caption)
@@ -190,18 +189,17 @@ class Context:
             fence = None if maths else FENCE.match(line)
             if fence:
                 close = self._closing(lines, i, fence)
-                info = fence["info"].strip()
-                directive = DIRECTIVE.match(info)
+                directive = DIRECTIVE.match(fence["info"].strip())
                 if directive:
                     body = [row.removeprefix(fence["indent"]) for row in lines[i + 1:close]]
                     try:
                         parsed = parse_directive(directive["name"], directive["argument"], body)
                     except ExportError as err:
                         raise self.fail(str(err)) from None
-                    converted, wrap = self.directive(parsed)
-                    if wrap is not None:   # a gated block's opening: the rest of the cell belongs to it
-                        rest = self.markdown("\n".join(lines[close + 1:]))
-                        out.append(self._indent(wrap(converted, rest), fence["indent"]))
+                    converted = self.directive(parsed)
+                    if callable(converted):   # a gated block's opening: the rest of the cell belongs to it
+                        converted = converted(self.markdown("\n".join(lines[close + 1:])))
+                        out.append(self._indent(converted, fence["indent"]))
                         break
                     out.append(self._indent(converted, fence["indent"]))
                 elif fence["fence"][0] == ":":
@@ -254,11 +252,11 @@ class Context:
             return f"# {book_layout.label(number)}　{book_layout.printed_title(text)}"
         return f"{hashes} {number} {text}" if number else f"{hashes} {text}"
 
-    def directive(self, d: Directive) -> tuple[str, Callable | None]:
+    def directive(self, d: Directive) -> str | Callable[[str], str]:
         if d.name in DIRECTIVES:
             return DIRECTIVES[d.name](self, d)
         if d.name in self.book.admonition_titles:
-            return headed(self.book.admonition_titles[d.name], self.markdown(d.body)), None
+            return headed(self.book.admonition_titles[d.name], self.markdown(d.body))
         raise self.fail(f"学习者的笔记本还不认识指令 {{{d.name}}}：在 _ext/myst_to_markdown.py 的 DIRECTIVES "
                         "里给它写一条规则（它在笔记本里应当显示成什么）")
 
@@ -421,7 +419,7 @@ ROLES: dict[str, Callable[[Context, str], str]] = {
 
 
 # --- directives ----------------------------------------------------------------------------------------------
-# A rule returns (Markdown, None), or for a gated block's opening (Markdown, wrap): wrap(that, rest of the cell).
+# A rule returns Markdown, or for a gated block's opening a function that makes the block of the rest of the cell.
 
 def exercise_title(context: Context, d: Directive) -> str:
     label = d.options.get("label")
@@ -485,31 +483,23 @@ def exercise_mark(d: Directive) -> str:
     return f"【{mark}】" if mark else ""
 
 
-def _exercise(c, d):
-    return headed(exercise_title(c, d), c.markdown(d.body), exercise_mark(d)), None
-
-
 def _exercise_start(c, d):
     title, mark = exercise_title(c, d), exercise_mark(d)
     c.open.append((d.name, title))
-    return "", lambda head, rest: headed(title, rest.strip("\n"), mark)
-
-
-def _solution(c, d):
-    return folded(solution_title(c, d), c.markdown(d.body)), None
+    return lambda rest: headed(title, rest.strip("\n"), mark)
 
 
 def _solution_start(c, d):
     title = solution_title(c, d)
     c.open.append((d.name, title))
     # (a solution whose words all come after its code cells has nothing here to fold: its title alone)
-    return "", lambda head, rest: folded(title, rest) if rest.strip() else headed(title, "")
+    return lambda rest: folded(title, rest) if rest.strip() else headed(title, "")
 
 
 def _end(c, d):
     """The end of an exercise or a solution: what came after its opening is already inside it."""
     c.ungate(d.name)
-    return "", None
+    return ""
 
 
 ANSWER_TITLE = "看答案"
@@ -526,44 +516,36 @@ def _answer_start(c, d):
     c.open.append((d.name, title))
     what = answered(title)
     space = " " if what[:1].isascii() else ""   # a space between Chinese and code, as in the prose
-    return headed(title, f"下面收起的单元格是{space}{what}：先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。"), None
-
-
-def _answer_end(c, d):
-    return quote(f"**{answered(c.ungate(d.name))}到此为止**"), None
+    return headed(title, f"下面收起的单元格是{space}{what}：先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。")
 
 
 def _deep_start(c, d):
     title = f"深入：{c.inline(d.argument)}"
     c.open.append((d.name, title))
-    return headed(title, DEEP_START), None
-
-
-def _deep_end(c, d):
-    return quote(f"**深入结束**（{c.ungate(d.name).removeprefix('深入：')}）"), None
+    return headed(title, DEEP_START)
 
 
 def _code(c, d):
-    return f"```{d.argument}\n{d.body}\n```", None
+    return f"```{d.argument}\n{d.body}\n```"
 
 
-DIRECTIVES: dict[str, Callable[[Context, Directive], tuple[str, Callable | None]]] = {
-    "admonition": lambda c, d: (headed(c.inline(d.argument), c.markdown(d.body)), None),
-    "exercise": _exercise,
+DIRECTIVES: dict[str, Callable[[Context, Directive], str | Callable[[str], str]]] = {
+    "admonition": lambda c, d: headed(c.inline(d.argument), c.markdown(d.body)),
+    "exercise": lambda c, d: headed(exercise_title(c, d), c.markdown(d.body), exercise_mark(d)),
     "exercise-start": _exercise_start,
     "exercise-end": _end,
-    "solution": _solution,
+    "solution": lambda c, d: folded(solution_title(c, d), c.markdown(d.body)),
     "solution-start": _solution_start,
     "solution-end": _end,
     "deep-start": _deep_start,
-    "deep-end": _deep_end,
-    "chapter-question": lambda c, d: (headed("本章回答", c.markdown(d.body)), None),   # _ext/chapter_opening.py
+    "deep-end": lambda c, d: quote(f"**深入结束**（{c.ungate(d.name).removeprefix('深入：')}）"),
+    "chapter-question": lambda c, d: headed("本章回答", c.markdown(d.body)),   # _ext/chapter_opening.py
     "answer-start": _answer_start,
-    "answer-end": _answer_end,
-    "table": lambda c, d: (table(c, d), None),
-    "list-table": lambda c, d: (list_table(c, d), None),
-    "tableofcontents": lambda c, d: (contents(c, d), None),
+    "answer-end": lambda c, d: quote(f"**{answered(c.ungate(d.name))}到此为止**"),
+    "table": table,
+    "list-table": list_table,
+    "tableofcontents": contents,
     "code-block": _code,
     "code": _code,
-    "math": lambda c, d: (f"$$\n{d.body}\n$$", None),
+    "math": lambda c, d: f"$$\n{d.body}\n$$",
 }
