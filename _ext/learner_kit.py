@@ -205,8 +205,7 @@ def _warn_without_wheel(app):
     if app.builder.format == "html" and not app.config.learner_kit_wheel:
         # The home page promises a download under every chapter title; a site without the wheel breaks that promise.
         logger.warning("no learner's kit: %s holds no wheel, so the pages offer no course package to download "
-                       "(build the site with `make site`, which runs `make kit` first)",
-                       kit_folder(app))
+                       "(build the site with `make site`, which runs `make kit` first)", kit_folder(app))
 
 
 def setup(app):

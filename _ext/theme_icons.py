@@ -63,13 +63,11 @@ def aliases() -> dict[str, str]:
 @cache
 def icon(family: str, name: str) -> tuple[str, str] | None:
     """(viewBox, path) of an icon, or None when Font Awesome has no such icon."""
-    path = FONT_AWESOME / "svgs" / family / f"{name}.svg"
-    if not path.exists() and name in aliases():
-        path = FONT_AWESOME / "svgs" / family / f"{aliases()[name]}.svg"
-    if not path.exists():
-        return None
-    found = SVG_FILE.search(path.read_text(encoding="utf-8"))
-    return found.group(1), found.group(2)
+    for file in (name, aliases().get(name)):
+        path = FONT_AWESOME / "svgs" / family / f"{file}.svg"
+        if file and path.exists():
+            return SVG_FILE.search(path.read_text(encoding="utf-8")).groups()
+    return None
 
 
 def svg_for(classes: str, attributes: str, where: str) -> str | None:
