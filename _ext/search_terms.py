@@ -106,21 +106,15 @@ def _own_text(section, everything: bool = False) -> str:
 
 
 def sections_of(docname: str, doctree) -> list[Section]:
-    found = []
-    for section in doctree.findall(nodes.section):
-        # The page's own sections, not those sphinx-exercise makes inside an exercise.
-        if section["ids"] and all(isinstance(p, nodes.section) for p in _ancestors(section, doctree)):
-            opening = section.parent is doctree
-            found.append(Section(docname, section["ids"][0], section[0].astext(), _own_text(section), opening,
-                                 _own_text(section, everything=True)))
-    return found
+    """The page's own sections, in order: not those sphinx-exercise makes inside an exercise."""
+    def own(parent):
+        for child in parent.children:
+            if isinstance(child, nodes.section):
+                yield child
+                yield from own(child)
 
-
-def _ancestors(node, doctree):
-    node = node.parent
-    while node is not None and node is not doctree:
-        yield node
-        node = node.parent
+    return [Section(docname, s["ids"][0], s[0].astext(), _own_text(s), s.parent is doctree,
+                    _own_text(s, everything=True)) for s in own(doctree) if s["ids"]]
 
 
 def teaching_sections(names: list[str], sections: list[Section], others: list[str]) -> list[Section]:
