@@ -42,13 +42,10 @@ def gather(document, start_class: type, end_class: type, make_box: Callable, ste
             continue
         box = make_box(start)
         box.source, box.line = start.source, start.line
+        first, last = parent.index(start), parent.index(end)
         box += start.children
-        content = parent.children[parent.index(start) + 1:parent.index(end)]
-        for node in content:
-            parent.remove(node)
-        box.extend(content)
-        parent.replace(start, box)
-        parent.remove(end)
+        box += parent.children[first + 1:last]
+        parent[first:last + 1] = [box]
     for end in list(document.findall(end_class)):
         logger.warning(f"{stem}-end without a {stem}-start before it in the same section", location=end,
                        type=stem, subtype="structure")

@@ -124,11 +124,8 @@ class Chapter:
     @property
     def stage(self) -> str | None:
         """The course-map stage its map cell lights (`labcode.course_map("gradient")`); None without a map."""
-        for cell in _cells(self.notebook):
-            found = COURSE_MAP.search("".join(cell["source"])) if cell["cell_type"] == "code" else None
-            if found:
-                return found.group(1)
-        return None
+        found = (COURSE_MAP.search("".join(c["source"])) for c in _cells(self.notebook) if c["cell_type"] == "code")
+        return next((match.group(1) for match in found if match), None)
 
     def _fact(self, key: str):
         if self.table is None:
