@@ -14,12 +14,10 @@ The title is 看答案 unless given (``:::{answer-start} 看 labcode 的写法``
 The start marker ends its markdown cell and the end marker starts one, so that in a notebook the cells in
 between are the fold: they carry ``jupyter.source_hidden`` (and ``outputs_hidden``) metadata, which JupyterLab
 and Notebook 7 honour (scripts/execute_notebooks.py sets it, tests/book/test_answer_folds.py checks it).
-Start and end sit in the same section, and folds do not nest (_ext/cell_runs.py, as for “深入” boxes).
-
-Site: a ``<details>`` whose ``<summary>`` is the title, closed until opened (keyboard-operable, no script);
-answer.css is added only to pages with a fold. Student handouts and book.pdf leave the fold out; the answer
-key prints it after its box or exercise (latex/handout_filter.py), as a framed aside under its title without the
-看 (答案, labcode 的写法; ``handoutanswer`` in latex/handout.sty).
+The cells are gathered as for “深入” boxes (_ext/cell_runs.py), and the site shows a closed ``<details>``.
+Student handouts and book.pdf leave the fold out; the answer key prints it after its box or exercise
+(latex/handout_filter.py), as a framed aside under its title without the 看 (答案, labcode 的写法; ``handoutanswer``
+in latex/handout.sty).
 """
 from __future__ import annotations
 
@@ -32,15 +30,7 @@ OPEN = "看"   # the verb of a title, left out in print
 CLASS = "answer-fold"   # latex/handout_filter.py finds the folds by this class
 
 
-class answer_start(nodes.General, nodes.Element):  # noqa: N801 (docutils names nodes in lower case)
-    """Left by answer-start (holding the title) until the transform puts an answer_fold in its place."""
-
-
-class answer_end(nodes.General, nodes.Element):  # noqa: N801
-    pass
-
-
-class answer_fold(nodes.container):  # noqa: N801
+class answer_fold(nodes.container):  # noqa: N801 (docutils names nodes in lower case)
     """An answer_title, then the content. Other builders show it as a plain container."""
 
 
@@ -57,7 +47,7 @@ def visit_title_latex(self, node):
 
 
 def setup(app):
-    cell_runs.add_fold(app, "answer", (answer_start, answer_end, answer_fold, answer_title),
+    cell_runs.add_fold(app, "answer", answer_fold, answer_title,
                        lambda start: answer_fold(classes=[CLASS]), html_class="lc-answer", css="answer.css",
                        latex_env="handoutanswer", default_title=TITLE, latex_title=visit_title_latex)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

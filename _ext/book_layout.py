@@ -36,6 +36,12 @@ def label(number: str) -> str:
     return f"第 {number} 章" if number.isdigit() else f"{APPENDIX_PREFIX} {number}"
 
 
+def scope(title) -> str:
+    """How a page names itself (its answer boxes, its first screen, the learner's kit) from its title node (or
+    None): 本附录 when the title starts with 附录, else 本章."""
+    return "本附录" if title is not None and title.astext().startswith(APPENDIX_PREFIX) else "本章"
+
+
 def printed_title(title: str) -> str:
     """A title as its printed heading shows it, under the label: “附录：符号…” loses its 附录."""
     return APPENDIX_TITLE.sub("", title)

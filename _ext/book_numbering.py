@@ -45,12 +45,10 @@ def letter_back_matter(app, env) -> list[str]:
         env.toc_secnumbers[docname] = {k: _lettered(n, chapter, letter) for k, n in secnumbers.items()}
         for figtype, numbers in env.toc_fignumbers.get(docname, {}).items():
             env.toc_fignumbers[docname][figtype] = {k: _lettered(n, chapter, letter) for k, n in numbers.items()}
-        title = env.titles.get(docname)
-        if title is not None and title.get("secnumber"):  # page <title>, previous / next links
-            title["secnumber"] = _lettered(title["secnumber"], chapter, letter)
-        for reference in env.tocs[docname].findall(nodes.reference):
-            if reference.get("secnumber"):
-                reference["secnumber"] = _lettered(reference["secnumber"], chapter, letter)
+        # the page's title (its <title>, the previous / next links) and its table of contents
+        for node in [env.titles.get(docname), *env.tocs[docname].findall(nodes.reference)]:
+            if node is not None and node.get("secnumber"):
+                node["secnumber"] = _lettered(node["secnumber"], chapter, letter)
     return []
 
 

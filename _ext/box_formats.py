@@ -21,8 +21,7 @@ def to_latex(text: str) -> str:
     """Text escaped for LaTeX, maths as $…$ with ln, exp, Greek letters and ∂ as LaTeX commands."""
     def maths(source):
         source = re.sub(r"(\w)\u0302", r"\\hat{\1}", source)                # p̂: p and a combining circumflex
-        source = re.sub(r"\b(ln|exp|sqrt)\b\s*", lambda m: f"\\{m.group(1)} " if m.group(1) != "sqrt" else r"\sqrt ",
-                        source)
+        source = re.sub(r"\b(ln|exp|sqrt)\b\s*", r"\\\1 ", source)
         return "$" + "".join(LATEX_MATHS.get(ch, ch) for ch in source) + "$"
     parts = MATHS.split(text)
     return "".join(maths(p) if k % 2 else "".join(LATEX_TEXT.get(ch, ch) for ch in p) for k, p in enumerate(parts))

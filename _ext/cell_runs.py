@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
@@ -41,13 +42,10 @@ def gather(document, start_class: type, end_class: type, make_box: Callable, ste
             continue
         box = make_box(start)
         box.source, box.line = start.source, start.line
+        first, last = parent.index(start), parent.index(end)
         box += start.children
-        content = parent.children[parent.index(start) + 1:parent.index(end)]
-        for node in content:
-            parent.remove(node)
-        box.extend(content)
-        parent.replace(start, box)
-        parent.remove(end)
+        box += parent.children[first + 1:last]
+        parent[first:last + 1] = [box]
     for end in list(document.findall(end_class)):
         logger.warning(f"{stem}-end without a {stem}-start before it in the same section", location=end,
                        type=stem, subtype="structure")
@@ -59,15 +57,17 @@ def append(text: str):
     return lambda translator, node: translator.body.append(text)
 
 
-def add_fold(app, stem: str, nodes: tuple[type, type, type, type], make_fold: Callable, *, html_class: str,
-             css: str, latex_env: str, default_title: str | None = None, label: str = "", latex_title=None) -> None:
-    """Register the fold `stem` (directives ``stem-start`` and ``stem-end``). `nodes` are its start marker, end
-    marker, fold and title classes (each extension names its own, so other code can tell the folds apart);
-    `make_fold(start)` makes the fold from its start marker. The start directive takes the title (optional when
+def add_fold(app, stem: str, fold: type, title: type, make_fold: Callable, *, html_class: str, css: str,
+             latex_env: str, default_title: str | None = None, label: str = "", latex_title=None) -> None:
+    """Register the fold `stem` (directives ``stem-start`` and ``stem-end``). `fold` and `title` are its node
+    classes (each extension names its own, so other code can tell the folds apart); `make_fold(start)` makes the
+    fold from its start marker. The start directive takes the title (optional when
     there is a `default_title`) and a ``:class:`` option handed to `make_fold` on the marker. On the site the
     title is ``<summary class="{html_class}-title">`` (after `label`, HTML) and the content
     ``<div class="{html_class}-body">``; `latex_title` visits the title in LaTeX (default: the title as is)."""
-    start, end, fold, title = nodes
+    # The markers the directives leave (the start holding the title) until the transform gathers their run.
+    start = type(f"{stem}_start", (nodes.General, nodes.Element), {})
+    end = type(f"{stem}_end", (nodes.General, nodes.Element), {})
 
     class Start(SphinxDirective):
         required_arguments = 0 if default_title else 1

@@ -42,7 +42,7 @@ class ChapterQuestion(SphinxDirective):
     has_content = True
 
     def run(self):
-        card = chapter_card(scope=_scope(self.state.document))
+        card = chapter_card(scope=book_layout.scope(self.state.document.next_node(nodes.title)))
         self.state.nested_parse(self.content, self.content_offset, card)
         self.set_source_info(card)
         return [card]
@@ -59,11 +59,8 @@ def reading_units(node, in_deep: bool = False, units=None) -> dict[str, float]:
     if isinstance(node, (nodes.raw, nodes.literal_block, nodes.comment, solution_node, chapter_card)) or \
             str(node.get("nb_element", "")).startswith("cell_code"):
         return units
-    if isinstance(node, nodes.math):
-        units[where] += INLINE_FORMULA
-        return units
-    if isinstance(node, nodes.math_block):
-        units[where] += DISPLAY_FORMULA
+    if isinstance(node, (nodes.math, nodes.math_block)):
+        units[where] += DISPLAY_FORMULA if isinstance(node, nodes.math_block) else INLINE_FORMULA
         return units
     deep = in_deep or type(node).__name__ == "deep_box"
     for child in node.children:
@@ -73,11 +70,6 @@ def reading_units(node, in_deep: bool = False, units=None) -> dict[str, float]:
 
 def minutes(units: float) -> int:
     return max(1, math.ceil(units / UNITS_PER_MINUTE))
-
-
-def _scope(doctree) -> str:
-    title = next(iter(doctree.findall(nodes.title)), None)
-    return "本附录" if title is not None and title.astext().startswith(book_layout.APPENDIX_PREFIX) else "本章"
 
 
 def add_card(app, doctree, docname) -> None:
@@ -93,7 +85,7 @@ def add_card(app, doctree, docname) -> None:
         section.insert(1, card)
     units = reading_units(doctree)
     card["minutes"] = (minutes(units["main"]), minutes(units["deep"]) if units["deep"] else 0)
-    card["scope"] = _scope(doctree)
+    card["scope"] = book_layout.scope(doctree.next_node(nodes.title))
 
 
 END = "</div><!-- lc-opening -->\n"
@@ -142,6 +134,5 @@ def setup(app):
     app.add_directive("chapter-question", ChapterQuestion)
     app.connect("doctree-resolved", add_card)
     app.connect("html-page-context", first_under_title, priority=750)
-    site_files.serve_static(app)
     site_files.on_every_page(app, "chapter-opening.css")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

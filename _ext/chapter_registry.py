@@ -55,18 +55,14 @@ def _cells(path: Path) -> tuple[dict, ...]:
 
 def first_heading(docname: str) -> str:
     """The page's first `# ` heading (its title); the file name when it has none."""
-    for suffix in (".ipynb", ".md"):
-        path = ROOT / (docname + suffix)
-        if not path.exists():
-            continue
-        if suffix == ".ipynb":
-            text = "\n".join("".join(c["source"]) for c in _cells(path) if c["cell_type"] == "markdown")
-        else:
-            text = path.read_text(encoding="utf-8")
-        match = re.search(r"^#\s+(.+)$", text, flags=re.M)
-        if match:
-            return match.group(1).strip()
-    return Path(docname).name
+    path = ROOT / f"{docname}.ipynb"
+    if path.exists():
+        text = "\n".join("".join(c["source"]) for c in _cells(path) if c["cell_type"] == "markdown")
+    else:
+        path = path.with_suffix(".md")
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    match = re.search(r"^#\s+(.+)$", text, flags=re.M)
+    return match.group(1).strip() if match else Path(docname).name
 
 
 def toc_pages() -> list[tuple[str, str, bool]]:
@@ -128,11 +124,8 @@ class Chapter:
     @property
     def stage(self) -> str | None:
         """The course-map stage its map cell lights (`labcode.course_map("gradient")`); None without a map."""
-        for cell in _cells(self.notebook):
-            found = COURSE_MAP.search("".join(cell["source"])) if cell["cell_type"] == "code" else None
-            if found:
-                return found.group(1)
-        return None
+        found = (COURSE_MAP.search("".join(c["source"])) for c in _cells(self.notebook) if c["cell_type"] == "code")
+        return next((match.group(1) for match in found if match), None)
 
     def _fact(self, key: str):
         if self.table is None:

@@ -9,14 +9,10 @@ markdown cells mark where it starts and ends (like sphinx-exercise's ``solution-
     :::{deep-end}
     :::
 
-Start and end must sit in the same section (no heading inside a box) and boxes do not nest. A transform moves
-everything between the two markers into one ``deep_box`` node, so numbering and references work as before:
-a figure inside keeps its number, and references into and out of the box resolve.
-
-Site: ``<details>`` with a ``<summary>`` titled “深入：…”, closed by default; the browser makes it a
-keyboard-operable disclosure with no script. deep.css is added only to pages that have a box.
-PDF: ``\\begin{handoutdeep}{title}`` … ``\\end{handoutdeep}`` (latex/handout.sty), a framed aside that breaks
-across pages; figures inside stay in place instead of floating away.
+Everything between the two markers becomes one ``deep_box`` node (_ext/cell_runs.py), so numbering and
+references work as before: a figure inside keeps its number, and references into and out of the box resolve.
+Site: a closed ``<details>`` titled “深入：…”. PDF: ``handoutdeep`` (latex/handout.sty), a framed aside that
+breaks across pages.
 """
 from __future__ import annotations
 
@@ -27,15 +23,7 @@ import cell_runs
 LABEL = "深入："
 
 
-class deep_start(nodes.General, nodes.Element):  # noqa: N801 (docutils names nodes in lower case)
-    """Left by deep-start (holding the title) until the transform puts a deep_box in its place."""
-
-
-class deep_end(nodes.General, nodes.Element):  # noqa: N801
-    pass
-
-
-class deep_box(nodes.container):  # noqa: N801
+class deep_box(nodes.container):  # noqa: N801 (docutils names nodes in lower case)
     """A deep_title, then the content. Other builders show it as a plain container."""
 
 
@@ -45,7 +33,7 @@ class deep_title(nodes.paragraph):  # noqa: N801
 
 def setup(app):
     # The box's classes: lc-deep and any :class: given to deep-start.
-    cell_runs.add_fold(app, "deep", (deep_start, deep_end, deep_box, deep_title),
+    cell_runs.add_fold(app, "deep", deep_box, deep_title,
                        lambda start: deep_box(classes=["lc-deep", *start["classes"]]), html_class="lc-deep",
                        css="deep.css", latex_env="handoutdeep", label=f'<span class="lc-deep-label">{LABEL}</span>')
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -43,6 +43,5 @@ class ExerciseMarks(SphinxPostTransform):
 
 def setup(app):
     app.add_post_transform(ExerciseMarks)
-    site_files.serve_static(app)
     site_files.on_every_page(app, "exercise-marks.css")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

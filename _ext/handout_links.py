@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import book_layout
+import site_files
 
 STUDENT = "下载本章讲义（PDF）"
 ANSWERS = "下载本章练习答案（PDF）"
@@ -39,15 +40,16 @@ def pdf_folder(app) -> Path:
     return Path(app.outdir).parent / "pdf"
 
 
+def built(app, docname: str, answers: bool) -> list[tuple[str, str]]:
+    """The page's handouts (with the answer key when `answers`) that were built."""
+    found = set(app.config.handout_pdfs_found)
+    return [f for f in handout_files(docname, app.config.root_doc, answers) if f[0] in found]
+
+
 def links_html(files: list[tuple[str, str]], pathto) -> str:
     links = "".join(f'<a class="lc-handout" href="{html.escape(pathto("pdf/" + name, 1))}" '
                     f'type="application/pdf">{ICON}{html.escape(label)}</a> ' for name, label in files)
     return f'<p class="lc-handouts">{links.strip()}</p>\n'
-
-
-def insert_after_title(body: str, snippet: str) -> str:
-    end = body.find("</h1>")
-    return body[:end + 5] + "\n" + snippet + body[end + 5:] if end >= 0 else snippet + body
 
 
 def _found(app, config) -> None:
@@ -59,21 +61,17 @@ def _found(app, config) -> None:
 def _page(app, pagename, templatename, context, doctree):
     if doctree is None or app.builder.format != "html":
         return
-    found = set(app.config.handout_pdfs_found)
-    files = [f for f in handout_files(pagename, app.config.root_doc, app.config.handout_links_answers) if f[0] in found]
-    if files:
-        context["body"] = insert_after_title(context.get("body", ""), links_html(files, context["pathto"]))
+    if files := built(app, pagename, app.config.handout_links_answers):
+        context["body"] = site_files.under_title(context.get("body", ""), links_html(files, context["pathto"]))
 
 
 def _menu(app, pagename, templatename, context, doctree):
     """The download menu's PDF entry: the page's handout if it was built, else the theme's print, in words."""
-    menu = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
-    entry = next((b for b in (menu or {}).get("buttons", []) if b.get("label") == "download-pdf-button"), None)
+    entry = next((b for b in (site_files.download_menu(context) or {}).get("buttons", [])
+                  if b.get("label") == "download-pdf-button"), None)
     if entry is None:
         return
-    found = set(app.config.handout_pdfs_found)
-    files = [f for f in handout_files(pagename, app.config.root_doc, False) if f[0] in found]
-    if files:
+    if files := built(app, pagename, False):
         name, label = files[0]
         entry.update(type="link", url=context["pathto"]("pdf/" + name, 1), text=MENU_HANDOUT[label], tooltip=label)
         entry.pop("javascript", None)
@@ -84,14 +82,11 @@ def _menu(app, pagename, templatename, context, doctree):
 def _copy(app, exception):
     if exception is not None or app.builder.format != "html":
         return
-    folder = pdf_folder(app)
-    found = set(app.config.handout_pdfs_found)
     target = Path(app.outdir) / "pdf"
     for docname in app.env.found_docs:
-        for name, _label in handout_files(docname, app.config.root_doc, app.config.handout_links_answers):
-            if name in found:
-                target.mkdir(exist_ok=True)
-                shutil.copyfile(folder / name, target / name)
+        for name, _label in built(app, docname, app.config.handout_links_answers):
+            target.mkdir(exist_ok=True)
+            shutil.copyfile(pdf_folder(app) / name, target / name)
 
 
 def setup(app):

@@ -24,6 +24,7 @@ from pathlib import Path
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
+import book_layout
 import learner_notebooks
 import site_files
 
@@ -36,9 +37,9 @@ logger = logging.getLogger(__name__)
 
 # --- where things are -----------------------------------------------------------------------------------
 
-def kit_folder(srcdir, outdir, configured: str) -> Path:
-    """Where the built wheel is: `learner_kit_dir` (relative to the book) or the `kit` folder beside the HTML."""
-    return Path(srcdir, configured) if configured else Path(outdir).parent / KIT
+def kit_folder(app) -> Path:
+    """Where the built wheel is: the `kit` folder beside the HTML (_build/kit, _build/html)."""
+    return Path(app.outdir).parent / KIT
 
 
 def find_wheel(folder: Path) -> str:
@@ -66,9 +67,8 @@ def commands(wheel: str, windows: bool = False) -> str:
     """Create and activate a virtual environment in the folder (.venv, which JupyterLab's file browser does not
     list), install the kit into it and open JupyterLab. A bare `pip install` stops on Debian, recent Ubuntu and
     Homebrew's Python (PEP 668, “externally-managed-environment”), and macOS often has no `pip` command at all."""
-    if windows:
-        return f"py -m venv .venv\n{WINDOWS_ACTIVATE}\npython -m pip install {wheel} jupyterlab\njupyter lab"
-    return f"python3 -m venv .venv\nsource .venv/bin/activate\npython -m pip install {wheel} jupyterlab\njupyter lab"
+    start = ("py -m venv .venv\n" + WINDOWS_ACTIVATE) if windows else "python3 -m venv .venv\nsource .venv/bin/activate"
+    return f"{start}\npython -m pip install {wheel} jupyterlab\njupyter lab"
 
 
 def _code(text: str) -> str:
@@ -133,18 +133,6 @@ def folded(block: str, scope: str) -> str:
             f"{block}</details>\n")
 
 
-def insert_under_title(body: str, snippet: str) -> str:
-    """After the page title and the handout links under it (handout_links.py), else at the top."""
-    end = body.find("</h1>")
-    if end < 0:
-        return snippet + body
-    end += len("</h1>")
-    handouts = body.find('<p class="lc-handouts">', end)
-    if handouts >= 0 and not body[end:handouts].strip():
-        end = body.index("</p>", handouts) + len("</p>")
-    return body[:end] + "\n" + snippet + body[end:]
-
-
 def download_button(url: str, text: str, tooltip: str, icon: str, label: str) -> dict:
     """An entry of the theme's download menu (sphinx-book-theme's header button format)."""
     return {"type": "link", "url": url, "text": text, "tooltip": tooltip, "icon": icon, "label": label}
@@ -154,7 +142,7 @@ def download_button(url: str, text: str, tooltip: str, icon: str, label: str) ->
 
 def _found(app, config) -> None:
     """Record the wheel's name, so a new wheel rewrites every page (the value is an `html` rebuild trigger)."""
-    config.learner_kit_wheel = find_wheel(kit_folder(app.srcdir, app.outdir, config.learner_kit_dir))
+    config.learner_kit_wheel = find_wheel(kit_folder(app))
 
 
 def _page(app, pagename, templatename, context, doctree):
@@ -164,22 +152,21 @@ def _page(app, pagename, templatename, context, doctree):
     whole_book = pagename == app.config.root_doc
     if not whole_book and pagename not in notebook_pages(app.env):
         return
-    title = app.env.titles.get(pagename)   # as the answer boxes count: “本附录” on the appendix
-    scope = "本附录" if title is not None and title.astext().startswith("附录") else "本章"
+    scope = book_layout.scope(app.env.titles.get(pagename))   # as the answer boxes count: “本附录” on the appendix
     pathto = context["pathto"]
     wheel_href = pathto(f"{KIT}/{wheel}", 1)
     notebook_href = pathto(f"{KIT}/{ZIP_NAME}", 1) if whole_book else pathto(f"_sources/{context['sourcename']}", 1)
-    context["body"] = insert_under_title(context.get("body", ""),
-                                         folded(kit_html(wheel, wheel_href, notebook_href, whole_book, scope),
-                                                "全书" if whole_book else scope))
-    menu = next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
+    block = kit_html(wheel, wheel_href, notebook_href, whole_book, scope)
+    context["body"] = site_files.under_title(context.get("body", ""), folded(block, "全书" if whole_book else scope),
+                                             after='<p class="lc-handouts">')
+    menu = site_files.download_menu(context)
     if menu is None:
         return
     # the theme names an entry by its suffix only (“.ipynb”): say what the file is
     for button in menu["buttons"]:
         if button.get("label") == "download-source-button":
-            button["text"] = f"{'首页' if whole_book else scope}笔记本（.ipynb）"
-            button["tooltip"] = f"下载{'首页' if whole_book else scope}的笔记本"
+            page = "首页" if whole_book else scope
+            button.update(text=f"{page}笔记本（.ipynb）", tooltip=f"下载{page}的笔记本")
     if whole_book:
         menu["buttons"].insert(0, download_button(notebook_href, "全书笔记本与课程包（.zip）", "下载全书笔记本与课程包",
                                                   "fas fa-file-zipper", "download-kit-zip-button"))
@@ -204,7 +191,7 @@ def _copy(app, exception):
     wheel = app.config.learner_kit_wheel
     if not wheel:
         return
-    source = kit_folder(app.srcdir, app.outdir, app.config.learner_kit_dir) / wheel
+    source = kit_folder(app) / wheel
     target = Path(app.outdir) / KIT
     target.mkdir(exist_ok=True)
     for old in target.iterdir():
@@ -218,12 +205,10 @@ def _warn_without_wheel(app):
     if app.builder.format == "html" and not app.config.learner_kit_wheel:
         # The home page promises a download under every chapter title; a site without the wheel breaks that promise.
         logger.warning("no learner's kit: %s holds no wheel, so the pages offer no course package to download "
-                       "(build the site with `make site`, which runs `make kit` first)",
-                       kit_folder(app.srcdir, app.outdir, app.config.learner_kit_dir))
+                       "(build the site with `make site`, which runs `make kit` first)", kit_folder(app))
 
 
 def setup(app):
-    app.add_config_value("learner_kit_dir", "", "html", types=[str])
     app.add_config_value("learner_kit_wheel", "", "html", types=[str])
     app.connect("config-inited", _found)
     app.connect("builder-inited", _warn_without_wheel)

@@ -8,6 +8,7 @@ each page's numbered headings, the numbering formats (“练习 %s”). Markdown
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import nbformat
@@ -37,13 +38,7 @@ def _titled(doctree) -> list[nodes.section]:
 def read_book(env) -> Book:
     """What the built site calls every label, heading and page."""
     std = env.get_domain("std")
-    trees = {}
-
-    def tree(docname):
-        if docname not in trees:
-            trees[docname] = env.get_doctree(docname)
-        return trees[docname]
-
+    tree = functools.cache(env.get_doctree)
     targets = {}
     for label, (docname, labelid) in std.anonlabels.items():
         node = tree(docname).ids.get(labelid) if docname in env.all_docs else None

@@ -82,20 +82,19 @@ def export_notebook(nb, docname: str, book: Book, where: str | None = None):
     out = copy.deepcopy(nb)
     context = Context(docname, book, glued(nb), where or docname)
     cells = []
-    for index, cell in enumerate(nb.cells):
+    for index, cell in enumerate(out.cells):
         context.cell = index
         hidden = cell.get("metadata", {}).get("jupyter", {}).get("source_hidden", False)
         if cell.cell_type == "markdown":
-            text = context.markdown(cell.source).strip("\n")
-            if text.strip() and hidden and not text.startswith("<details>"):
+            cell.source = context.markdown(cell.source).strip("\n")
+            if cell.source.strip() and hidden and not cell.source.startswith("<details>"):
                 # a closed cell of an answer or a solution: JupyterLab keeps it closed by its metadata,
                 # GitHub and VS Code (which ignore it) get it folded too
-                text = folded(context.fold_title(), text)
-            if text.strip():
-                cells.append(nbformat.from_dict({**copy.deepcopy(cell), "source": text}))
-            continue
-        cells.append(copy.deepcopy(cell))
-        caption = context.figure_caption(cell)
+                cell.source = folded(context.fold_title(), cell.source)
+            if not cell.source.strip():
+                continue
+        cells.append(cell)
+        caption = context.figure_caption(cell) if cell.cell_type != "markdown" else ""
         if caption:
             if hidden:   # a figure inside a fold: its caption (which may state the answer) stays closed with it
                 caption = folded(context.fold_title(), caption)
@@ -190,18 +189,17 @@ class Context:
             fence = None if maths else FENCE.match(line)
             if fence:
                 close = self._closing(lines, i, fence)
-                info = fence["info"].strip()
-                directive = DIRECTIVE.match(info)
+                directive = DIRECTIVE.match(fence["info"].strip())
                 if directive:
                     body = [row.removeprefix(fence["indent"]) for row in lines[i + 1:close]]
                     try:
                         parsed = parse_directive(directive["name"], directive["argument"], body)
                     except ExportError as err:
                         raise self.fail(str(err)) from None
-                    converted, wrap = self.directive(parsed)
-                    if wrap is not None:   # a gated block's opening: the rest of the cell belongs to it
-                        rest = self.markdown("\n".join(lines[close + 1:]))
-                        out.append(self._indent(wrap(converted, rest), fence["indent"]))
+                    converted = self.directive(parsed)
+                    if callable(converted):   # a gated block's opening: the rest of the cell belongs to it
+                        converted = converted(self.markdown("\n".join(lines[close + 1:])))
+                        out.append(self._indent(converted, fence["indent"]))
                         break
                     out.append(self._indent(converted, fence["indent"]))
                 elif fence["fence"][0] == ":":
@@ -254,14 +252,13 @@ class Context:
             return f"# {book_layout.label(number)}　{book_layout.printed_title(text)}"
         return f"{hashes} {number} {text}" if number else f"{hashes} {text}"
 
-    def directive(self, d: Directive) -> tuple[str, Callable | None]:
-        rule = DIRECTIVES.get(d.name)
-        if rule is None and d.name in self.book.admonition_titles:
-            rule = lambda context, d: (headed(context.book.admonition_titles[d.name], context.markdown(d.body)), None)  # noqa: E731
-        if rule is None:
-            raise self.fail(f"学习者的笔记本还不认识指令 {{{d.name}}}：在 _ext/myst_to_markdown.py 的 DIRECTIVES "
-                            "里给它写一条规则（它在笔记本里应当显示成什么）")
-        return rule(self, d)
+    def directive(self, d: Directive) -> str | Callable[[str], str]:
+        if d.name in DIRECTIVES:
+            return DIRECTIVES[d.name](self, d)
+        if d.name in self.book.admonition_titles:
+            return headed(self.book.admonition_titles[d.name], self.markdown(d.body))
+        raise self.fail(f"学习者的笔记本还不认识指令 {{{d.name}}}：在 _ext/myst_to_markdown.py 的 DIRECTIVES "
+                        "里给它写一条规则（它在笔记本里应当显示成什么）")
 
     def figure_caption(self, cell) -> str:
         figure = cell.get("metadata", {}).get("mystnb", {}).get("figure")
@@ -293,9 +290,6 @@ class Context:
     def fold_title(self) -> str:
         """The title of the fold or solution a closed cell belongs to (看答案 when none is open)."""
         return self.open[-1][1] if self.open else ANSWER_TITLE
-
-    def gate(self, name: str, title: str):
-        self.open.append((name, title))
 
     def ungate(self, name: str) -> str:
         start = name.replace("-end", "-start")
@@ -425,17 +419,15 @@ ROLES: dict[str, Callable[[Context, str], str]] = {
 
 
 # --- directives ----------------------------------------------------------------------------------------------
-# A rule returns (Markdown, None), or for a gated block's opening (Markdown, wrap): wrap(that, rest of the cell).
+# A rule returns Markdown, or for a gated block's opening a function that makes the block of the rest of the cell.
 
-def exercise_title(context: Context, d: Directive, gated: bool) -> str:
+def exercise_title(context: Context, d: Directive) -> str:
     label = d.options.get("label")
     if not label:
         raise context.fail(f"{{{d.name}}}“{d.argument}”没有 :label:，学习者的笔记本写不出它的编号")
     number = context.numbered(context.target(label))
     title = context.inline(d.argument)
     context.titles[label] = f"{number}（{title}）" if title else number
-    if gated:
-        context.gate(d.name, context.titles[label])
     return context.titles[label]
 
 
@@ -482,14 +474,6 @@ def contents(context: Context, d: Directive) -> str:
     return "\n".join(items)
 
 
-def code(context: Context, d: Directive) -> str:
-    return f"```{d.argument}\n{d.body}\n```"
-
-
-def maths(context: Context, d: Directive) -> str:
-    return f"$$\n{d.body}\n$$"
-
-
 DEEP_START = "第一遍可以跳过，从下面的“深入结束”处接着读。"
 
 
@@ -499,81 +483,69 @@ def exercise_mark(d: Directive) -> str:
     return f"【{mark}】" if mark else ""
 
 
-def _exercise(c, d):
-    return headed(exercise_title(c, d, False), c.markdown(d.body), exercise_mark(d)), None
-
-
 def _exercise_start(c, d):
-    title, mark = exercise_title(c, d, True), exercise_mark(d)
-    return "", lambda head, rest: headed(title, rest.strip("\n"), mark)
-
-
-def _exercise_end(c, d):
-    c.ungate(d.name)
-    return "", None
-
-
-def _solution(c, d):
-    return folded(solution_title(c, d), c.markdown(d.body)), None
+    title, mark = exercise_title(c, d), exercise_mark(d)
+    c.open.append((d.name, title))
+    return lambda rest: headed(title, rest.strip("\n"), mark)
 
 
 def _solution_start(c, d):
     title = solution_title(c, d)
-    c.gate(d.name, title)
+    c.open.append((d.name, title))
     # (a solution whose words all come after its code cells has nothing here to fold: its title alone)
-    return "", lambda head, rest: folded(title, rest) if rest.strip() else headed(title, "")
+    return lambda rest: folded(title, rest) if rest.strip() else headed(title, "")
 
 
-def _solution_end(c, d):
+def _end(c, d):
+    """The end of an exercise or a solution: what came after its opening is already inside it."""
     c.ungate(d.name)
-    return "", None
+    return ""
 
 
 ANSWER_TITLE = "看答案"
 
 
+def answered(title: str) -> str:
+    """What an answer fold holds, from its title: 看答案 -> 答案, 看 labcode 的写法 -> labcode 的写法."""
+    return "答案" if title == ANSWER_TITLE else title.removeprefix("看").strip()
+
+
 def _answer_start(c, d):
     """An answer fold (_ext/answer_folds.py): its cells are closed by their metadata; the marker says so."""
     title = c.inline(d.argument) if d.argument.strip() else ANSWER_TITLE
-    c.gate(d.name, title)
-    what = "答案" if title == ANSWER_TITLE else title.removeprefix("看").strip()
+    c.open.append((d.name, title))
+    what = answered(title)
     space = " " if what[:1].isascii() else ""   # a space between Chinese and code, as in the prose
-    return headed(title, f"下面收起的单元格是{space}{what}：先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。"), None
-
-
-def _answer_end(c, d):
-    title = c.ungate(d.name)
-    what = "答案" if title == ANSWER_TITLE else title.removeprefix("看").strip()
-    return quote(f"**{what}到此为止**"), None
+    return headed(title, f"下面收起的单元格是{space}{what}：先自己做一遍，再点开（点单元格左边的竖条，或点 ⋯）。")
 
 
 def _deep_start(c, d):
     title = f"深入：{c.inline(d.argument)}"
-    c.gate(d.name, title)
-    return headed(title, DEEP_START), None
+    c.open.append((d.name, title))
+    return headed(title, DEEP_START)
 
 
-def _deep_end(c, d):
-    return quote(f"**深入结束**（{c.ungate(d.name).removeprefix('深入：')}）"), None
+def _code(c, d):
+    return f"```{d.argument}\n{d.body}\n```"
 
 
-DIRECTIVES: dict[str, Callable[[Context, Directive], tuple[str, Callable | None]]] = {
-    "admonition": lambda c, d: (headed(c.inline(d.argument), c.markdown(d.body)), None),
-    "exercise": _exercise,
+DIRECTIVES: dict[str, Callable[[Context, Directive], str | Callable[[str], str]]] = {
+    "admonition": lambda c, d: headed(c.inline(d.argument), c.markdown(d.body)),
+    "exercise": lambda c, d: headed(exercise_title(c, d), c.markdown(d.body), exercise_mark(d)),
     "exercise-start": _exercise_start,
-    "exercise-end": _exercise_end,
-    "solution": _solution,
+    "exercise-end": _end,
+    "solution": lambda c, d: folded(solution_title(c, d), c.markdown(d.body)),
     "solution-start": _solution_start,
-    "solution-end": _solution_end,
+    "solution-end": _end,
     "deep-start": _deep_start,
-    "deep-end": _deep_end,
-    "chapter-question": lambda c, d: (headed("本章回答", c.markdown(d.body)), None),   # _ext/chapter_opening.py
+    "deep-end": lambda c, d: quote(f"**深入结束**（{c.ungate(d.name).removeprefix('深入：')}）"),
+    "chapter-question": lambda c, d: headed("本章回答", c.markdown(d.body)),   # _ext/chapter_opening.py
     "answer-start": _answer_start,
-    "answer-end": _answer_end,
-    "table": lambda c, d: (table(c, d), None),
-    "list-table": lambda c, d: (list_table(c, d), None),
-    "tableofcontents": lambda c, d: (contents(c, d), None),
-    "code-block": lambda c, d: (code(c, d), None),
-    "code": lambda c, d: (code(c, d), None),
-    "math": lambda c, d: (maths(c, d), None),
+    "answer-end": lambda c, d: quote(f"**{answered(c.ungate(d.name))}到此为止**"),
+    "table": table,
+    "list-table": list_table,
+    "tableofcontents": contents,
+    "code-block": _code,
+    "code": _code,
+    "math": lambda c, d: f"$$\n{d.body}\n$$",
 }

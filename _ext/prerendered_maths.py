@@ -89,23 +89,23 @@ def render(pages: list[list[tuple[str, bool]]]) -> dict:
 
 def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
     """Typeset every formula of every page in `outdir`; returns what could not be typeset, as (page, TeX, why)."""
-    pages = [p for p in site_files.pages(outdir) if FORMULA.search(p.read_text(encoding="utf-8"))]
-    texts = [p.read_text(encoding="utf-8") for p in pages]
-    found = [[tex_of(m.group(2), m.group(3)) for m in FORMULA.finditer(text)] for text in texts]
-    cut = [[[tex] if display else pieces(tex) for _, tex, display in formulas] for formulas in found]
-    result = render([[(piece, display) for (_, _, display), parts in zip(formulas, page, strict=True)
-                      for piece in parts] for formulas, page in zip(found, cut, strict=True)])
+    texts = {p: p.read_text(encoding="utf-8") for p in site_files.pages(outdir)}
+    # each formula of each page: (equation number HTML, TeX, display?, the pieces a line may break between)
+    found = {page: [(prefix, tex, display, [tex] if display else pieces(tex))
+                    for prefix, tex, display in (tex_of(m.group(2), m.group(3)) for m in FORMULA.finditer(text))]
+             for page, text in texts.items() if FORMULA.search(text)}
+    result = render([[(piece, display) for _, _, display, parts in formulas for piece in parts]
+                     for formulas in found.values()])
     (outdir / "_static" / CSS).write_text(result["css"], encoding="utf-8")
     failed = []
-    for page, text, formulas, parts, typeset in zip(pages, texts, found, cut, result["pages"], strict=True):
-        owner = [i for i, formula in enumerate(parts) for _ in formula]  # the formula of each typeset piece
-        failed += [(page.relative_to(outdir).as_posix(), formulas[owner[i]][1], why) for i, why in typeset["errors"]]
+    for (page, formulas), typeset in zip(found.items(), result["pages"], strict=True):
+        owner = [tex for _, tex, _, parts in formulas for _ in parts]  # the formula of each typeset piece
+        failed += [(page.relative_to(outdir).as_posix(), owner[i], why) for i, why in typeset["errors"]]
         svgs = iter(typeset["html"])
-        shown = iter([(formula, [next(svgs) for _ in formula_parts])
-                      for formula, formula_parts in zip(formulas, parts, strict=True)])
+        shown = iter([(prefix, display, [next(svgs) for _ in parts]) for prefix, _, display, parts in formulas])
 
         def replace(match, shown=shown):
-            (prefix, _tex, display), svg = next(shown)
+            prefix, display, svg = next(shown)
             opening = match.group(1)
             if display:
                 # The theme lets a wide display formula scroll sideways (a phone): a keyboard must reach it too.
@@ -114,7 +114,7 @@ def typeset_pages(outdir: Path) -> list[tuple[str, str, str]]:
                 opening = opening.replace('class="math ', f'class="math {LINES} ', 1)
             return opening + prefix + "<wbr>".join(svg) + match.group(4)
 
-        text = FORMULA.sub(replace, text)
+        text = FORMULA.sub(replace, texts[page])
         # The glyphs every formula of the page uses, once, at the start of the body.
         text = BODY.sub(lambda m, defs=typeset["defs"]: m.group(0) + defs, text, count=1)
         page.write_text(text, encoding="utf-8")

@@ -75,18 +75,12 @@ def _page(app, pagename, templatename, context, doctree):
         return
     context.setdefault("header_buttons", []).insert(0, dict(BUTTON))
     if has_code(doctree):
-        body = context.get("body", "")
-        end = body.find("</h1>")
-        if end >= 0:
-            end += len("</h1>")
-            context["body"] = body[:end] + "\n" + STATE_LINE + body[end:]
+        context["body"] = site_files.under_title(context.get("body", ""), STATE_LINE)
 
 
 def setup(app):
-    site_files.serve_static(app)
     app.add_js_file(None, body=HEAD_SCRIPT)
-    site_files.on_every_page(app, "reading-mode.css")
-    site_files.on_every_page(app, "reading-mode.js")
+    site_files.on_every_page(app, "reading-mode.css", "reading-mode.js")
     app.connect("doctree-resolved", add_write_notes)
     # before the title's other lines (site_nav 700, chapter_opening 710): this one goes last, above the text
     app.connect("html-page-context", _page, priority=690)

@@ -16,7 +16,5 @@ import site_files
 
 
 def setup(app):
-    site_files.serve_static(app)
-    site_files.on_every_page(app, "scroll-cues.css")
-    site_files.on_every_page(app, "scroll-cues.js")
+    site_files.on_every_page(app, "scroll-cues.css", "scroll-cues.js")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -84,50 +84,37 @@ def english_index(doctree) -> dict[str, str]:
 NOT_TEACHING = ("deep_box", "exercise_node", "exercise_enumerable_node", "solution_node")
 
 
-def _skipped(node) -> bool:
-    """Code cells and their outputs, raw HTML, “深入” boxes, exercises and solutions: not where a term is taught."""
-    return (isinstance(node, (nodes.raw, nodes.literal_block))
-            or str(node.get("nb_element", "")).startswith("cell_code")
-            or type(node).__name__ in NOT_TEACHING)
-
-
 def _own_text(section, everything: bool = False) -> str:
     """The section's text, not its subsections' (an exercise's own sections are its text), code cells' or raw
-    HTML; `everything`: with boxes, exercises and solutions too."""
-    parts = []
-
+    HTML; “深入” boxes, exercises and solutions are not where a term is taught, unless `everything`."""
     def left_out(child, parent) -> bool:
         if isinstance(child, nodes.title) or (isinstance(child, nodes.section) and parent is section):
             return True
-        return _skipped(child) and not (everything and type(child).__name__ in NOT_TEACHING)
+        if type(child).__name__ in NOT_TEACHING:
+            return not everything
+        return (isinstance(child, (nodes.raw, nodes.literal_block))
+                or str(child.get("nb_element", "")).startswith("cell_code"))
 
     def walk(node):
         for child in node.children:
             if isinstance(child, nodes.Text):
-                parts.append(str(child))
+                yield str(child)
             elif not left_out(child, node):
-                walk(child)
+                yield from walk(child)
 
-    walk(section)
-    return "".join(parts)
+    return "".join(walk(section))
 
 
 def sections_of(docname: str, doctree) -> list[Section]:
-    found = []
-    for section in doctree.findall(nodes.section):
-        # The page's own sections, not those sphinx-exercise makes inside an exercise.
-        if section["ids"] and all(isinstance(p, nodes.section) for p in _ancestors(section, doctree)):
-            opening = section.parent is doctree
-            found.append(Section(docname, section["ids"][0], section[0].astext(), _own_text(section), opening,
-                                 _own_text(section, everything=True)))
-    return found
+    """The page's own sections, in order: not those sphinx-exercise makes inside an exercise."""
+    def own(parent):
+        for child in parent.children:
+            if isinstance(child, nodes.section):
+                yield child
+                yield from own(child)
 
-
-def _ancestors(node, doctree):
-    node = node.parent
-    while node is not None and node is not doctree:
-        yield node
-        node = node.parent
+    return [Section(docname, s["ids"][0], s[0].astext(), _own_text(s), s.parent is doctree,
+                    _own_text(s, everything=True)) for s in own(doctree) if s["ids"]]
 
 
 def teaching_sections(names: list[str], sections: list[Section], others: list[str]) -> list[Section]:
@@ -152,7 +139,7 @@ def teaching_sections(names: list[str], sections: list[Section], others: list[st
 
 
 def chapter_docs(env) -> list[str]:
-    """The pages after the home page in the book's order, that are not the glossary."""
+    """The pages after the home page, in the book's order."""
     order = env.toctree_includes.get(env.config.root_doc, [])
     return [d for d in order if d in env.found_docs]
 
@@ -160,7 +147,7 @@ def chapter_docs(env) -> list[str]:
 def collect(app, env) -> None:
     """Once every page is read: the dictionary, the scorer and, per page, the index entries to add."""
     glossary_doc = next((d for d in env.found_docs
-                         if next(iter(env.get_doctree(d).findall(addnodes.glossary)), None) is not None), None)
+                         if env.get_doctree(d).next_node(addnodes.glossary) is not None), None)
     if glossary_doc is None:
         return
     doctree = env.get_doctree(glossary_doc)

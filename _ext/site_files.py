@@ -23,13 +23,14 @@ def serve_static(app) -> None:
 BUNDLES = {".css": "book.css", ".js": "book.js"}
 
 
-def on_every_page(app, filename: str) -> None:
-    """Load `filename` (of _ext/static) on every page, inside the bundle of its kind, in the order of the calls.
-    A bundled script runs deferred, in a scope of its own."""
+def on_every_page(app, *filenames: str) -> None:
+    """Serve _ext/static/ and load `filenames` (of it) on every page, inside the bundle of their kind, in the order
+    of the calls. A bundled script runs deferred, in a scope of its own."""
+    serve_static(app)
     if not hasattr(app, "site_bundle"):
         app.site_bundle = []
         app.connect("builder-inited", _write_bundles)
-    app.site_bundle.append(filename)
+    app.site_bundle.extend(filenames)
 
 
 def _write_bundles(app) -> None:
@@ -44,6 +45,23 @@ def _write_bundles(app) -> None:
         app.config.html_static_path.append(str(folder))
     app.add_css_file(BUNDLES[".css"])
     app.add_js_file(BUNDLES[".js"], loading_method="defer")
+
+
+def under_title(body: str, snippet: str, after: str = "") -> str:
+    """`snippet` right after the page's title (after a paragraph that starts with `after` right under it), else
+    at the top."""
+    end = body.find("</h1>")
+    if end < 0:
+        return snippet + body
+    end += len("</h1>")
+    if after and body[end:].lstrip().startswith(after):
+        end = body.index("</p>", end) + len("</p>")
+    return body[:end] + "\n" + snippet + body[end:]
+
+
+def download_menu(context) -> dict | None:
+    """The theme's download menu of the page (sphinx-book-theme's header buttons), None when it has none."""
+    return next((b for b in context.get("header_buttons", []) if b.get("label") == "download-buttons"), None)
 
 
 def pages(outdir: Path) -> list[Path]:

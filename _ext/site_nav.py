@@ -84,17 +84,11 @@ def neighbours_html(context) -> str:
 def _page(app, pagename, templatename, context, doctree):
     if doctree is None or app.builder.format != "html":
         return
-    body = context.get("body", "")
-    end = body.find("</h1>")
-    if end >= 0:
-        end += len("</h1>")
-        context["body"] = body[:end] + "\n" + neighbours_html(context) + body[end:]
+    context["body"] = site_files.under_title(context.get("body", ""), neighbours_html(context))
 
 
 def setup(app):
-    site_files.serve_static(app)
-    site_files.on_every_page(app, CSS)
-    site_files.on_every_page(app, JS)
+    site_files.on_every_page(app, CSS, JS)
     # after the handout links (500) and the learner's kit (600): the links sit right under the title
     app.connect("html-page-context", _page, priority=700)
     site_files.rewrite_when_built(app, rewrite)

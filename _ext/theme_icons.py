@@ -17,7 +17,6 @@ Font Awesome Free: icons CC BY 4.0, fonts SIL OFL 1.1, https://fontawesome.com/l
 from __future__ import annotations
 
 import html
-import io
 import os
 import re
 from functools import cache
@@ -64,13 +63,11 @@ def aliases() -> dict[str, str]:
 @cache
 def icon(family: str, name: str) -> tuple[str, str] | None:
     """(viewBox, path) of an icon, or None when Font Awesome has no such icon."""
-    path = FONT_AWESOME / "svgs" / family / f"{name}.svg"
-    if not path.exists() and name in aliases():
-        path = FONT_AWESOME / "svgs" / family / f"{aliases()[name]}.svg"
-    if not path.exists():
-        return None
-    found = SVG_FILE.search(path.read_text(encoding="utf-8"))
-    return found.group(1), found.group(2)
+    for file in (name, aliases().get(name)):
+        path = FONT_AWESOME / "svgs" / family / f"{file}.svg"
+        if file and path.exists():
+            return SVG_FILE.search(path.read_text(encoding="utf-8")).groups()
+    return None
 
 
 def svg_for(classes: str, attributes: str, where: str) -> str | None:
@@ -119,27 +116,17 @@ def subset_font(static: Path) -> str | None:
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=codes)
     subsetter.subset(font)
-    out = io.BytesIO()
-    font.save(out)
-    (static / SUBSET_FONT).write_bytes(out.getvalue())
+    font.save(static / SUBSET_FONT)
     return ",".join(f"U+{c:X}" for c in codes)
 
 
-def style(font_url: str | None, unicode_range: str | None) -> str:
-    face = ""
-    if font_url and unicode_range:
-        face = ('@font-face{font-family:"Font Awesome 6 Free";font-style:normal;font-weight:900;font-display:block;'
-                f'src:url({font_url}) format("woff");unicode-range:{unicode_range}}}')
-    return f'<style id="{STYLE_ID}">{SVG_RULES}{face}</style>'
-
-
-def inline_icons(page: str, where: str, head_style: str) -> str:
-    def replace(match):
-        return svg_for(match.group(2), match.group(3), where) or match.group(0)
-
-    page = ELEMENT.sub(replace, page)
-    page = SCRIPT.sub("", page)
-    return page.replace("</head>", head_style + "</head>", 1)
+def inline_icons(page: str, where: str, font_url: str, unicode_range: str | None) -> str:
+    """The page's icons as inline SVGs, without fontawesome.js, and in its head the style they need (with the
+    small font, when there is one)."""
+    face = ('@font-face{font-family:"Font Awesome 6 Free";font-style:normal;font-weight:900;font-display:block;'
+            f'src:url({font_url}) format("woff");unicode-range:{unicode_range}}}') if unicode_range else ""
+    page = ELEMENT.sub(lambda match: svg_for(match.group(2), match.group(3), where) or match.group(0), page)
+    return SCRIPT.sub("", page).replace("</head>", f'<style id="{STYLE_ID}">{SVG_RULES}{face}</style></head>', 1)
 
 
 def setup(app):
@@ -152,7 +139,7 @@ def setup(app):
         if f'<style id="{STYLE_ID}">' in page:  # done by an earlier build
             return page
         font_url = os.path.relpath(outdir / "_static" / SUBSET_FONT, path.parent).replace(os.sep, "/")
-        return inline_icons(page, path.relative_to(outdir).as_posix(), style(font_url, found["unicode_range"]))
+        return inline_icons(page, path.relative_to(outdir).as_posix(), font_url, found["unicode_range"])
 
     # After _ext/a11y_fixes.py has rewritten the icons' titles and hidden them from screen readers.
     site_files.rewrite_when_built(app, rewrite, priority=700, first=first)

@@ -32,8 +32,6 @@ def rewrite(page: str, *_) -> str:
 
 
 def setup(app):
-    site_files.serve_static(app)
-    site_files.on_every_page(app, "touch.css")
-    site_files.on_every_page(app, "touch.js")
+    site_files.on_every_page(app, "touch.css", "touch.js")
     site_files.rewrite_when_built(app, rewrite)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

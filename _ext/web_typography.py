@@ -46,19 +46,14 @@ def join_maths_and_punctuation(app, doctree, docname) -> None:
         # By position, never by value: docutils finds a Text child by string equality, so replace() or remove()
         # of "、" would take the first "、" of the paragraph, not the one after this formula.
         run = nodes.inline(classes=[NO_BREAK])
-        first, last = index - bool(opening), index + bool(closing)
-        del parent[first:last + 1]
         if opening:
             run += nodes.Text(opening.group(0))
         run += maths
         if closing:
             run += nodes.Text(closing.group(0))
-        pieces = [nodes.Text(before[:opening.start()])] if opening and opening.start() else []
-        pieces.append(run)
-        if closing and after[closing.end():]:
-            pieces.append(nodes.Text(after[closing.end():]))
-        for offset, piece in enumerate(pieces):
-            parent.insert(first + offset, piece)
+        head = [nodes.Text(before[:opening.start()])] if opening and opening.start() else []
+        tail = [nodes.Text(after[closing.end():])] if closing and after[closing.end():] else []
+        parent[index - bool(opening):index + bool(closing) + 1] = [*head, run, *tail]
 
 
 def mark_unknown_character(app, doctree, docname) -> None:
@@ -80,7 +75,6 @@ def mark_unknown_character(app, doctree, docname) -> None:
 
 
 def setup(app):
-    site_files.serve_static(app)
     site_files.on_every_page(app, "typography.css")
     app.connect("doctree-resolved", join_maths_and_punctuation)
     app.connect("doctree-resolved", mark_unknown_character)

@@ -26,7 +26,6 @@ def rewrite(page: str, *_) -> str:
 
 
 def setup(app):
-    site_files.serve_static(app)
     site_files.on_every_page(app, "wide-figures.css")
     site_files.rewrite_when_built(app, rewrite)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -23,6 +23,7 @@ from docutils import nodes
 from sphinx.errors import SphinxError
 from sphinx.transforms import SphinxTransform
 
+import book_layout
 import node_json
 import site_files
 from box_cells import TAG, read_call
@@ -104,8 +105,7 @@ class CellsToBoxes(SphinxTransform):
             box.source, box.line = cell.source, cell.line
             cell.replace_self(box)
         boxes = list(self.document.findall(answer_box))
-        title = self.document.next_node(nodes.title)
-        scope = "本附录" if title is not None and title.astext().startswith("附录") else "本章"
+        scope = book_layout.scope(self.document.next_node(nodes.title))
         for box, markup in zip(boxes, _render([({**b["problem"].spec(), "scope": scope}, b["label"]) for b in boxes]),
                                strict=True):
             box["html"] = markup

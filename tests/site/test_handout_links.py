@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 import handout_links as links
+import site_files
 
 ROOT = Path(__file__).resolve().parents[2]
 HREF = re.compile(r'<a class="lc-handout" href="([^"]+)"')
@@ -30,9 +31,9 @@ def test_each_page_maps_to_its_handouts():
 
 def test_link_goes_under_the_title():
     body = '<section id="a">\n<h1>标题</h1>\n<p>正文</p>'
-    out = links.insert_after_title(body, "<p>LINK</p>\n")
+    out = site_files.under_title(body, "<p>LINK</p>\n")
     assert out.index("</h1>") < out.index("LINK") < out.index("正文")
-    assert links.insert_after_title("<p>无标题</p>", "<p>LINK</p>").startswith("<p>LINK</p>")
+    assert site_files.under_title("<p>无标题</p>", "<p>LINK</p>").startswith("<p>LINK</p>")
 
 
 def test_real_site_without_pdfs_has_no_handout_link(built_site):

@@ -23,6 +23,7 @@ import pytest
 
 import chapter_registry
 import learner_kit
+import site_files
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = [c.notebook for c in chapter_registry.chapters()]
@@ -108,9 +109,9 @@ def test_no_wheel_no_links_and_one_wheel_only(tmp_path):
 
 def test_block_goes_under_the_title_and_its_handout_links():
     body = '<h1>标题</h1>\n<p class="lc-handouts"><a>讲义</a></p>\n<p>正文</p>'
-    out = learner_kit.insert_under_title(body, "<div>KIT</div>\n")
+    out = site_files.under_title(body, "<div>KIT</div>\n", after='<p class="lc-handouts">')
     assert out.index("讲义") < out.index("KIT") < out.index("正文")
-    out = learner_kit.insert_under_title("<h1>标题</h1>\n<p>正文</p>", "<div>KIT</div>\n")
+    out = site_files.under_title("<h1>标题</h1>\n<p>正文</p>", "<div>KIT</div>\n", after='<p class="lc-handouts">')
     assert out.index("</h1>") < out.index("KIT") < out.index("正文")
 
 

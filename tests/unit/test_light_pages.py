@@ -68,7 +68,7 @@ def test_theme_icons_become_the_svg_font_awesome_draws(monkeypatch):
     warned = []  # (a Sphinx build earlier in this process may leave its warnings-are-errors filter on the logger)
     monkeypatch.setattr(icons.logger, "warning", lambda message, *args, **kwargs: warned.append(message % args))
     page = '<head></head><span class="fa-solid fa-bars"></span><i class="fas fa-no-such-icon"></i>'
-    rewritten = icons.inline_icons(page, "page", "<style></style>")
+    rewritten = icons.inline_icons(page, "page", "_static/theme-icons-solid.woff", None)
     assert 'class="svg-inline--fa fa-bars"' in rewritten and '<i class="fas fa-no-such-icon"></i>' in rewritten
     assert len(warned) == 1 and "fa-no-such-icon" in warned[0]
 
