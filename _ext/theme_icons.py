@@ -111,11 +111,10 @@ def subset_font(static: Path) -> str | None:
         return None
     font = TTFont(static / THEME_FONT)
     codes = sorted(ord(c) for c in css_icon_characters(static) if ord(c) in font.getBestCmap())
-    options = subset.Options()
-    options.flavor = "woff"  # zlib: WOFF2 would need the brotli package
-    subsetter = subset.Subsetter(options)
+    subsetter = subset.Subsetter(subset.Options())
     subsetter.populate(unicodes=codes)
     subsetter.subset(font)
+    font.flavor = "woff"  # zlib: WOFF2 would need the brotli package
     font.save(static / SUBSET_FONT)
     return ",".join(f"U+{c:X}" for c in codes)
 
