@@ -13,9 +13,11 @@ import re
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import chapter_registry
+import labcode.practice
 import sample_submissions
 from labcode.grade import __main__ as cli
 from labcode.grade.batch import Limits, Submission, run_notebook, seed_for, student_of
@@ -25,6 +27,22 @@ from test_you_write import BOOK, exercises
 
 KINDS = [kind for kind in sample_submissions.KINDS if kind != "stuck"]    # stuck: its own test, a short deadline
 LIMITS = {"--case-seconds": "1", "--exercise-seconds": "2", "--notebook-seconds": "60"}
+
+
+@pytest.mark.parametrize("chapter", sorted({e.chapter for e in EXERCISES}))
+def test_every_kind_of_student_can_be_sampled_in_every_chapter(chapter):
+    """The sample hand-ins an instructor tries the grader on, for each chapter (chapter 5 has a single function)."""
+    right = sample_submissions.solutions()
+    functions = {e.function for e in EXERCISES if e.chapter == chapter}
+    for kind in sample_submissions.KINDS:
+        notebook, expect = sample_submissions.filled(chapter, kind, right)
+        assert set(expect) == functions and notebook["cells"], (chapter, kind, expect)
+    for exercise in (e for e in EXERCISES if e.chapter == chapter):    # the "wrong" student's mistakes are named
+        source, key = sample_submissions.WRONG[exercise.function]
+        namespace = {"np": np}
+        exec(source, namespace)
+        report = getattr(labcode.practice, exercise.check)(namespace[exercise.function])
+        assert key in [hint.key for hint in report.mistakes], (exercise.function, report.mistakes)
 
 
 def test_the_exercise_table_is_the_books():
