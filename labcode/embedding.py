@@ -116,7 +116,7 @@ def embedding_backward_overwrite(grad_out, ids, num_embeddings):
     NumPy 先把各行读出来、各自加上、再写回；同一个元素被写了几次，只有其中一次写入留下，其余几份丢了。
     留下的是哪一次，NumPy 不作规定。参数与返回同 :func:`embedding_backward`。
 
-    讲解：:ref:`ch3-overwrite-bug`
+    讲解：:ref:`ch3-overwrite-bug`、:ref:`ch3-chain`
     >>> row = embedding_backward_overwrite([[1., 2.], [-1., 1.], [3., -1.]], [1, 2, 1], 3)[1]
     >>> bool(row[0] in (1., 3.) and row[1] in (2., -1.))   # 编号 1 读了两次：[1, 2] 与 [3, -1] 只剩一份
     True
