@@ -173,6 +173,20 @@ def check_choice(value, name, choices):
     return value
 
 
+def check_distinct(items, name, what):
+    """items 里的 what 互不相同；返回 items。
+
+    >>> check_distinct(["a", "b", "a"], "labels", "候选名")
+    Traceback (most recent call last):
+    ...
+    ValueError: labels 的候选名必须互不相同，['a'] 出现了不止一次
+    """
+    if len(set(items)) != len(items):
+        twice = sorted({x for x in items if items.count(x) > 1})
+        raise ValueError(f"{name} 的{what}必须互不相同，{twice} 出现了不止一次")
+    return items
+
+
 def check_text(value, name, *, note="非空字符串", empty=False):
     """非空字符串（empty 时也可以是空串），返回它。"""
     if not isinstance(value, str):

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._validate import as_ids, short_repr
+from ._validate import as_ids, check_distinct, short_repr
 
 SPECIALS = ("<UNK>", "<BOS>", "<EOS>")  # 文档的特殊记号，依次是编号 UNK, BOS, EOS
 UNK, BOS, EOS = range(len(SPECIALS))
@@ -49,10 +49,7 @@ class Vocab(Mapping):
             raise ValueError(f"specials 必须是至少一个非空字符串，收到 {specials!r}")
         if not all(isinstance(c, str) and len(c) == 1 for c in chars):
             raise ValueError(f"chars 的每一项都必须是一个字（长度为 1 的字符串），收到 {short_repr(list(chars))}")
-        symbols = specials + chars
-        if len(set(symbols)) != len(symbols):
-            twice = sorted({s for s in symbols if symbols.count(s) > 1})
-            raise ValueError(f"specials 与 chars 的符号必须互不相同，{twice} 出现了不止一次")
+        symbols = check_distinct(specials + chars, "specials 与 chars", "符号")
         if unknown is not None and unknown not in specials:
             raise ValueError(f"unknown 必须是特殊记号之一 {specials}，收到 {unknown!r}")
         self.symbols, self.specials, self.unknown = symbols, specials, unknown

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import traitlets
 
-from .._validate import as_finite_array, as_list, check_int, check_slider
+from .._validate import as_finite_array, as_list, check_distinct, check_int, check_slider
 from ..plots import colours_for
 from ._family import FamilyWidget
 
@@ -35,9 +35,9 @@ def check_labels(labels, n):
     names = [str(label) for label in as_list(labels, "labels", "候选名")]
     if len(names) != n:
         raise ValueError(f"labels 的长度必须等于 logits 的长度 {n}，收到 {len(names)} 个：{names}")
-    if len(set(names)) != len(names) or not all(names):
-        raise ValueError(f"labels 必须是互不相同的非空名字，收到 {names}")
-    return names
+    if not all(names):
+        raise ValueError(f"labels 的候选名必须非空，收到 {names}")
+    return check_distinct(names, "labels", "候选名")
 
 
 def check_target(target, labels):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import traitlets
 
-from .._validate import as_finite_array, as_list, as_table, check_bool, check_int, check_rng, check_text
+from .._validate import as_finite_array, as_list, as_table, check_bool, check_distinct, check_int, check_rng, check_text
 from ..corpus import UNK, encode, vocab
 from ..embedding import embedding, embedding_backward, embedding_backward_overwrite, rows_read
 from ..plots import PALETTE, vector_text
@@ -36,9 +36,7 @@ def _check_examples(examples, max_len):
     names = as_list(examples, "examples", "短语")
     if not all(isinstance(e, str) and 0 < len(e) <= max_len for e in names):
         raise ValueError(f"examples 的每一项必须是 1 到 {max_len} 个字的字符串，收到 {names!r}")
-    if len(set(names)) != len(names):
-        raise ValueError(f"examples 不能有重复的短语，收到 {names!r}")
-    return names
+    return check_distinct(names, "examples", "短语")
 
 
 def _check_grad_out(grad_out, dim):

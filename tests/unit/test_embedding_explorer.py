@@ -210,7 +210,7 @@ def test_lazy_reexport_from_labcode():
     ({"text": "谢谢你", "grad_out": [[1, 2], [3, 4]]}, ValueError, r"text 最多 2 个字.*收到 3 个"),
     ({"examples": "谢谢"}, TypeError, r"examples 必须是由短语组成的列表，收到单个字符串 '谢谢'"),
     ({"examples": ["谢谢", ""]}, ValueError, r"examples 的每一项必须是 1 到 12 个字的字符串"),
-    ({"examples": ["谢谢", "谢谢"]}, ValueError, r"examples 不能有重复的短语"),
+    ({"examples": ["谢谢", "谢谢"]}, ValueError, r"examples 的短语必须互不相同，\['谢谢'\] 出现了不止一次"),
     ({"grad_out": [1, 2, 3]}, ValueError, r"grad_out 的形状必须是 \(n, d\).*收到形状 \(3,\)"),
     ({"grad_out": np.zeros((13, 2))}, ValueError, r"grad_out 的形状必须是 \(n, d\).*收到形状 \(13, 2\)"),
     ({"grad_out": [[1, 2, 3]] * 4}, ValueError, r"grad_out 的宽度必须等于 E 的宽度 d = 2，收到形状 \(4, 3\)"),

@@ -224,7 +224,7 @@ NAN, INF = float("nan"), float("inf")
     ({"logits": "012"}, TypeError, r"logits 必须是实数数组，收到 dtype <U3：'012'"),
     ({"logits": [0, "1", 2]}, TypeError, r"logits 必须是实数数组"),
     ({"labels": ["a", "b"]}, ValueError, r"labels 的长度必须等于 logits 的长度 3，收到 2 个"),
-    ({"labels": ["a", "a", "b"]}, ValueError, r"labels 必须是互不相同的非空名字"),
+    ({"labels": ["a", "a", "b"]}, ValueError, r"labels 的候选名必须互不相同，\['a'\] 出现了不止一次"),
     ({"target": "蓝"}, ValueError, r"target 必须是 labels 中的名字或 \[0, 2\] 内的编号，收到 '蓝'"),
     ({"target": 3}, ValueError, r"target 必须是 \[0, 2\] 内的整数（真实目标的编号），收到 3"),
     ({"target": True}, TypeError, r"target 必须是 \[0, 2\] 内的整数（真实目标的编号），收到 True"),
