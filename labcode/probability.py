@@ -75,6 +75,9 @@ def logsumexp(logits, axis=-1):
     ----
     去掉 ``axis`` 后形状的数组（一维输入时是 float）
 
+    它对 z 的梯度正是 softmax(z)：所以交叉熵 logsumexp(z) − z_y 的梯度是 p − e_y（第 2 章）。
+    参见 ``scipy.special.logsumexp``：它把最大的一项单独提出来，其余各项之和 s 用 log1p(s) 加回去，s 很小时更准。
+
     讲解：:ref:`ch1-logsumexp`
     >>> float(logsumexp([1000.0, 1000.0]))  # 直接 exp(1000) 会溢出
     1000.6931471805599
