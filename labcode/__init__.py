@@ -1,4 +1,14 @@
-"""labcode：课程各章共用的代码（数学、数据、交互组件与插图）。"""
+"""labcode：课程各章共用的代码（数学、数据、交互组件与插图）。
+
+按章找模块：
+- 第 1 章 概率与损失：``probability``（softmax、logsumexp、交叉熵、熵、温度）
+- 第 2 章 梯度：``gradients``（梯度、中心差分）、``linear``（线性层）、``batch``（忽略标记；第 3 章的拼批）
+- 第 3 章 共享嵌入：``embedding``（查表与反向）、``corpus``（小语料）、``low_rank``（低秩 bigram）
+- 第 4 章 bigram：``words``、``bigram``（计数、训练、采样）；第 5 章 成语：``idioms``；附录：``regression``（均方误差）
+- 共用：``vocab``（唯一的词表类型）、``plots``（插图）、``overview``（课程全图）、``widgets``（交互组件）、
+  ``practice``（“你来写”的检查与“动手算”）、``grade``（教师评分）、``fonts``（插图的中文字体）；
+  参数检查都在 ``_validate``，``glue`` 把算出的数交给正文
+"""
 from . import corpus, idioms, low_rank, practice
 from ._glue import glue
 from .batch import BOS, EOS, IGNORE, UNK, collate, valid_mean

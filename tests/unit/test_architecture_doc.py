@@ -65,3 +65,13 @@ def test_the_path_finder_sees_paths_and_only_paths():
     assert found == ["labcode/vocab.py", "_config.yml", "tests/unit/", "book/*.ipynb", "maths.js"]
     assert not exists("labcode/no_such_module.py", set()) and not exists("nowhere.js", {"maths.js"})
     assert exists("book/*.ipynb", set()) and exists("maths.js", {"maths.js"})
+
+
+def test_the_package_docstring_names_every_module_of_labcode():
+    """`help(labcode)` is a learner's map from chapters to modules: a new module gets its place in it."""
+    import pkgutil
+
+    import labcode
+    missing = [m.name for m in pkgutil.iter_modules(labcode.__path__)
+               if f"``{m.name}``" not in labcode.__doc__ and m.name.lstrip("_") not in labcode.__doc__]
+    assert missing == [], f"labcode/__init__.py's docstring does not name {missing}"
