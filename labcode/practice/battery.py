@@ -226,7 +226,7 @@ def judge(probe, outcome, coerce, predict, explain_error, explain_shape):
             problem += f"。{advice}"
         return failed(problem, expected=show(probe.expected), actual=raw(outcome)), found, set()
     wrong = safely(lambda: predict(probe), [])
-    if close(value, probe.expected, probe.slack):
+    if passes(value, probe.expected, probe.slack):
         return Case(probe.name, True, "通过", args=probe.args), (), \
             safely(lambda: ruled_out(value, wrong, probe.slack), set())
     at = focus(value, probe.expected)
@@ -234,8 +234,8 @@ def judge(probe, outcome, coerce, predict, explain_error, explain_shape):
                   actual=show(value, at))
     # 在这一项上本来就得出期望值的写法（例如只写错了损失、而这一项的损失恰好不受影响）解释不了这一项为什么没过
     explains = [(hint, wrong_value) for hint, wrong_value in wrong
-                if not similar(probe.expected, wrong_value, probe.slack)]
-    return case, safely(lambda: matching(value, explains, probe.slack), ()), set()
+                if not same_values(probe.expected, wrong_value, probe.slack)]
+    return case, safely(lambda: mistakes_matching(value, explains, probe.slack), ()), set()
 
 
 def safely(compute, otherwise):
@@ -253,7 +253,7 @@ def ruled_out(passed, wrong, slack=0.0):
     """读者通过了这一项：在这一项上每种写法都会出错的那些错误（的 key），就不是读者犯的。"""
     keys = {hint.key for hint, _ in wrong}
     return {key for key in keys
-            if not any(similar(passed, value, slack) for hint, value in wrong if hint.key == key)}
+            if not any(same_values(passed, value, slack) for hint, value in wrong if hint.key == key)}
 
 
 # ---- 整理返回值：(值, None)，或 (None, 问题) ----
@@ -322,15 +322,15 @@ def _values_right(value, expected):
         arr = np.asarray(value, dtype=np.float64)
     except Exception:
         return False
-    return arr.shape == expected.shape and close(arr, expected)
+    return arr.shape == expected.shape and passes(arr, expected)
 
 
 # ---- 比较 ----
 
-def close(actual, expected, slack=0.0):
+def passes(actual, expected, slack=0.0):
     """通过的标准：全部有限，且 np.allclose(actual, expected, rtol=RTOL, atol=ATOL + slack)。"""
     if isinstance(expected, tuple):
-        return all(close(a, e, slack) for a, e in zip(actual, expected, strict=True))
+        return all(passes(a, e, slack) for a, e in zip(actual, expected, strict=True))
     with np.errstate(all="ignore"):
         a = np.asarray(actual, dtype=np.float64)
         return bool(np.isfinite(a).all() and np.allclose(a, expected, rtol=RTOL, atol=ATOL + slack))
@@ -347,27 +347,27 @@ def magnitude(values):
     return 0.0
 
 
-def similar(actual, wrong, slack=0.0):
+def same_values(actual, wrong, slack=0.0):
     """actual 是否就是某个错误写法的结果（NaN 与 NaN、inf 与 inf 算相同；一组值逐个比，ANY 的部分不管）。
-    slack 同 :func:`close`：通过时用的余地，比较错误写法时也用它。"""
+    slack 同 :func:`passes`：通过时用的余地，比较错误写法时也用它。"""
     if isinstance(wrong, tuple):
         return isinstance(actual, tuple) and len(actual) == len(wrong) and \
-            all(w is ANY or similar(a, w, slack) for a, w in zip(actual, wrong, strict=True))
+            all(w is ANY or same_values(a, w, slack) for a, w in zip(actual, wrong, strict=True))
     with np.errstate(all="ignore"):
         a, w = np.asarray(actual, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
         return a.shape == w.shape and bool(np.allclose(a, w, rtol=RTOL, atol=ATOL + slack, equal_nan=True))
 
 
-def matching(actual, wrong, slack=0.0):
+def mistakes_matching(actual, wrong, slack=0.0):
     """[(Hint, 那种错误写法的结果)] 里结果与 actual 相同的那些 Hint（同一种错误只列一次）。"""
-    return tuple({hint.key: hint for hint, value in wrong if similar(actual, value, slack)}.values())
+    return tuple({hint.key: hint for hint, value in wrong if same_values(actual, value, slack)}.values())
 
 
 def describe(actual, expected, slack=0.0):
     """没通过时的一句话：哪里含 nan/inf，或哪个下标差得最多。"""
     if isinstance(expected, tuple):
         parts = [f"{name}：{describe(a, e)}" for name, a, e in zip(names(expected), actual, expected, strict=True)
-                 if not close(a, e, slack)]
+                 if not passes(a, e, slack)]
         return "；".join(parts)
     a = np.asarray(actual, dtype=np.float64)
     for bad, word in ((np.isnan(a), "nan"), (np.isinf(a), "inf")):

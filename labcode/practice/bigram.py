@@ -7,7 +7,7 @@ from ..bigram import count_matrix, count_weights, loss_and_grad, loss_and_grad_f
 from ..embedding import _embedding_backward, embedding_backward
 from ..probability import cross_entropy, log_softmax, softmax
 from . import hints
-from .battery import ANY, Probe, as_loss_and_grad, close, draws, run, several_numbers
+from .battery import ANY, Probe, as_loss_and_grad, draws, passes, run, several_numbers
 from .embedding import kept_one_copy
 from .gradient import raised_in_batch
 from .probability import loss_mistakes
@@ -87,7 +87,7 @@ def _bigram_loss_shape(probe, value):
     if rows is None:
         return None
     W, xs, ys = probe.args
-    if rows.shape == xs.shape and close(rows, cross_entropy(W[xs].astype(np.float64), ys, reduction="none")):
+    if rows.shape == xs.shape and passes(rows, cross_entropy(W[xs].astype(np.float64), ys, reduction="none")):
         return "你返回的是每个训练对的损失，loss 是它们的平均：取 .mean()"
     return "loss 是一个数：N 个训练对上 -ln p 的平均"
 

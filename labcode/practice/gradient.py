@@ -8,7 +8,7 @@ import numpy as np
 from ..gradients import numerical_grad
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from . import hints
-from .battery import ATOL, RTOL, Probe, as_array, as_number, close, draws, run, several_numbers
+from .battery import ATOL, RTOL, Probe, as_array, as_number, draws, passes, run, several_numbers
 from .probability import ONE_VECTOR, loss_mistakes, off_the_end, overflow_error, overflowed, random_targets
 from .text import show
 
@@ -164,10 +164,10 @@ def _mean_loss_shape(probe, value):
     logits, targets = probe.args
     valid = targets != IGNORE
     per_target = cross_entropy(logits.astype(np.float64), targets, reduction="none")
-    if rows.shape == targets.shape and close(rows[valid], per_target[valid]):
+    if rows.shape == targets.shape and passes(rows[valid], per_target[valid]):
         return ("你返回的是每个位置的损失。平均只算有效目标：把有效位置的损失加起来，再除以有效目标的个数 valid.sum()"
                 "（直接 .mean() 会把被忽略的位置也算进分母）")
-    if rows.shape == (valid.sum(),) and close(rows, per_target[valid]):
+    if rows.shape == (valid.sum(),) and passes(rows, per_target[valid]):
         return "你返回的是每个有效目标的损失，再取它们的平均 .mean() 就对了"
     return "平均损失是一个数：有效目标上的损失之和，除以有效目标的个数 valid.sum()"
 

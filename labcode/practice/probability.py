@@ -5,7 +5,7 @@ import numpy as np
 
 from ..probability import cross_entropy, log_softmax, logsumexp, softmax
 from . import hints
-from .battery import Probe, as_array, as_number, close, draws, run, several_numbers
+from .battery import Probe, as_array, as_number, draws, passes, run, several_numbers
 from .text import show
 
 SEED = 1  # 随机分数的种子：不给 seed 时每次检查都是同样几组数，报告逐字相同
@@ -211,7 +211,7 @@ def _cross_entropy_shape(probe, value):
     row = several_numbers(value)
     if row is None:
         return None
-    if row.shape == z.shape and close(row[y], probe.expected):
+    if row.shape == z.shape and passes(row[y], probe.expected):
         return "你返回的是每个候选的 -ln p，损失只要真实目标那一项：在末尾取 [y]（不是 .sum() 或 .mean()）"
     return "损失是一个数，只看真实目标 y：loss = logsumexp(z) - z[y]"
 

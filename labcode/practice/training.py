@@ -9,7 +9,7 @@ import numpy as np
 
 from ..bigram import NAMES_LR, bigram_data, loss_and_grad, loss_and_grad_from_counts, names_data
 from . import hints
-from .battery import Probe, Returned, as_array, draws, run, similar
+from .battery import Probe, Returned, as_array, draws, run, same_values
 from .text import show
 
 
@@ -115,9 +115,9 @@ def _length_problem(losses, want):
     steps = want.size - 1
     head = f"losses：应有 steps + 1 = {want.size} 个数（出发点的损失，和每次更新之后的损失），收到 {losses.size} 个"
     if losses.size == steps and steps > 0:
-        if similar(losses, want[1:]):
+        if same_values(losses, want[1:]):
             return head + "：少了出发点（更新之前）的损失"
-        if similar(losses, want[:-1]):
+        if same_values(losses, want[:-1]):
             return head + ("：前几个都对，少了最后一次更新之后的损失（循环结束后还要再记一次；"
                            "如果循环只走了 steps - 1 步，W 也少更新了一次）")
     return head

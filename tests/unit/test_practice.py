@@ -935,11 +935,11 @@ def test_each_mistake_the_checkers_predict_is_named_when_a_reader_makes_exactly_
 def _same_args(args, probe_args):
     """The arguments of one case (copies of its arrays; functions compared by their code: the battery makes its
     functions afresh on every check)."""
-    from labcode.practice.battery import similar
+    from labcode.practice.battery import same_values
 
     def same(a, b):
         if isinstance(b, np.ndarray):
-            return similar(a, b)
+            return same_values(a, b)
         return getattr(a, "__code__", a) == getattr(b, "__code__", b)
     return all(same(a, b) for a, b in zip(args, probe_args, strict=True))
 
