@@ -16,7 +16,7 @@ import html
 import io
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ WHOLE_ALT = ("课程全图。前向：编号 ids 在嵌入表 E 里各查出一�
 
 @dataclass(frozen=True)
 class Node:
-    lane: object
+    lane: str | int             # "op"，或 0、1、2 道
     step: float
     lines: tuple
     kind: str = "quantity"      # 取值：quantity | param | label | update
@@ -109,7 +109,7 @@ EDGES = {
 
 @dataclass(frozen=True)
 class Layout:
-    """One arrangement: where lanes and steps go, and how big boxes are (in px, the SVG's units)."""
+    """一种排法：各道和各步放在哪里，方框多大（单位是像素，即 SVG 的单位）。"""
     name: str
     width: float
     height: float
@@ -119,16 +119,16 @@ class Layout:
     sizes: dict                 # 节点的键 -> (宽, 高)
     legend_at: tuple            # 图例第一行的 (x, y)
     legend_rows: int            # 1：排成一行；2：排成两行
-    places: dict = None         # 节点的键 -> (道, 步)：这种排法挪动的节点
+    places: dict = field(default_factory=dict)   # 节点的键 -> (道, 步)：这种排法挪动的节点
 
     def centre(self, lane, step):
         across, along = self.lanes[lane], self.step0 + step * self.pitch
         return (along, across) if self.name == "wide" else (across, along)
 
     def place(self, key):
-        """The centre of a node's box."""
+        """节点方框的中心。"""
         node = NODES[key]
-        return self.centre(*(self.places or {}).get(key, (node.lane, node.step)))
+        return self.centre(*self.places.get(key, (node.lane, node.step)))
 
 
 _BOX = (76, 42)                 # 排法里没写大小的方框（横排的前向量）
@@ -194,7 +194,7 @@ def _rect(layout, key):
 
 
 def _clip(rect, inside, outside, gap=3.0):
-    """The point where the segment from `inside` (the box centre) to `outside` leaves the box, plus a gap."""
+    """从 ``inside``（方框中心）到 ``outside`` 的线段穿出方框的点，再往外留 ``gap``。"""
     x, y, w, h = rect
     (x0, y0), (x1, y1) = inside, outside
     dx, dy = x1 - x0, y1 - y0
@@ -203,7 +203,7 @@ def _clip(rect, inside, outside, gap=3.0):
 
 
 def _edge_points(layout, key):
-    """The polyline of an edge: node ends clipped to their boxes; a feed line ends on its arrow's middle."""
+    """一条边的折线：两端在节点的方框边上截断；汇入线停在它汇入的那条箭头的中点。"""
     edge = EDGES[key]
     path, points = edge.path, []
     for item in path:
@@ -229,8 +229,7 @@ def _arrowhead(points, size=7.0):
 
 
 def _text_rows(layout, key):
-    """(text, font size, baseline offset from the box centre) for each line of a node. The narrow chips put a
-    parameter's name above its symbol, and the update on three lines."""
+    """节点每一行的 (文字, 字号, 基线相对方框中心的偏移)。窄排法里参数的名字放在符号上面，更新分三行写。"""
     node = NODES[key]
     lines = node.lines
     if layout.name == "narrow" and node.kind == "param":
@@ -249,10 +248,9 @@ def _text_rows(layout, key):
 # ---- 唯一的画法 ----
 
 def _figure(stage, layout=WIDE, *, svg=False):
-    """The map as a matplotlib Figure, one unit a pixel (72 dpi), y downwards; every artist's gid is "lc-" and its
-    part's key. A muted part is drawn at MUTED opacity, and this chapter's labels get a thin outline of ink (the
-    packaged font has no bold face). With ``svg=True`` the SVG's part groups do both (``_svg``): the opacity once per
-    group, and the words that stay text bold in the page's font."""
+    """课程全图的 matplotlib Figure：一个单位一个像素（72 dpi），y 向下；每个图元的 gid 是 "lc-" 加它所属部分的键。
+    变淡的部分用 MUTED 的不透明度画，本章的标签描一圈细墨线（随包的字体没有粗体）。``svg=True`` 时这两件事交给
+    SVG 的分组（``_svg``）：每组设一次不透明度，仍是文字的词用网页字体加粗。"""
     from matplotlib import patheffects
     from matplotlib.colors import to_rgba
     from matplotlib.figure import Figure
@@ -279,8 +277,7 @@ def _figure(stage, layout=WIDE, *, svg=False):
         return MUTED if state == "muted" and not svg else 1.0
 
     def text(x, y, content, size, state, key, ha="center"):
-        """One line of a label; maths ($…$) as outlines, the same in every output (a browser has no maths font),
-        words as text."""
+        """标签的一行：数学（$…$）画成轮廓，在每种输出里都一样（浏览器没有数学字体）；文字仍是文字。"""
         lit = state == "lit"
         prop = FontProperties(size=size)
         runs = [(run, i % 2 == 1) for i, run in enumerate(content.split("$")) if run]
@@ -360,14 +357,14 @@ _NUMBER = re.compile(r"-?\d+\.\d+")
 
 
 def _short_path(match):
-    """Path data on one line, to a tenth of a pixel (finer than any screen shows the map)."""
+    """路径数据写成一行，精确到十分之一像素（比任何屏幕显示这张图时都细）。"""
     rounded = _NUMBER.sub(lambda number: f"{float(number.group()):.1f}".removesuffix(".0"), match.group(1))
     return 'd="' + " ".join(rounded.split()) + '"'
 
 
 def _svg(stage, layout):
-    """The figure as an SVG to put inline in a page: no ids of its own (the page holds two maps), one group per
-    part (``data-part``) carrying its state, text in the site's fonts, the ink in ``currentColor``."""
+    """内嵌进网页的 SVG：不带自己的 id（一页里有两张图），每个部分一组（``data-part``），组上记着它的状态；
+    文字用网站的字体，墨色用 ``currentColor``。"""
     from .plots import figure_svg
 
     states = _states(stage)
