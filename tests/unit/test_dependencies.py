@@ -11,7 +11,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = ["labcode", "tests", "scripts", "_ext", "latex"]
-OPTIONAL = {"scipy"}  # tests/unit/test_practice.py compares with it only where it is installed
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)", re.M)
 
 
@@ -39,7 +38,7 @@ def third_party_imports() -> dict[str, list[str]]:
     """{module: distributions} for every module the project's code and notebooks import from outside itself."""
     sources = [p.read_text(encoding="utf-8") for folder in FOLDERS for p in (ROOT / folder).rglob("*.py")]
     sources += [code_cells(nb) for nb in sorted((ROOT / "book").glob("*.ipynb"))]
-    modules = set().union(*map(imported_modules, sources)) - set(sys.stdlib_module_names) - OPTIONAL
+    modules = set().union(*map(imported_modules, sources)) - set(sys.stdlib_module_names)
     distributions = importlib.metadata.packages_distributions()
     own = {p.parent.name if p.name == "__init__.py" else p.stem for folder in FOLDERS
            for p in (ROOT / folder).rglob("*.py")}
