@@ -10,7 +10,7 @@ finished page (text, headings, the tables of contents). A formula MathJax cannot
 The PDF handouts are not concerned: LaTeX typesets their formulas.
 
 MathJax 3 does not break an inline formula over lines, and a phone's line is short: a long inline formula
-(“0.5·0/4 + 0.5·(4+1)/(20+4) = 5/48 ≈ 0.1042”) would run off the line with its result. As TeX does on paper,
+(“0.5·0/4 + 0.5·(3+1)/(36+4) = 1/20 = 0.05”) would run off the line with its result. As TeX does on paper,
 such a formula may break after the sum before a relation (=, ≈, ≤ …) at its top level: it is typeset as one
 picture per piece (each later piece starting with its relation, spaced as in the whole), and the line may
 break between them (class `lc-math-lines`, scroll-cues.css).

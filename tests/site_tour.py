@@ -294,6 +294,9 @@ OVERFLOW = """() => {
                 problems.push(['cut off', where(el), el.clientWidth, el.scrollWidth]);
             } else if (!el.classList.contains('lc-scrolls') || mask === 'none') {
                 problems.push(['scrolls with no cue', where(el), el.clientWidth, el.scrollWidth]);
+            } else if (el.matches('div.math mjx-container') && el.clientWidth / el.scrollWidth >= 0.85) {
+                // scroll-cues.js sets a display formula at most 15 % too wide smaller (FIT_DOWN_TO)
+                problems.push(['a formula scrolls for its last symbols', where(el), el.clientWidth, el.scrollWidth]);
             }
         }
         const right = el.getBoundingClientRect().right;

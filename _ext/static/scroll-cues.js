@@ -8,8 +8,24 @@
 
   // An inline formula hiding this much or less hides only a glyph's overhang: faded, a lone “=” would turn white.
   const MATHS_SLACK = 3;
+  // A display formula at most this much too wide is set smaller to fit, rather than scrolled for its last symbols.
+  const FIT_DOWN_TO = 0.85;
+
+  // The picture's own size is set: its width is in ex, and neither a smaller font (the same rounded x-height) nor
+  // zoom (not applied to an inline <svg>) shrinks it reliably. Its viewBox scales the drawing with it.
+  function fit(box) {
+    const picture = box.querySelector(":scope > svg");
+    if (!picture) return;
+    picture.style.width = picture.style.height = "";
+    const ratio = box.clientWidth / box.scrollWidth;
+    if (ratio >= 1 || ratio < FIT_DOWN_TO) return;
+    const { width, height } = picture.getBoundingClientRect();
+    picture.style.width = `${Math.floor(width * ratio)}px`;
+    picture.style.height = `${height * Math.floor(width * ratio) / width}px`;
+  }
 
   function mark(box) {
+    if (box.matches("div.math mjx-container")) fit(box);
     const hidden = box.scrollWidth - box.clientWidth;
     const scrolls = hidden > (box.matches("span.math") ? MATHS_SLACK : 1) && box.clientWidth > 0;
     box.classList.toggle("lc-scrolls", scrolls);
