@@ -3,6 +3,7 @@ import json
 import math
 import re
 from collections import Counter
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -298,3 +299,14 @@ def test_the_chapter_ends_with_next_steps_and_full_references(notebook):
     out = printed(notebook)
     assert f"wte：50,257 × 768 = {50257 * 768:,} 个数" in out and f"{50257 ** 2:,} 个数" in out
     assert f"{4800 ** 4:,} 格" in out
+
+
+def test_the_answer_boxs_fold_quotes_the_boxs_own_answer(glued):
+    """The fold after the box glues its numbers from a counts matrix that fits the box; its answer is the box's
+    (which labcode computes from the box's own numbers, and the answer key prints as `exact`)."""
+    from notebook_outputs import book_boxes
+
+    [box] = [options for _, kind, options in book_boxes() if kind == "interpolated-prob"]
+    assert glued["ip_answer"] == box["exact"]
+    assert glued["ip_answer_dec"] == pytest.approx(float(Fraction(box["exact"])), rel=GLUED_REL)
+    assert glued["ip_bubu"] != glued["ip_answer"] and glued["ip_add_one"] == glued["ip_add_one_bu"]
