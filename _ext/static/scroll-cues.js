@@ -17,6 +17,7 @@
     const picture = box.querySelector(":scope > svg");
     if (!picture) return;
     picture.style.width = picture.style.height = "";
+    if (!box.clientWidth) return;   // not laid out (a closed fold): fitted when it opens
     const ratio = box.clientWidth / box.scrollWidth;
     if (ratio >= 1 || ratio < FIT_DOWN_TO) return;
     const { width, height } = picture.getBoundingClientRect();
@@ -25,7 +26,6 @@
   }
 
   function mark(box) {
-    if (box.matches("div.math mjx-container")) fit(box);
     const hidden = box.scrollWidth - box.clientWidth;
     const scrolls = hidden > (box.matches("span.math") ? MATHS_SLACK : 1) && box.clientWidth > 0;
     box.classList.toggle("lc-scrolls", scrolls);
@@ -45,8 +45,10 @@
 
   function start() {
     const boxes = document.querySelectorAll(SCROLLERS);
-    const resized = new ResizeObserver((entries) => entries.forEach((e) => mark(e.target)));
-    boxes.forEach((box) => { mark(box); resized.observe(box); });
+    // A formula is fitted when its box is laid out or resized, not while the reader scrolls it.
+    const measure = (box) => { if (box.matches("div.math mjx-container")) fit(box); mark(box); };
+    const resized = new ResizeObserver((entries) => entries.forEach((e) => measure(e.target)));
+    boxes.forEach((box) => { measure(box); resized.observe(box); });
     document.addEventListener("scroll", (event) => {
       if (event.target instanceof Element && event.target.classList.contains("lc-scrolls")) mark(event.target);
     }, { capture: true, passive: true });
