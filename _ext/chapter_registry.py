@@ -8,7 +8,8 @@ when something a chapter needs is missing (its facts below, its figures, its con
 Read from _toc.yml and the notebook itself: the order, the number (1, 2, … then A, … by the rules of book_layout),
 the title (the first heading), the file names, the page, the label prefix (ch2-, app-) and the course-map stage its
 map cell lights. From book/chapters.toml (FACTS), one table per notebook: what the notebook cannot say about itself
-because the notebook is checked against it, the kinds of answer box it must hold and how many “你来写” it asks for.
+because the notebook is checked against it, the kinds of answer box it must hold. Its “你来写” are the rows of the
+course package's exercise table (labcode/practice/exercises.py), which the grader also reads.
 
 The course package does not read this (the learner's kit has the wheel and the notebooks, no _toc.yml): labcode
 knows only the notebooks its hints link to (SECTION_CELLS in labcode/practice/report.py) and the stages of its
@@ -26,11 +27,12 @@ from pathlib import Path
 import yaml
 
 import book_layout
+from labcode.practice.exercises import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[1]
 TOC = ROOT / "_toc.yml"
 FACTS = ROOT / "book" / "chapters.toml"
-FACT_KEYS = {"answer_boxes", "you_write"}
+FACT_KEYS = {"answer_boxes"}
 COURSE_MAP = re.compile(r"""\bcourse_map\(\s*["']([\w-]+)["']""")
 
 
@@ -141,8 +143,8 @@ class Chapter:
 
     @property
     def you_write(self) -> int:
-        """How many “你来写” it asks for."""
-        return self._fact("you_write")
+        """How many “你来写” it asks for: its rows of labcode's exercise table (one exercise may ask for two functions)."""
+        return len({e.number for e in EXERCISES if e.notebook == self.notebook.name})
 
 
 @functools.cache

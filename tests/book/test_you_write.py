@@ -15,7 +15,7 @@ import labcode.practice
 from notebook_outputs import BOOK
 
 # How many “你来写” each chapter asks for (issue #17: two or three in a chapter that teaches a function) is the
-# registry's `you_write` (book/chapters.toml).
+# registry's `you_write`, the chapter's rows of labcode/practice/exercises.py.
 CHAPTERS = chapter_registry.chapters()
 SKELETON = re.compile(r'^def (my_\w+)\(.*\):\n    """.+?"""\n    raise NotImplementedError\("在这里写你的代码"\)$',
                       re.M | re.S)
