@@ -9,13 +9,6 @@ import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot, wri
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
 
-const SLIDERS = [
-  // trait, label, min, max, step (the readout shows the value in its shortest form)
-  ["alpha", "平滑 α", 0, 5, 0.1],
-  ["reg", "正则化 λ", 0, 0.1, 0.001],
-  ["lr", "学习率 η", 1, 100, 1],
-  ["temperature", "采样温度 τ", 0.1, 3, 0.05],
-];
 const MARGIN = { left: 52, right: 26, top: 12, bottom: 34 };
 
 // Ticks at round values (steps of 1, 2 or 5 times a power of ten), three to six of them on [lo, hi].
@@ -122,7 +115,8 @@ function build(model, el) {
 
   const controls = make("div", "lc-controls", root);
   const inputs = {};
-  for (const [name, text, min, max, step] of SLIDERS) {
+  const sliders = model.get("sliders");   // [trait, label, min, max, step], from Python's SLIDERS
+  for (const [name, text, min, max, step] of sliders) {
     const { input, out } = sliderRow(controls, { name: text, input: `bt-slider bt-${name}`,
                                                  out: `bt-val bt-${name}-val`, min, max, step, steppers: true });
     input.addEventListener("input", () => {
@@ -202,7 +196,7 @@ function build(model, el) {
   }
 
   function drawControls() {
-    for (const [name] of SLIDERS) {
+    for (const [name] of sliders) {
       const v = model.get(name);
       if (inputs[name].input.valueAsNumber !== v) inputs[name].input.value = String(v);
       inputs[name].out.textContent = short(v);

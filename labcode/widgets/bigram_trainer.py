@@ -56,6 +56,15 @@ def trainer_vocab(vocab, V):
     return check_vocab(vocab, first=BOUNDARY, size=V, of="counts")
 
 
+# 网页上的滑块：特性、标签、最小值、最大值、步长（范围之外的值照样能从 Python 设置，滑块停在端点）。
+SLIDERS = (
+    ("alpha", "平滑 α", 0.0, 5.0, 0.1),
+    ("reg", "正则化 λ", 0.0, 0.1, 0.001),
+    ("lr", "学习率 η", 1.0, 100.0, 1.0),
+    ("temperature", "采样温度 τ", 0.1, 3.0, 0.05),
+)
+
+
 # ---------------------------------------------------------------- 交互组件
 class BigramTrainer(FamilyWidget):
     """Bigram 训练器（交互组件）。训练在浏览器里进行（静态网页也能训练），Python 端也能用 labcode 训练。
@@ -89,6 +98,7 @@ class BigramTrainer(FamilyWidget):
     history = traitlets.List(traitlets.Float()).tag(sync=True)              # 每一步之前的损失
     max_name_len = traitlets.Int(MAX_NAME, read_only=True).tag(sync=True)
     seed_max = traitlets.Int(SEED_MAX, read_only=True).tag(sync=True)
+    sliders = traitlets.List(list(map(list, SLIDERS)), read_only=True).tag(sync=True)   # 网页上的滑块，见 SLIDERS
 
     @traitlets.default("counts")
     def _default_counts(self):

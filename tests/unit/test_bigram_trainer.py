@@ -139,7 +139,11 @@ def test_constants_are_defined_once_in_python_and_handed_to_the_page(names_train
     assert state["max_name_len"] == MAX_NAME and state["seed_max"] == SEED_MAX == 2**32 - 1
     page = (HERE / "bigram_trainer.js").read_text(encoding="utf-8")
     maths = (HERE / "maths.js").read_text(encoding="utf-8")
-    assert 'model.get("max_name_len")' in page and 'model.get("seed_max")' in page
+    assert 'model.get("max_name_len")' in page and 'model.get("seed_max")' in page and 'model.get("sliders")' in page
+    for name, _, lo, hi, step in state["sliders"]:     # each slider moves a checked trait and starts at its default
+        assert name in BigramTrainer.class_own_traits() and lo <= getattr(names_trainer, name) <= hi, name
+        assert lo < hi and 0 < step <= hi - lo and (hi - lo) / step == pytest.approx(round((hi - lo) / step)), name
+        assert f'"{name}", "' not in page, f"the {name} slider is still written in JS"
     assert str(MAX_NAME) not in maths.split("export function sampleBigram")[1].split("\n")[0]
     assert "4294967" not in page
     w = bigram_trainer(seed=3).train(300)
