@@ -25,7 +25,7 @@ import book_layout
 import box_variants
 import chapter_registry
 from box_cells import notebook_boxes
-from box_formats import decimal_text, exact_text
+from box_latex import decimal_text, exact_text
 from box_variants import variant_text
 from labcode.practice.problems import Problem, box_problem, exact_form
 

@@ -4,7 +4,7 @@ once with xelatex; xdvipdfmx then writes each student's pages as a PDF of their 
 The preamble is the handouts' own: Sphinx writes it from the LaTeX settings of _config.yml (the same class,
 packages, geometry and latex/handout.sty as scripts/build_pdf.py's handouts), with latex/worksheet.sty added for
 what a worksheet has besides (a problem, room to write, its answer). The questions are the boxes' text in LaTeX
-(_ext/box_formats.py, as the handouts print a box), so paper, page and handout say the same.
+(_ext/box_latex.py, as the handouts print a box), so paper, page and handout say the same.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 
 import build_pdf
-from box_formats import answer_text, to_latex
+from box_latex import answer_text, to_latex
 from worksheet_plan import Item, Sheet
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,7 +27,7 @@ import book_layout
 import node_json
 import site_files
 from box_cells import TAG, read_call
-from box_formats import answer_text, to_latex
+from box_latex import answer_text, to_latex
 from labcode.practice.problems import TITLE, box_problem
 
 ROOT = Path(__file__).resolve().parents[2]

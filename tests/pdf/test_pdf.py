@@ -334,7 +334,7 @@ def test_deep_boxes_print_as_titled_asides(pdf_dir, chapter):
 def test_answer_boxes_are_blanks_for_students_and_answered_in_the_key(pdf_dir, chapter):
     """Each answer box of the chapter (_ext/answer_box) prints its question in every handout; the answer,
     computed from labcode at build time, only in the answer key, which also names the box's section."""
-    from box_formats import answer_text
+    from box_latex import answer_text
     from labcode.practice.problems import box_problem
     from notebook_outputs import book_boxes
 

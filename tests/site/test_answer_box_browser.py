@@ -19,7 +19,7 @@ import pytest
 
 import answer_box
 import chapter_registry
-from box_formats import answer_text
+from box_latex import answer_text
 from box_variants import variant, variant_text
 from labcode.practice.problems import KINDS, box_problem
 from notebook_outputs import book_boxes

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import answer_box
 import labcode
-from box_formats import answer_text, to_latex
+from box_latex import answer_text, to_latex
 from labcode.practice import problems
 from labcode.practice.problems import KINDS, ProblemError, box_problem, problem
 from labcode.widgets._family import STATIC
