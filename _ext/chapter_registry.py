@@ -143,7 +143,7 @@ class Chapter:
 
     @property
     def you_write(self) -> int:
-        """How many “你来写” it asks for: its rows of labcode's exercise table (one exercise may ask for two functions)."""
+        """How many “你来写” it asks for: its numbers in labcode's exercise table (one may ask for two functions)."""
         return len({e.number for e in EXERCISES if e.notebook == self.notebook.name})
 
 
