@@ -84,9 +84,11 @@ def test_a_tap_on_a_solutions_title_opens_it(phone):
     button = title.locator("button.toggle-button")
     assert button.get_attribute("aria-expanded") == "false"
     assert button.get_attribute("aria-label") == title.inner_text().strip()
-    box = title.bounding_box()
+    words, arrow = title.locator(".lc-title-text").bounding_box(), button.locator("svg").bounding_box()
     url = phone.url
-    phone.touchscreen.tap(box["x"] + 30, box["y"] + box["height"] / 2)   # on the words, far from the arrow
+    phone.touchscreen.tap(words["x"] + words["width"] / 2, words["y"] + words["height"] / 2)   # on the words
     phone.wait_for_function("b => b.getAttribute('aria-expanded') === 'true'", arg=button.element_handle())
     assert phone.url == url
     assert title.locator("xpath=..").locator(".cell").first.is_visible()
+    phone.touchscreen.tap(arrow["x"] + arrow["width"] / 2, arrow["y"] + arrow["height"] / 2)  # on the arrow's stroke
+    phone.wait_for_function("b => b.getAttribute('aria-expanded') === 'false'", arg=button.element_handle())
