@@ -198,7 +198,7 @@ class Kind:
     question: str
     label: str
     answer: Callable            # 由选项的值用 labcode 算出
-    tolerance: float
+    tolerance: float            # 绝对容差；概率的两种题答案常只有百分之几，容差 0.0001（答案册印 4 位小数）
     derived: Callable | None = None   # 题目里用到的其他文字，由选项的值得出（{V} = len(symbols)）
 
 
@@ -285,13 +285,13 @@ KINDS = {
         {"symbols": symbols, "counts": vector, "alpha": number, "prev": symbol, "next": symbol},
         "计数模型的词表只有{symbols}这 $V = {V}$ 个符号。前一个字是{prev}时，下一个字是这几个符号的次数依次为 "
         "{counts}。每个计数加 $α = {alpha}$ 平滑以后，下一个字是{next}的概率 $p̂$ 是多少？",
-        "概率 $p̂$", _smoothed, 0.001, lambda symbols, **_: {"V": str(len(symbols))}),
+        "概率 $p̂$", _smoothed, 0.0001, lambda symbols, **_: {"V": str(len(symbols))}),
     "interpolated-prob": Kind(
         {"symbols": symbols, "counts": vector, "targets": vector, "gamma": number, "prev": symbol, "next": symbol},
         "词表只有{symbols}这 $V = {V}$ 个符号。前一个字是{prev}时，下一个字是这几个符号的次数依次为 {counts}；"
         "整个训练集里，它们作后一个字的次数依次为 {targets}，共 $N = {N}$ 次。把计数概率和加一平滑的单字频率"
         "按 $γ = {gamma}$ 插值以后，下一个字是{next}的概率 $p$ 是多少？",
-        "概率 $p$", _interpolated, 0.001,
+        "概率 $p$", _interpolated, 0.0001,
         lambda symbols, targets, **_: {"V": str(len(symbols)), "N": str(int(sum(targets)))}),
     "mse-gradient": Kind(
         {"X": rows, "w": vector, "b": number, "y": vector},
@@ -308,7 +308,7 @@ HELP = ("可以写小数、分数（`2/3`）或算式（`ln(5/3)`、`e^2`；`log
 HELP_VECTOR = "向量写成 `[1/3, -1/2, 0.25]`，每个分量与答案相差不超过 {tolerance} 就算对。"
 HELP_SCALAR = "与答案相差不超过 {tolerance} 就算对。"
 # 最后说变体号：先讲怎样写答案，再讲怎样回到某一组数（练习纸上印的就是变体号）。
-HELP_VARIANT = ("“换一组数”出的每组数都有变体号，显示在标题旁（如“变体 7F3A”）；"
+HELP_VARIANT = ("“换一组数”给出的每组数都有变体号，显示在标题旁（如“变体 7F3A”）；"
                 "在框里写 `变体 7F3A`、点“核对”，就回到那一组数。")
 LABEL = re.compile(r"^[a-z][a-z0-9-]*$")
 

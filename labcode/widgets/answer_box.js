@@ -558,6 +558,7 @@ const KINDS = {
       let targets, next, gamma, values;
       do {
         targets = counts.map((c) => c + int(rand, 0, 6));
+        targets[0] = Math.max(targets[0], 1);   // every idiom ends with ".": it is a next symbol at least once
         next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
         gamma = pick(rand, [0.5, 0.8, 0.9]);
         const prev = pick(rand, letters);

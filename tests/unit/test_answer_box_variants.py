@@ -67,10 +67,12 @@ def test_forgetting_the_add_one_of_the_unigram_never_gives_the_right_answer(page
 
 def test_the_previous_characters_count_as_the_next_one_is_its_rows_total(page_draws):
     """Chapter 5's box: in idioms each character is once the previous and once the next character, so the row
-    shown (what follows the previous character) sums to that character's own count as a next character."""
+    shown (what follows the previous character) sums to that character's own count as a next character; and "."
+    ends every idiom."""
     drawn = [p.values for (kind, _, _), p in page_draws if kind == "interpolated-prob"]
     for v in drawn:
         assert v["targets"][v["symbols"].index(v["prev"])] == sum(v["counts"]), v
+        assert v["targets"][0] >= 1, v         # every idiom ends with ".", so "." is a next symbol at least once
     book = [options for _, kind, options in book_boxes() if kind == "interpolated-prob"]
     assert book
     for options in book:
