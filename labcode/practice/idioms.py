@@ -31,14 +31,14 @@ def _interpolated_cases(seed):
         ("有一行没有计数：整个退回单字频率", empty_row, np.array([0, 2, 1, 2, 0]), np.array([1, 0, 2, 2, 2]), 0.3),
         ("有一个字从没作过后一个字", unseen_column, np.array([0, 2, 1]), np.array([1, 1, 0]), 0.7),
         ("γ = 0：只看单字频率", *random_case(5, 12, 0.5, 0.0)),
-        ("随机计数（V = 6），30 个字符对，γ = 0.8", *random_case(6, 30, 0.6, 0.8)),
+        ("随机计数（V = 6），30 个字对，γ = 0.8", *random_case(6, 30, 0.6, 0.8)),
         ("稀疏的大词表（V = 40），其中有没见过的字对", *random_case(40, 50, 0.05, 0.4)),
         ("γ = 1：只在见过的字对上，就是计数概率", seen, rows[picked], columns[picked], 1.0),
     ]
 
 
 def check_interpolated_nll(fn, *, seed=None):
-    """检查读者写的插值模型 ``fn(C, xs, ys, gamma)``，它返回字符对 (xs, ys) 上的平均负对数似然（一个数）。
+    """检查读者写的插值模型 ``fn(C, xs, ys, gamma)``，它返回字对 (xs, ys) 上的平均负对数似然（一个数）。
 
     C 形状 (V, V)，C[i, j] 是训练集里“前一个字是 i、后一个字是 j”的次数；xs、ys 形状 (N,)；0 ≤ gamma ≤ 1。
     p(y | x) = γ C_xy / n_x + (1 − γ) p̂(y)，p̂ = (C.sum(axis=0) + 1) / (C.sum() + V)；n_x = 0 的行只用 p̂(y)。

@@ -148,8 +148,11 @@ class CheckResult:
     def __repr__(self):
         if self.not_written:
             return f"<CheckResult {self.check}: 还没写>"
-        state = "通过" if self.passed else "没通过"
-        return f"<CheckResult {self.check}: {state} {len(self.cases) - len(self.failures)}/{len(self.cases)}>"
+        # 一行里说清“几项里通过了几项”（“没通过 1/7”会被读成“1 项没过”），并告诉读者怎样看完整报告。
+        passed, total = len(self.cases) - len(self.failures), len(self.cases)
+        if self.passed:
+            return f"<CheckResult {self.check}: 通过（{total} 项全部通过）>"
+        return f"<CheckResult {self.check}: 没通过（{total} 项里通过 {passed} 项；print() 看完整报告）>"
 
     def _repr_pretty_(self, printer, cycle):
         # IPython 的纯文本视图（终端、PDF 讲义）给出完整报告；repr() 仍是一行。

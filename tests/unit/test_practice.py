@@ -1283,7 +1283,7 @@ def test_a_failing_report_shows_the_first_failure_with_input_expected_actual_and
     assert [case.name for case in failed] == ["分数都很大 [1000, 1001, 1002]", "分数都很负 [-1000, -1001, -1002]",
                                               "跨度很大 [-1000, 0, 1000]"]
     assert all(case.mistake.key == "no_max_shift" and case.message for case in failed)
-    assert repr(result) == "<CheckResult check_softmax: 没通过 9/12>"
+    assert repr(result) == "<CheckResult check_softmax: 没通过（12 项里通过 9 项；print() 看完整报告）>"
 
 
 def test_the_html_report_escapes_and_links():
@@ -1304,7 +1304,7 @@ def test_a_passing_report_lists_every_case_and_the_tolerance():
     assert text.splitlines()[0] == f"check_mean_loss：通过（全部 {len(result.cases)} 项）"
     assert all(case.name in text for case in result.cases)
     assert "比较标准" in text and "float32" in text
-    assert repr(result) == f"<CheckResult check_mean_loss: 通过 {len(result.cases)}/{len(result.cases)}>"
+    assert repr(result) == f"<CheckResult check_mean_loss: 通过（{len(result.cases)} 项全部通过）>"
 
 
 def test_the_central_difference_report_does_not_promise_that_float32_passes():
