@@ -265,16 +265,35 @@ def print_spacing(app, doctree, docname) -> None:
     """Space between Chinese and Latin words where xeCJK loses it.
 
     A link starts with a PDF annotation that hides its first letter from xeCJK: “也就是 softmax” printed
-    as “也就是softmax”. The glue goes inside the link. In section headings the space before maths is lost
-    the same way (“损失是ln V”).
+    as “也就是softmax”. The glue goes inside the link. In titles (of sections and of exercises) the space before
+    maths is lost the same way (“损失是ln V”, “挑选α”).
     """
     for ref in list(doctree.findall(nodes.reference)):
         _space_from_cjk(ref, "\\hspace{0.25em}", inside=True)
     for title in list(doctree.findall(nodes.title)):
-        if isinstance(title.parent, nodes.section):
-            for maths in list(title.findall(nodes.math)):
-                if maths.parent is title:
-                    _space_from_cjk(maths, "\\texorpdfstring{\\hspace{0.25em}}{ }", inside=False)
+        for maths in list(title.findall(nodes.math)):
+            if maths.parent is title:
+                _space_from_cjk(maths, "\\texorpdfstring{\\hspace{0.25em}}{ }", inside=False)
+
+
+UNKNOWN = "□"   # the book's token for a character outside the vocabulary (chapter 5)
+
+
+def unknown_token(app, doctree, docname) -> None:
+    """Each □ of the text (not of code or a formula) as `\\handoutunknown`, on a light ground as on the site: a bare
+    □ reads as a character the font lacks."""
+    for text in list(doctree.findall(nodes.Text)):
+        if UNKNOWN not in text or _inside(text, lambda parent: isinstance(parent, VERBATIM)):
+            continue
+        pieces = []
+        for k, part in enumerate(text.astext().split(UNKNOWN)):
+            if k:
+                pieces.append(nodes.raw("", "\\handoutunknown{}", format="latex"))
+            if part:
+                pieces.append(nodes.Text(part))
+        parent = text.parent
+        index = next(i for i, child in enumerate(parent.children) if child is text)   # by identity
+        parent[index:index + 1] = pieces
 
 
 # “练习 4.7”, “图 4.2”, “表 A.1”, “第 4 章”, “附录 B”: the word and its number on one line. A no-break space, which
@@ -517,7 +536,7 @@ def add_widget_notes(doctree) -> None:
 def for_print(app, doctree, docname) -> None:
     """The steps above, in this order, on every LaTeX document (the site's pages are left untouched)."""
     if app.builder.name == "latex":
-        for step in (cut_to_mode, wrap_chapter, tall_figures, print_spacing, tie_numbers, breakable_code,
+        for step in (cut_to_mode, wrap_chapter, tall_figures, print_spacing, unknown_token, tie_numbers, breakable_code,
                      aligned_table_cells, glossary_entries_whole, appendix_titles):
             step(app, doctree, docname)
 

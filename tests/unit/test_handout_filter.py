@@ -58,6 +58,27 @@ def test_a_figure_number_keeps_its_space_before_chinese():
     assert paragraph[2].astext() == "把这件事画了出来"
 
 
+def test_maths_in_an_exercise_title_keeps_its_space_before_chinese():
+    title = nodes.title("", "", nodes.Text("练习 4.5（挑选 "), nodes.math("", "\\alpha"), nodes.Text("：训练集）"))
+    exercise = nodes.admonition()            # not a section: the title of an exercise loses the space too
+    exercise += title
+    doc = nodes.document(None, None)
+    doc += exercise
+    handout_filter.print_spacing(None, doc, "page")
+    assert title[0].astext() == "练习 4.5（挑选" and isinstance(title[1], nodes.raw)
+    assert "hspace" in title[1].astext() and isinstance(title[2], nodes.math)
+
+
+def test_the_unknown_token_is_marked_in_text_but_not_in_code():
+    paragraph = nodes.paragraph("", "", nodes.Text("记作“□”，□ 那一行"), nodes.literal("□", "□"))
+    doc = nodes.document(None, None)
+    doc += paragraph
+    handout_filter.unknown_token(None, doc, "page")
+    assert [type(n).__name__ for n in paragraph] == ["Text", "raw", "Text", "raw", "Text", "literal"]
+    assert paragraph[1].astext() == "\\handoutunknown{}" and paragraph[2].astext() == "”，"
+    assert paragraph[5].astext() == "□"
+
+
 def _cell_output(text: str) -> nodes.container:
     output = nodes.container(classes=["cell_output"])
     output += nodes.literal_block(text, text)
