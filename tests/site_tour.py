@@ -85,6 +85,19 @@ PHONE_CHECKS = """() => ({
     }).map(caption => caption.innerText.trim()),
 })"""
 
+# Code in an exercise, a solution or a fold keeps most of the column (boxes inside boxes must not eat it); measured
+# with the code shown and every fold open.
+CRAMPED_CODE = """() => {
+    const article = document.querySelector('.bd-article');
+    if (!article) return [];
+    const style = getComputedStyle(article);
+    const column = article.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return [...article.querySelectorAll('pre')]
+        .filter(pre => pre.getClientRects().length && pre.closest('.admonition, details') && !pre.closest('li'))
+        .filter(pre => pre.getBoundingClientRect().width < 0.85 * column)      // (a list's indent is its own)
+        .map(pre => `${pre.textContent.trim().slice(0, 30)}: ${Math.round(pre.getBoundingClientRect().width)} px`);
+}"""
+
 WIDGET_CONTRAST = """(root) => {
     const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number);
                            return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
@@ -195,6 +208,7 @@ def _check(page, width: int) -> dict:
             record["phone"] = page.evaluate(PHONE_CHECKS)
             record["nav"] = _phone_nav(page)
             record["overflow"] = _with_code_shown(page, OVERFLOW)
+            record["cramped_code"] = _with_code_shown(page, CRAMPED_CODE)
             record["small_targets"] = _with_code_shown(page, SMALL_TARGETS)
             record["images"] = _with_code_shown(page, IMAGES)
             record["covering"] = page.evaluate(COVERING)

@@ -11,7 +11,7 @@ import chapter_registry
 CHAPTERS = [c.page for c in chapter_registry.chapters()]
 
 
-def test_table_first_columns_captions_and_inline_code_fit_a_phone(site_tour):
+def test_table_first_columns_captions_inline_code_and_code_in_boxes_fit_a_phone(site_tour):
     visits = site_tour["360"]
     assert set(CHAPTERS) <= set(visits)
     squeezed = {path: v["phone"]["squeezed"] for path, v in visits.items() if v["phone"]["squeezed"]}
@@ -20,6 +20,8 @@ def test_table_first_columns_captions_and_inline_code_fit_a_phone(site_tour):
     assert wide == {}, f"inline code wider than the screen at 360 px: {wide}"
     captions = {path: v["phone"]["captions"] for path, v in visits.items() if v["phone"]["captions"]}
     assert captions == {}, f"captions of scrolling tables cut off or faded at 360 px: {captions}"
+    cramped = {path: v["cramped_code"] for path, v in visits.items() if v["cramped_code"]}
+    assert cramped == {}, f"code in a box given less than 85 % of the column at 360 px: {cramped}"
 
 
 def test_nothing_is_cut_off_and_what_scrolls_shows_it(site_tour):
