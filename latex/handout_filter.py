@@ -276,21 +276,28 @@ def print_spacing(app, doctree, docname) -> None:
                 _space_from_cjk(maths, "\\texorpdfstring{\\hspace{0.25em}}{ }", inside=False)
 
 
-UNKNOWN = "□"   # the book's token for a character outside the vocabulary (chapter 5)
+# Marks of the text printed by LaTeX commands:
+# - □, the book's token for a character outside the vocabulary (chapter 5), on a light ground as on the site: a bare
+#   □ reads as a character the font lacks;
+# - an arrow between words (“分数 → softmax → 损失”) with the same space on both sides: xeCJK sets arrows as
+#   Chinese, so it drops the space next to a Chinese character and keeps the one next to a Latin word.
+PRINT_MARKS = {"□": "\\handoutunknown{}", " → ": "\\texorpdfstring{\\hspace{0.25em}→\\hspace{0.25em}}{ → }"}
+PRINT_MARK = re.compile("|".join(map(re.escape, PRINT_MARKS)))
 
 
-def unknown_token(app, doctree, docname) -> None:
-    """Each □ of the text (not of code or a formula) as `\\handoutunknown`, on a light ground as on the site: a bare
-    □ reads as a character the font lacks."""
+def print_marks(app, doctree, docname) -> None:
+    """Each mark of PRINT_MARKS in the text (not in code or a formula) as its LaTeX command."""
     for text in list(doctree.findall(nodes.Text)):
-        if UNKNOWN not in text or _inside(text, lambda parent: isinstance(parent, VERBATIM)):
+        if not PRINT_MARK.search(text) or _inside(text, lambda parent: isinstance(parent, VERBATIM)):
             continue
-        pieces = []
-        for k, part in enumerate(text.astext().split(UNKNOWN)):
-            if k:
-                pieces.append(nodes.raw("", "\\handoutunknown{}", format="latex"))
-            if part:
-                pieces.append(nodes.Text(part))
+        pieces, at = [], 0
+        for match in PRINT_MARK.finditer(text.astext()):
+            if match.start() > at:
+                pieces.append(nodes.Text(text.astext()[at:match.start()]))
+            pieces.append(nodes.raw("", PRINT_MARKS[match.group(0)], format="latex"))
+            at = match.end()
+        if at < len(text.astext()):
+            pieces.append(nodes.Text(text.astext()[at:]))
         parent = text.parent
         index = next(i for i, child in enumerate(parent.children) if child is text)   # by identity
         parent[index:index + 1] = pieces
@@ -536,7 +543,7 @@ def add_widget_notes(doctree) -> None:
 def for_print(app, doctree, docname) -> None:
     """The steps above, in this order, on every LaTeX document (the site's pages are left untouched)."""
     if app.builder.name == "latex":
-        for step in (cut_to_mode, wrap_chapter, tall_figures, print_spacing, unknown_token, tie_numbers, breakable_code,
+        for step in (cut_to_mode, wrap_chapter, tall_figures, print_spacing, print_marks, tie_numbers, breakable_code,
                      aligned_table_cells, glossary_entries_whole, appendix_titles):
             step(app, doctree, docname)
 

@@ -69,14 +69,15 @@ def test_maths_in_an_exercise_title_keeps_its_space_before_chinese():
     assert "hspace" in title[1].astext() and isinstance(title[2], nodes.math)
 
 
-def test_the_unknown_token_is_marked_in_text_but_not_in_code():
-    paragraph = nodes.paragraph("", "", nodes.Text("记作“□”，□ 那一行"), nodes.literal("□", "□"))
+def test_the_unknown_token_and_arrows_are_marked_in_text_but_not_in_code():
+    paragraph = nodes.paragraph("", "", nodes.Text("记作“□”，□ 那一行；分数 → softmax"), nodes.literal("□ → ", "□ → "))
     doc = nodes.document(None, None)
     doc += paragraph
-    handout_filter.unknown_token(None, doc, "page")
-    assert [type(n).__name__ for n in paragraph] == ["Text", "raw", "Text", "raw", "Text", "literal"]
+    handout_filter.print_marks(None, doc, "page")
+    assert [type(n).__name__ for n in paragraph] == ["Text", "raw", "Text", "raw", "Text", "raw", "Text", "literal"]
     assert paragraph[1].astext() == "\\handoutunknown{}" and paragraph[2].astext() == "”，"
-    assert paragraph[5].astext() == "□"
+    assert paragraph[4].astext() == " 那一行；分数" and "{\\hspace{0.25em}→\\hspace{0.25em}}" in paragraph[5].astext()
+    assert paragraph[6].astext() == "softmax" and paragraph[7].astext() == "□ → "
 
 
 def _cell_output(text: str) -> nodes.container:
