@@ -168,6 +168,8 @@ def test_interpolation_is_chosen_on_the_dev_set_and_beats_add_alpha_on_the_test_
     assert glued["zh_interp_dev"] == pytest.approx(b["dev_loss"][b["best"]], rel=1e-9)
     assert glued["zh_interp_test"] == pytest.approx(b["test"], rel=1e-9)
     assert glued["zh_interp_gain"] == pytest.approx(zh_split["test"] - b["test"], rel=1e-9)
+    fit = b["model"].nll(b["train"], b["best"])          # the prose compares each model with its own training loss
+    assert glued["zh_interp_fit"] == pytest.approx(fit, rel=1e-9) and b["test"] - fit > 1
     assert zh_split["dev_loss"][zh_split["best"]] - b["dev_loss"][b["best"]] > 0.2     # "低了一截"
     assert zh_split["test"] - b["test"] > 0.2
 
@@ -232,6 +234,8 @@ def test_the_network_trains_on_a_capped_vocabulary_and_rare_rows_lag(zh, noteboo
     smallest = np.argsort(-n, kind="stable")[-2:]
     assert gap[n.argmax()] < 1e-3 and gap[smallest].min() > 0.1       # the largest row is there, the smallest lag
     assert glued["net_small_gap"] == pytest.approx(gap[smallest].min())
+    # the two printed rows are two of the rows tied for the fewest pairs; the prose says how many tie
+    assert glued["net_min_n"] == n.min() and glued["net_min_rows"] == np.sum(n == n.min()) >= 2
     _, names_run = bigram.train(np.zeros(NAMES_C.shape), NAMES_C, lr=bigram.NAMES_LR, steps=1000)
     names_gap = names_run[-1] - bigram.count_nll(NAMES_C)
     assert glued["names_gap_1000"] == pytest.approx(names_gap) and names_gap < (losses[-1] - best) / 100
@@ -247,6 +251,7 @@ def test_sampled_idioms_are_counted_honestly(zh, notebook, glued):
         assert (f"τ = {tau}：平均 {np.mean([len(w) for w in made]):.1f} 个字，四个字的 {four} 条，"
                 f"真成语 {hits} 条，\n  写满 20 个字被截断的 {cut} 条\n" + shown_samples) in text
         assert four < 250 and hits < 25                                     # mostly not four characters, rarely real
+        assert glued[f"zh_real_{tau:g}".replace(".", "")] == hits         # the prose says them (cut off on a phone)
     assert re.search(r"τ = 1\.0：.*\n  写满.*\n    [\u4e00-\u9fff]{2,}", text)          # Chinese samples are printed
     rows = zh["C"][zh["C"].sum(axis=1) > 0]
     # "." alone at the top of its row: argmax gives "." (index 0) for ties too, so ties are counted out
@@ -279,14 +284,15 @@ def test_the_home_pages_table_is_referred_to_not_repeated(notebook):
     assert "top_next" not in code and "{doc}`首页 </intro>`" in prose
 
 
-# --- 下一步: what to read next, at the end of the chapter --------------------------------------------------------
+# --- 下一步: what to read next, right before the summary (练习 stays the last section, as in every chapter) ---------
 
-def test_the_chapter_ends_with_next_steps_and_full_references(notebook):
+def test_next_steps_come_before_the_summary_with_full_references(notebook):
     sections = [m for c in notebook["cells"] if c["cell_type"] == "markdown"
                 for m in re.findall(r"^\((ch5-[a-z-]+)\)=\n## ", "".join(c["source"]), re.M)]
-    assert sections[-1] == "ch5-next"
+    assert sections[-3:] == ["ch5-next", "ch5-summary", "ch5-exercises"], sections
     start = next(i for i, c in enumerate(notebook["cells"]) if "(ch5-next)=" in "".join(c["source"]))
-    text = "\n".join("".join(c["source"]) for c in notebook["cells"][start:])
+    end = next(i for i, c in enumerate(notebook["cells"]) if "(ch5-summary)=" in "".join(c["source"]))
+    text = "\n".join("".join(c["source"]) for c in notebook["cells"][start:end])
     for citation in ["Yoshua Bengio, Réjean Ducharme, Pascal Vincent, Christian Jauvin.",
                      "A Neural Probabilistic Language Model. Journal of Machine Learning Research 3 (2003)",
                      "Attention Is All You Need", "Dzmitry Bahdanau, Kyunghyun Cho, Yoshua Bengio",
@@ -310,3 +316,16 @@ def test_the_answer_boxs_fold_quotes_the_boxs_own_answer(glued):
     assert glued["ip_answer"] == box["exact"]
     assert glued["ip_answer_dec"] == pytest.approx(float(Fraction(box["exact"])), rel=GLUED_REL)
     assert glued["ip_bubu"] != glued["ip_answer"] and glued["ip_add_one"] == glued["ip_add_one_bu"]
+
+
+def test_the_answer_boxs_fold_shows_a_short_check_and_glues_outside_it(notebook):
+    """In the fold: the explanation, then a check that only computes and prints lines a phone's column holds; the
+    glue calls are in a hidden cell right after the fold (a hidden cell inside a fold would be missing from the key)."""
+    cells = notebook["cells"]
+    end = next(i for i, c in enumerate(cells) if c.get("id") == "ch5-ab-interpolated-fold-end")
+    check, glue_cell = cells[end - 1], cells[end + 1]
+    assert check["cell_type"] == "code" and cells[end - 2]["cell_type"] == "markdown"
+    assert "glue(" not in "".join(check["source"]) and "remove-cell" not in check["metadata"].get("tags", [])
+    lines = "".join("".join(o.get("text", "")) for o in check["outputs"]).splitlines()
+    assert len(lines) >= 3 and max(map(len, lines)) <= 32, lines
+    assert glue_cell["metadata"].get("tags") == ["remove-cell"] and "glue(\"ip_answer\"" in "".join(glue_cell["source"])
