@@ -289,7 +289,13 @@ def test_a_near_miss_is_blamed_on_rounding_only_when_the_answer_needs_more_decim
         f'                            judge("gradient", {json.dumps(gradient)}, "[4/7, -5/7, 0.15]", 0.001)]));\n')
     assert not exact["ok"] and "很接近" in exact["message"] and "检查一下算术" in exact["message"], exact
     assert "多保留几位小数" not in exact["message"]
-    assert not rounded["ok"] and "多保留几位小数" in rounded["message"], rounded
+    assert not rounded["ok"] and "多保留几位小数（至少 3 位）" in rounded["message"], rounded
+    # The probability kinds' smaller tolerance asks for one more decimal: 0.0905 for 1/11 = 0.0909…
+    eleventh = {"symbols": [".", "a", "b"], "counts": [5, 0, 3], "alpha": 1, "prev": "a", "next": "a"}
+    finer, = run_page_script(tmp_path,
+        f'console.log(JSON.stringify([window.labAnswerBoxes.judge("smoothed-prob", {json.dumps(eleventh)}, '
+        f'"0.0905", 0.0001)]));\n')
+    assert not finer["ok"] and "多保留几位小数（至少 4 位）" in finer["message"], finer
 
 
 BOOK_SMOOTHED = {"symbols": [".", "a", "b", "c"], "counts": [3, 0, 5, 0], "alpha": 2, "prev": "a", "next": "a"}
