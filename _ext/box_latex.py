@@ -75,6 +75,8 @@ def answer_text(answer, exact: str | None = None) -> str:
     if exact is None:
         return f"≈ {decimal_text(answer)}"
     plain = _decimals(answer, 4, trim=True)
-    same = all(float(p.replace("−", "-")) == v for p, v in zip(plain, _components(answer), strict=True))
+    # up to the rounding of the arithmetic that gave v (0.5 · 4/25 is 0.08000000000000002)
+    same = all(abs(float(p.replace("−", "-")) - v) <= 1e-12 * max(1.0, abs(v))
+               for p, v in zip(plain, _components(answer), strict=True))
     plain = _join(answer, plain)                                          # same: no digit cut off
     return exact if exact == plain else f"{exact} = {plain}" if same else f"{exact} ≈ {decimal_text(answer)}"

@@ -398,6 +398,15 @@ const gradientPart = (z, y, k) => (k === y
   ? plus([probability(z, k), negative(leaf(1, "$1$"), "$−1$")], `$g_${k}$`, `$g_${k}$`)
   : probability(z, k, `$g_${k}$`));
 
+// Some list of words has these counts: a word starts and ends with ".", so "." is a next symbol once per word;
+// the words' last characters (rows other than "." and the row shown) hold the "." ends the row shown does not, and
+// the words' first characters (what "." is followed by) fit in the other columns.
+function wordsCanGive({ symbols, counts, targets, prev }) {
+  const others = targets.filter((_, j) => j !== 0 && symbols[j] !== prev);
+  return targets[0] >= 1 && targets[0] - counts[0] <= sum(others)
+    && targets[0] <= sum(targets.slice(1).map((t, j) => t - counts[j + 1]));
+}
+
 const IDIOM_CHARACTERS = [..."之不一人无可有以心大天生自如而"];   // common in the idioms, as the chapter's example
 const KINDS = {
   softmax: {
@@ -558,7 +567,6 @@ const KINDS = {
       let targets, next, gamma, values;
       do {
         targets = counts.map((c) => c + int(rand, 0, 6));
-        targets[0] = Math.max(targets[0], 1);   // every idiom ends with ".": it is a next symbol at least once
         next = rand() < 0.5 ? pick(rand, zero) : pick(rand, symbols);
         gamma = pick(rand, [0.5, 0.8, 0.9]);
         const prev = pick(rand, letters);
@@ -566,7 +574,7 @@ const KINDS = {
         // its row's total.
         targets[symbols.indexOf(prev)] = sum(counts);
         values = { symbols, counts, targets, gamma, prev, next };
-      } while (!slipsApart(this, values));
+      } while (!wordsCanGive(values) || !slipsApart(this, values));
       return { values, texts: rowTexts(values, { N: String(sum(targets)), counts: vector(counts),
                                                   targets: vector(targets), gamma: num(gamma) }) };
     },
@@ -636,9 +644,11 @@ for (const kind of Object.values(KINDS)) kind.solve = (v) => solved(kind.formula
 const list = (x) => (Array.isArray(x) ? x : [x]);
 // |a − b| ≤ tol for every component (with room for the rounding of tol itself: 1.99 is 10 × 0.001 from 2).
 const within = (a, b, tol) => a.length === b.length && a.every((v, k) => Math.abs(v - b[k]) <= tol * (1 + 1e-9));
+// Four decimals say v exactly (up to the rounding of the arithmetic that gave v: 0.5 · 4/25 is 0.08000000000000002).
+const fourPlaces = (v) => Math.abs(Number(fmt(v, 4)) - v) <= 1e-12 * Math.max(1, Math.abs(v));
 // "是 [4, 1]" when 4 decimals say it exactly (fewer printed), "约为 [0.0900, 0.2447, 0.6652]" when they round.
 const shown = (x) => {
-  const exact = list(x).every((v) => Number(fmt(v, 4)) === v);
+  const exact = list(x).every(fourPlaces);
   const text = list(x).map((v) => (exact ? String(v) : fmt(v, 4)).replace("-", "−"));
   return (exact ? "是 " : "约为 ") + (Array.isArray(x) ? `[${text.join(", ")}]` : text[0]);
 };
@@ -677,7 +687,7 @@ function judge(kind, values, text, tolerance) {
   if (why) message += why;
   else if (near) {
     // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
-    message += list(kind.solve(values)).every((v) => Number(fmt(v, 4)) === v)
+    message += list(kind.solve(values)).every(fourPlaces)
       ? "已经很接近了，但答案是能精确写出的数（也可以写成分数），不必四舍五入：再检查一下算术。"
       : `已经很接近了：中间步骤和答案都多保留几位小数（至少 ${Math.ceil(-Math.log10(tolerance))} 位）。`;
   }

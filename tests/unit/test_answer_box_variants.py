@@ -70,15 +70,18 @@ def test_the_previous_characters_count_as_the_next_one_is_its_rows_total(page_dr
     shown (what follows the previous character) sums to that character's own count as a next character; and "."
     ends every idiom."""
     drawn = [p.values for (kind, _, _), p in page_draws if kind == "interpolated-prob"]
-    for v in drawn:
-        assert v["targets"][v["symbols"].index(v["prev"])] == sum(v["counts"]), v
-        assert v["targets"][0] >= 1, v         # every idiom ends with ".", so "." is a next symbol at least once
     book = [options for _, kind, options in book_boxes() if kind == "interpolated-prob"]
     assert book
     for options in book:
         rest = {name: value for name, value in options.items() if name != "label"}
-        values = box_problem("interpolated-prob", options["label"], rest).values
-        assert values["targets"][values["symbols"].index(values["prev"])] == sum(values["counts"]), options
+        drawn.append(box_problem("interpolated-prob", options["label"], rest).values)
+    for v in drawn:
+        shown_row, t, c = v["symbols"].index(v["prev"]), v["targets"], v["counts"]
+        assert t[shown_row] == sum(c), v
+        assert t[0] >= 1, v         # every idiom ends with ".", so "." is a next symbol at least once
+        # ... whose ends come from rows with counts (the row shown, the others), whose starts fit the other columns
+        assert t[0] - c[0] <= sum(t[j] for j in range(1, len(t)) if j != shown_row), v
+        assert t[0] <= sum(t[j] - c[j] for j in range(1, len(t))), v
 
 
 def test_smoothed_prob_draws_keep_the_books_order_and_ask_about_seen_cells_too(page_draws):
