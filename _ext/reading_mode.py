@@ -38,7 +38,7 @@ KEEP_TAG = "keep-in-reading-mode"   # MyST-NB writes a cell's tags as classes: t
 # What a reader who does not run code does with a “你来写” (the PDF handouts say it too, latex/handout_filter.py).
 WRITE_FIRST = "把要写的几步先写在纸上（或在心里过一遍）"
 WRITE_NOTE = (f'<p class="lc-reading-note"><strong>不运行代码时：</strong>{WRITE_FIRST}，'
-              "再展开下面的“解答”对照；检查格要在运行笔记本时才能检查你写的函数。</p>")
+              "再展开下面的“解答”对照；检查格只有在运行笔记本时，才会核对你写的函数。</p>")
 STATE_LINE = ('<p class="lc-reading-state" hidden><span class="lc-reading-text">阅读模式：代码已折叠。</span>'
               '<button type="button" class="lc-reading-toggle lc-button">显示代码</button></p>\n')
 BUTTON = {"type": "javascript", "javascript": "", "tooltip": "阅读模式：折叠代码，只看正文、图和交互组件",

@@ -688,7 +688,7 @@ function judge(kind, values, text, tolerance) {
   else if (near) {
     // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
     message += list(kind.solve(values)).every(fourPlaces)
-      ? "已经很接近了，但答案是能精确写出的数（也可以写成分数），不必四舍五入：再检查一下算术。"
+      ? "已经很接近了。这个答案能精确写出来（比如写成分数），不需要取近似值；差的这一点多半出在算术上，再检查一遍。"
       : `已经很接近了：中间步骤和答案都多保留几位小数（至少 ${Math.ceil(-Math.log10(tolerance))} 位）。`;
   }
   return { ok: false, message };

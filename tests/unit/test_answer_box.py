@@ -287,7 +287,7 @@ def test_a_near_miss_is_blamed_on_rounding_only_when_the_answer_needs_more_decim
         f'const judge = window.labAnswerBoxes.judge;\n'
         f'console.log(JSON.stringify([judge("smoothed-prob", {json.dumps(smooth)}, "0.21", 0.001),\n'
         f'                            judge("gradient", {json.dumps(gradient)}, "[4/7, -5/7, 0.15]", 0.001)]));\n')
-    assert not exact["ok"] and "很接近" in exact["message"] and "检查一下算术" in exact["message"], exact
+    assert not exact["ok"] and "很接近" in exact["message"] and "出在算术上" in exact["message"], exact
     assert "多保留几位小数" not in exact["message"]
     assert not rounded["ok"] and "多保留几位小数（至少 3 位）" in rounded["message"], rounded
     # The probability kinds' smaller tolerance asks for one more decimal: 0.0905 for 1/11 = 0.0909…
