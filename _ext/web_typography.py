@@ -9,7 +9,7 @@ before a formula joins the run too (“均匀分布（ln V ≈ 8.48）”: no li
 Curly quotes (“ ” ‘ ’) are drawn by the system's Chinese font, full-width as on paper, not by the Latin font
 that comes first in the theme's font list (half-width, cramped against the Chinese around them).
 The book's token for a character outside the vocabulary, □, is marked (class `lc-unknown`) and drawn on a light
-ground, so that it reads as a symbol and not as a character the font lacks.
+ground, so that it reads as a symbol and not as a character the font lacks, in the text and in the page contents.
 """
 from __future__ import annotations
 
@@ -74,8 +74,19 @@ def mark_unknown_character(app, doctree, docname) -> None:
         parent[index:index + 1] = pieces
 
 
+# A page-contents link (the sidebar's, and the copy site_nav.py opens on a phone): built from the titles' text,
+# so its □ is marked here, in the finished page.
+TOC_LINK = re.compile(r'(<li class="toc-h\d[^"]*"><a class="reference internal nav-link"[^>]*>)(.*?)(</a>)', re.S)
+
+
+def mark_unknown_in_page_contents(page: str, *_) -> str:
+    return TOC_LINK.sub(lambda m: m[1] + m[2].replace(UNKNOWN, f'<span class="{UNKNOWN_CLASS}">{UNKNOWN}</span>')
+                        + m[3] if UNKNOWN_CLASS not in m[2] else m[0], page)
+
+
 def setup(app):
     site_files.on_every_page(app, "typography.css")
+    site_files.rewrite_when_built(app, mark_unknown_in_page_contents)
     app.connect("doctree-resolved", join_maths_and_punctuation)
     app.connect("doctree-resolved", mark_unknown_character)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

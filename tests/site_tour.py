@@ -539,8 +539,12 @@ TYPOGRAPHY = """() => {
             return oneLine && quote.width < 0.8 * em ? [`${node.textContent.slice(Math.max(0, at - 6), at + 6)}: `
                                                         + `${(quote.width / em).toFixed(2)} em`] : [];
         }),
-        // the book's □ as plain text, not in its marked span
-        bare_unknown: texts(/□/).filter(node => !node.parentElement.closest(".lc-unknown"))
+        // the book's □ as plain text, not in its marked span (in the text, and in the page contents' links)
+        bare_unknown: [...texts(/□/), ...[...document.querySelectorAll(".page-toc a")]
+                .flatMap(a => [...a.childNodes].flatMap(function leaves(n) {
+                    return n.nodeType === Node.TEXT_NODE ? (n.textContent.includes("□") ? [n] : [])
+                        : [...n.childNodes].flatMap(leaves); }))]
+            .filter(node => !node.parentElement.closest(".lc-unknown"))
             .map(node => node.textContent.trim().slice(0, 30)),
     };
 }"""
