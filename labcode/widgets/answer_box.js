@@ -606,6 +606,9 @@ const KINDS = {
         ...(g !== 0.5 ? [[(1 - g) * C / n + g * (t + 1) / (N + V),
                           "$γ$ 乘错了项：$γ$ 是计数概率的权重，$1 − γ$ 才是单字频率的。"]] : []),
         [g * C / n + (1 - g) * (C + 1) / (n + V), "单字频率要用整个训练集里作后一个字的次数，不是这一行的计数。"],
+        // the right formula on the wrong column of the row
+        ...v.symbols.flatMap((s, k) => (k === j ? [] : [[g * v.counts[k] / n + (1 - g) * (v.targets[k] + 1) / (N + V),
+          `这是下一个字为“${s}”的概率：题目问的是“${v.next}”。`]])),
       ];
     },
   },

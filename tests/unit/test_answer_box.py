@@ -338,6 +338,9 @@ LOOK_ALIKE = {"symbols": [".", "a", "b", "c"], "counts": [0, 6, 3, 3], "alpha": 
     ("interpolated-prob", BOOK_INTERPOLATED, "(0+1)/(4+4)*0.5+0.5*4/40", ["计数那一项不加一"]),
     ("interpolated-prob", BOOK_INTERPOLATED, "1/8", ["加一平滑的 bigram 概率 $(C + 1)/(n + V)$，不是插值"]),
     ("interpolated-prob", BOOK_INTERPOLATED, "3/40*0.5", ["$p̂(y)$ 的分子里少了加上的 $1$ 这一项"]),
+    # 1/16 is both the row's count taken for the unigram count and the right formula on “不”'s column
+    ("interpolated-prob", BOOK_INTERPOLATED, "1/16", ["2 种错误都得到这个数", "不是这一行的计数",
+                                                      "这是下一个字为“不”的概率：题目问的是“之”"]),
     ("smoothed-prob", LOOK_ALIKE, "6/12", ["下一个字为“a”、没有平滑时的概率", "题目问的是“.”"]),
 ])
 def test_a_plausible_slip_on_the_book_numbers_gets_its_own_hint(tmp_path, kind, values, typed, said):
