@@ -80,8 +80,11 @@ TOC_LINK = re.compile(r'(<li class="toc-h\d[^"]*"><a class="reference internal n
 
 
 def mark_unknown_in_page_contents(page: str, *_) -> str:
-    return TOC_LINK.sub(lambda m: m[1] + m[2].replace(UNKNOWN, f'<span class="{UNKNOWN_CLASS}">{UNKNOWN}</span>')
-                        + m[3] if UNKNOWN_CLASS not in m[2] else m[0], page)
+    def mark(link):
+        if UNKNOWN_CLASS in link[2]:        # marked by an earlier build
+            return link[0]
+        return link[1] + link[2].replace(UNKNOWN, f'<span class="{UNKNOWN_CLASS}">{UNKNOWN}</span>') + link[3]
+    return TOC_LINK.sub(mark, page)
 
 
 def setup(app):

@@ -290,14 +290,14 @@ def print_marks(app, doctree, docname) -> None:
     for text in list(doctree.findall(nodes.Text)):
         if not PRINT_MARK.search(text) or _inside(text, lambda parent: isinstance(parent, VERBATIM)):
             continue
-        pieces, at = [], 0
-        for match in PRINT_MARK.finditer(text.astext()):
+        value, pieces, at = text.astext(), [], 0
+        for match in PRINT_MARK.finditer(value):
             if match.start() > at:
-                pieces.append(nodes.Text(text.astext()[at:match.start()]))
+                pieces.append(nodes.Text(value[at:match.start()]))
             pieces.append(nodes.raw("", PRINT_MARKS[match.group(0)], format="latex"))
             at = match.end()
-        if at < len(text.astext()):
-            pieces.append(nodes.Text(text.astext()[at:]))
+        if at < len(value):
+            pieces.append(nodes.Text(value[at:]))
         parent = text.parent
         index = next(i for i, child in enumerate(parent.children) if child is text)   # by identity
         parent[index:index + 1] = pieces

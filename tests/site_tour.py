@@ -484,11 +484,12 @@ TYPOGRAPHY = """() => {
     const closing = /^[，。、：；！？）」』”’》〉]/;
     const opening = /[（「『“‘《〈]$/;
     const loose = (el) => getComputedStyle(el.parentElement).whiteSpace !== "nowrap";
-    const texts = (pattern) => {
-        const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+    // text nodes matching `pattern` under `root`, outside code and formulas (`shown`: only those laid out on screen)
+    const texts = (pattern, root = article, shown = true) => {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
         const found = [];
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-            if (pattern.test(node.textContent) && node.parentElement.getClientRects().length
+            if (pattern.test(node.textContent) && (!shown || node.parentElement.getClientRects().length)
                 && !node.parentElement.closest("pre, code, mjx-container, .highlight, script, style, svg")) {
                 found.push(node);
             }
@@ -540,10 +541,8 @@ TYPOGRAPHY = """() => {
                                                         + `${(quote.width / em).toFixed(2)} em`] : [];
         }),
         // the book's □ as plain text, not in its marked span (in the text, and in the page contents' links)
-        bare_unknown: [...texts(/□/), ...[...document.querySelectorAll(".page-toc a")]
-                .flatMap(a => [...a.childNodes].flatMap(function leaves(n) {
-                    return n.nodeType === Node.TEXT_NODE ? (n.textContent.includes("□") ? [n] : [])
-                        : [...n.childNodes].flatMap(leaves); }))]
+        bare_unknown: [...texts(/□/),
+                       ...[...document.querySelectorAll(".page-toc")].flatMap(toc => texts(/□/, toc, false))]
             .filter(node => !node.parentElement.closest(".lc-unknown"))
             .map(node => node.textContent.trim().slice(0, 30)),
     };
