@@ -5,7 +5,7 @@ import numpy as np
 
 from ..bigram import count_matrix, count_weights, loss_and_grad, loss_and_grad_from_counts
 from ..embedding import _embedding_backward, embedding_backward
-from ..probability import cross_entropy, log_softmax, softmax
+from ..probability import _logsumexp, cross_entropy, log_softmax, softmax
 from . import hints
 from .battery import ANY, Probe, as_loss_and_grad, draws, passes, run, several_numbers
 from .embedding import kept_one_copy
@@ -190,7 +190,7 @@ def _counts_mistakes(probe):
     W, C = probe.args
     W, C = W.astype(np.float64), C.astype(np.float64)
     (loss_ref, dW_ref), N, n = probe.expected, C.sum(), C.sum(axis=1)
-    logp, log_columns = W - _lse(W, 1), W - _lse(W, 0)
+    logp, log_columns = W - _logsumexp(W, 1)[:, None], W - _logsumexp(W, 0)[None, :]
     p, columns = np.exp(logp), np.exp(log_columns)
     e = np.exp(W)                                                            # 没减最大值
     return [
@@ -199,7 +199,7 @@ def _counts_mistakes(probe):
         (hints.COUNTS_NO_MAX_SHIFT, ((n @ np.log(e.sum(axis=1)) - (C * W).sum()) / N, ANY)),
         (hints.COUNTS_NO_MAX_SHIFT, (-(C * np.log(e / e.sum(axis=1, keepdims=True))).sum() / N, ANY)),
         (hints.COUNTS_ZERO_TIMES_INF, (-(C * logp).sum() / N, ANY)),         # 0 × (-inf)，ln p 本身是稳定的
-        (hints.COUNTS_ZERO_TIMES_INF, ((n @ _lse(W, 1)[:, 0] - (C * W).sum()) / N, ANY)),  # C * W：同一个 0 × (-inf)
+        (hints.COUNTS_ZERO_TIMES_INF, ((n @ _logsumexp(W, 1) - (C * W).sum()) / N, ANY)),  # C * W：同一个 0 × (-inf)
         (hints.COUNTS_WRONG_AXIS, (-(C * log_columns).sum() / N, ANY)),
         (hints.COUNTS_MISSING_N, (ANY, (p - C) / N)),
         (hints.COUNTS_N_COLUMNS, (ANY, (n[None, :] * p - C) / N)),               # n 的形状是 (V,)
@@ -208,9 +208,3 @@ def _counts_mistakes(probe):
         (hints.COUNTS_WRONG_AXIS, (ANY, (n[:, None] * columns - C) / N)),
         (hints.COUNTS_NO_MAX_SHIFT, (ANY, (n[:, None] * e / e.sum(axis=1, keepdims=True) - C) / N)),
     ]
-
-
-def _lse(W, axis):
-    """沿 axis 的 logsumexp（先减最大值），保留这一轴。"""
-    m = W.max(axis=axis, keepdims=True)
-    return m + np.log(np.exp(W - m).sum(axis=axis, keepdims=True))
