@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import nbformat
 
+import answer_folds
 import book_layout
 import exercise_marks
 
@@ -289,7 +290,7 @@ class Context:
 
     def fold_title(self) -> str:
         """The title of the fold or solution a closed cell belongs to (看答案 when none is open)."""
-        return self.open[-1][1] if self.open else ANSWER_TITLE
+        return self.open[-1][1] if self.open else answer_folds.TITLE
 
     def ungate(self, name: str) -> str:
         start = name.replace("-end", "-start")
@@ -387,27 +388,25 @@ def term_role(context: Context, content: str) -> str:
     return text if text is not None else term
 
 
-def glue_value(context: Context, content: str, default_format: str) -> tuple[dict, str]:
+def glue_value(context: Context, content: str, mime: str, default_format: str) -> tuple[str, str]:
+    """The glued value's `mime` data, and the format the role asks for."""
     key, _, fmt = content.strip().partition(":")
     if "::" in key or key not in context.glue:
         raise context.fail(f"正文引用的 glue 值 {key!r} 不在这个笔记本存好的输出里（先运行 make execute）")
-    return context.glue[key], fmt or default_format
+    if mime not in context.glue[key]:
+        raise context.fail(f"glue 值 {content!r} 没有 {mime}")
+    return context.glue[key][mime], fmt or default_format
 
 
 def glue_text_role(context: Context, content: str) -> str:
     from myst_nb.core.variables import format_plain_text  # how the site formats it
 
-    data, fmt = glue_value(context, content, "")
-    if "text/plain" not in data:
-        raise context.fail(f"glue 值 {content!r} 没有 text/plain")
-    return format_plain_text(data["text/plain"], fmt)
+    return format_plain_text(*glue_value(context, content, "text/plain", ""))
 
 
 def glue_md_role(context: Context, content: str) -> str:
-    data, fmt = glue_value(context, content, "commonmark")
-    if "text/markdown" not in data:
-        raise context.fail(f"glue 值 {content!r} 没有 text/markdown")
-    return context.inline(data["text/markdown"]) if fmt == "myst" else data["text/markdown"]
+    text, fmt = glue_value(context, content, "text/markdown", "commonmark")
+    return context.inline(text) if fmt == "myst" else text
 
 
 ROLES: dict[str, Callable[[Context, str], str]] = {
@@ -502,17 +501,14 @@ def _end(c, d):
     return ""
 
 
-ANSWER_TITLE = "看答案"
-
-
 def answered(title: str) -> str:
     """What an answer fold holds, from its title: 看答案 -> 答案, 看 labcode 的写法 -> labcode 的写法."""
-    return "答案" if title == ANSWER_TITLE else title.removeprefix("看").strip()
+    return title.removeprefix(answer_folds.OPEN).strip()
 
 
 def _answer_start(c, d):
     """An answer fold (_ext/answer_folds.py): its cells are closed by their metadata; the marker says so."""
-    title = c.inline(d.argument) if d.argument.strip() else ANSWER_TITLE
+    title = c.inline(d.argument) if d.argument.strip() else answer_folds.TITLE
     c.open.append((d.name, title))
     what = answered(title)
     space = " " if what[:1].isascii() else ""   # a space between Chinese and code, as in the prose

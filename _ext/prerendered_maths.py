@@ -47,10 +47,8 @@ def tex_of(kind: str, content: str) -> tuple[str, str, bool]:
     number = EQUATION_NUMBER.match(content)
     prefix = number.group(0) if number else ""
     tex = html.unescape(content[len(prefix):]).strip()
-    for opening, closing in (("\\(", "\\)"), ("\\[", "\\]")):
-        if tex.startswith(opening) and tex.endswith(closing):
-            tex = tex[len(opening):-len(closing)]
-            break
+    if tex[:2] + tex[-2:] in ("\\(\\)", "\\[\\]"):   # the delimiters Sphinx writes for MathJax
+        tex = tex[2:-2]
     return prefix, tex, kind == "div"
 
 

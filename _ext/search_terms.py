@@ -158,12 +158,13 @@ def collect(app, env) -> None:
             headwords[headword].append(english)
     sections = [s for d in chapter_docs(env) if d != glossary_doc for s in sections_of(d, env.get_doctree(d))]
     everyone = [name for entry in entries for name in entry]
-    entries_by_doc: dict[str, list[tuple[str, str]]] = {}
+    by_section: dict[str, dict[str, list[tuple]]] = {}   # docname -> section id -> its index entries
     for entry in entries:
         cjk = [name for name in entry if CJK.search(name)] or entry
         for section in teaching_sections(cjk, sections, everyone):
-            entries_by_doc.setdefault(section.docname, []).extend((name, section.id) for name in entry)
-    env.search_term_entries = entries_by_doc
+            by_section.setdefault(section.docname, {}).setdefault(section.id, []).extend(
+                ("single", name, section.id, "main", None) for name in entry)
+    env.search_term_entries = by_section
 
     folder = Path(app.doctreedir)
     words = sorted({run for entry in entries for name in entry for run in CJK_RUN.findall(name)})
@@ -178,13 +179,10 @@ def add_entries(app, doctree, docname) -> None:
     """The teaching sections' index entries, for the search index of the site (no other builder sees them)."""
     if app.builder.format != "html":
         return
-    wanted = getattr(app.env, "search_term_entries", {}).get(docname, [])
-    by_id = {}
-    for name, section_id in wanted:
-        by_id.setdefault(section_id, []).append(("single", name, section_id, "main", None))
+    by_id = getattr(app.env, "search_term_entries", {}).get(docname, {})
     for section in doctree.findall(nodes.section):
         if section["ids"] and section["ids"][0] in by_id:
-            section.insert(1, addnodes.index(entries=by_id.pop(section["ids"][0])))
+            section.insert(1, addnodes.index(entries=list(by_id[section["ids"][0]])))
 
 
 def setup(app):

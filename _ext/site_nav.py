@@ -76,9 +76,7 @@ def neighbours_html(context) -> str:
             links.append(f'<a class="{cls}" href="{html.escape(target["link"])}">'
                          f'<span class="lc-nav-word">{word}</span>'
                          f'<span class="lc-nav-title">{target["title"]}</span></a>')
-    if not links:
-        return ""
-    return f'<nav class="lc-page-nav" aria-label="上一页与下一页">{"".join(links)}</nav>\n'
+    return f'<nav class="lc-page-nav" aria-label="上一页与下一页">{"".join(links)}</nav>\n' if links else ""
 
 
 def _page(app, pagename, templatename, context, doctree):

@@ -65,13 +65,8 @@ def mark_unknown_character(app, doctree, docname) -> None:
         if isinstance(parent, (nodes.FixedTextElement, nodes.literal, nodes.math, nodes.raw)):
             continue
         index = next(i for i, child in enumerate(parent.children) if child is text)  # by identity (see above)
-        pieces = []
-        for k, part in enumerate(str(text).split(UNKNOWN)):
-            if k:
-                pieces.append(nodes.inline(UNKNOWN, UNKNOWN, classes=[UNKNOWN_CLASS]))
-            if part:
-                pieces.append(nodes.Text(part))
-        parent[index:index + 1] = pieces
+        parent[index:index + 1] = [nodes.inline(part, part, classes=[UNKNOWN_CLASS]) if part == UNKNOWN
+                                   else nodes.Text(part) for part in re.split(f"({UNKNOWN})", str(text)) if part]
 
 
 # A page-contents link (the sidebar's, and the copy site_nav.py opens on a phone): built from the titles' text,

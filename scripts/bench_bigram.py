@@ -43,9 +43,6 @@ def rows(site):
     per_count = best_of(lambda: bigram.train(W, counts, LR, k), 3) / k
 
     optimum = bigram.count_nll(counts)
-    edges = bigram.lr_limits(counts)
-    out_edge = row("bigram: stability edge of lr at the count optimum (tightest row)",
-                   f"{edges.min():.1f} (row {int(edges.argmin())})", f"> lr {LR:g}")
     out = [row("bigram: max |difference| of loss and gradient, two paths", f"{diff:.1e}", "<= 1e-12"),
            row("bigram: one step, per-example path (228,146 pairs)", f"{per_example * 1e3:.0f} ms"),
            row("bigram: one step, count path (27x27)", f"{per_count * 1e6:.1f} us",
@@ -57,8 +54,9 @@ def rows(site):
         steps = len(run()) - 1
         out.append(row(f"bigram: gradient descent from W = 0 to within {tol:g} of the count NLL (lr {LR:g})",
                        f"{steps:,} steps, {seconds:.3f} s", goal))
-    out.append(out_edge)
-    out.append(row("bigram: peak memory, one per-example step", f"{peak_mib(example_step):.0f} MiB"))
-    out.append(row("bigram: peak memory, 1,000 count-path steps",
-                   f"{peak_mib(lambda: bigram.train(W, counts, LR, 1000)) * 1024:.0f} KiB"))
-    return out
+    edges = bigram.lr_limits(counts)
+    return [*out, row("bigram: stability edge of lr at the count optimum (tightest row)",
+                      f"{edges.min():.1f} (row {int(edges.argmin())})", f"> lr {LR:g}"),
+            row("bigram: peak memory, one per-example step", f"{peak_mib(example_step):.0f} MiB"),
+            row("bigram: peak memory, 1,000 count-path steps",
+                f"{peak_mib(lambda: bigram.train(W, counts, LR, 1000)) * 1024:.0f} KiB")]

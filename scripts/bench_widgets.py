@@ -144,22 +144,17 @@ TRAIN_BUTTON_JS = """async () => {
 
 def measure(page, site):
     """Every browser row, on the chapter pages of the site served at `site`."""
-    def open_chapter(path, root):
+    def on_chapter(path, root, *calls):
+        """Open the chapter, wait for its widget, and return what each (script, argument) of `calls` returns."""
         page.goto(f"{site}/book/{path}")
         page.locator(root).first.wait_for(timeout=20000)
+        return [page.evaluate(js, arg) for js, arg in calls]
 
-    open_chapter("01_probability_to_loss.html", ".sx-root")
-    page.evaluate(SOFTMAX_JS, 50)
-    softmax = page.evaluate(SOFTMAX_JS, 400)
-    open_chapter("02_gradient.html", ".gx-root")
-    page.evaluate(GRADIENT_JS, 30)
-    gradient = page.evaluate(GRADIENT_JS, 300)
-    open_chapter("03_shared_embedding.html", ".ee-root")
-    page.evaluate(EMBEDDING_JS, [30, PHRASES])
-    embedding = page.evaluate(EMBEDDING_JS, [300, PHRASES])
-    open_chapter("04_bigram.html", ".bt-root")
-    t = page.evaluate(TRAINER_JS)
-    animated = page.evaluate(TRAIN_BUTTON_JS)
+    _, softmax = on_chapter("01_probability_to_loss.html", ".sx-root", (SOFTMAX_JS, 50), (SOFTMAX_JS, 400))
+    _, gradient = on_chapter("02_gradient.html", ".gx-root", (GRADIENT_JS, 30), (GRADIENT_JS, 300))
+    _, embedding = on_chapter("03_shared_embedding.html", ".ee-root", (EMBEDDING_JS, [30, PHRASES]),
+                              (EMBEDDING_JS, [300, PHRASES]))
+    t, animated = on_chapter("04_bigram.html", ".bt-root", (TRAINER_JS, None), (TRAIN_BUTTON_JS, None))
     fast = "p95 <= 5 ms"
     return [
         row("softmax explorer, browser: input -> bars' DOM updated", ms(softmax["dom"]), fast),

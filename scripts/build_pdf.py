@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 import book_layout  # noqa: E402
 import chapter_registry  # noqa: E402
+from box_latex import LATEX_TEXT  # noqa: E402
 from build_site import write_config_copy  # noqa: E402
 
 LATEX_DIR = ROOT / "latex"
@@ -114,9 +115,7 @@ def back_matter_title() -> str | None:
 
 
 def tex_escape(text: str) -> str:
-    table = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-    return "".join(table.get(ch, ch) for ch in text)
+    return text.translate(str.maketrans({**LATEX_TEXT, "$": r"\$"}))   # box_latex's escapes, and $ (no maths here)
 
 
 # --- Sphinx (LaTeX sources) ---------------------------------------------------
