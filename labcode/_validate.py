@@ -323,6 +323,25 @@ def check_each(arr, ok, name, rule):
     return arr
 
 
+def check_1d(arr, name, note):
+    """一维数组（note 说它是什么）；返回 arr。
+
+    >>> check_1d(np.zeros((2, 2)), "logits", "一个位置的 V 个分数")
+    Traceback (most recent call last):
+    ValueError: logits 必须是一维的（一个位置的 V 个分数），收到形状 (2, 2)
+    """
+    if arr.ndim != 1:
+        raise ValueError(f"{name} 必须是一维的（{note}），收到形状 {arr.shape}")
+    return arr
+
+
+def check_square(arr, name, note=None):
+    """至少一行的方阵，形状 (V, V)；返回 arr。"""
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] < 1:
+        raise ValueError(f"{name} 必须是{_with(' (V, V) 的方阵', note)}，收到形状 {arr.shape}")
+    return arr
+
+
 def check_axis(axis, ndim):
     """轴号：整数，且在 [-ndim, ndim) 内；返回非负轴号。"""
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
@@ -418,8 +437,8 @@ def as_pairs(xs, ys, vocab_size):
     return xs, ys
 
 
-def as_counts(counts, vocab_size=None, *, nonzero=True):
-    """计数矩阵 C：(V, V) 的方阵（给了 vocab_size 时 V 必须等于它），有限、非负，总和有限；
+def as_counts(counts, vocab_size=None, *, nonzero=True, same="与 W 相同"):
+    """计数矩阵 C：(V, V) 的方阵（给了 vocab_size 时 V 必须等于它，same 说它从哪里来），有限、非负，总和有限；
     nonzero 时（要除以总数 N 的函数）还要至少一个正计数。
 
     整数 dtype 原样返回（成语的大矩阵不必再复制一份），其余转成 float64。
@@ -431,10 +450,9 @@ def as_counts(counts, vocab_size=None, *, nonzero=True):
     C = as_array(counts, "counts")
     if not np.issubdtype(C.dtype, np.integer) or C.dtype == bool:
         C = as_float_array(C, "counts")
-    if C.ndim != 2 or C.shape[0] != C.shape[1] or C.shape[0] < 1:
-        raise ValueError(f"counts 必须是 (V, V) 的方阵，收到形状 {C.shape}")
+    check_square(C, "counts")
     if vocab_size is not None and C.shape[0] != vocab_size:
-        raise ValueError(f"counts 的形状必须是 ({vocab_size}, {vocab_size})（与 W 相同），收到 {C.shape}")
+        raise ValueError(f"counts 的形状必须是 ({vocab_size}, {vocab_size})（{same}），收到 {C.shape}")
     check_each(C, np.isfinite(C) & (C >= 0), "counts", "有限的非负数（次数不能为负）")
     with np.errstate(over="ignore"):
         total = float(C.sum(dtype=np.float64))

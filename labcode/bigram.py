@@ -32,6 +32,7 @@ from ._validate import (
     check_reg,
     check_rng,
     check_size,
+    check_square,
     check_temperature,
     finite,
 )
@@ -418,7 +419,4 @@ def names_data():
 # ---- 关于本模块概念的参数检查 ----
 
 def _check_W(W):
-    W = as_logits(W, "W")
-    if W.ndim != 2 or W.shape[0] != W.shape[1]:
-        raise ValueError(f"W 必须是 (V, V) 的方阵（W[i] 是前一个字 i 的分数），收到形状 {W.shape}")
-    return W
+    return check_square(as_logits(W, "W"), "W", "W[i] 是前一个字 i 的分数")

@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -13,6 +14,7 @@ from ._validate import (
     as_array,
     as_finite_array,
     as_logits,
+    check_1d,
     check_callable,
     check_lr,
     check_overflow,
@@ -42,7 +44,7 @@ def _scalar(value):
     arr = as_array(value, "f(x)")
     if arr.size != 1 or arr.dtype.kind not in "iuf":      # 整数或浮点数（布尔值、复数不算）
         raise TypeError(f"f(x) 必须返回一个实数标量，收到 dtype {arr.dtype}、形状 {arr.shape}：{short_repr(value)}")
-    if not np.isfinite(arr).all():
+    if not math.isfinite(arr.item()):
         raise ValueError(f"f(x) 必须返回有限数，收到 {short_repr(value)}")
     return arr.reshape(())
 
@@ -159,9 +161,7 @@ def gradient_step(logits, target, lr):
     >>> gradient_step(np.log([2.0, 1.0, 0.5]), 1, 0.7).round(4)   # p = [4/7, 2/7, 1/7]
     array([ 0.2931,  0.5   , -0.7931])
     """
-    z = as_logits(logits)
-    if z.ndim != 1:
-        raise ValueError(f"logits 必须是一维的（一个位置的 V 个分数），收到形状 {z.shape}")
+    z = check_1d(as_logits(logits), "logits", "一个位置的 V 个分数")
     lr = check_lr(lr)
     with np.errstate(over="ignore", invalid="ignore"):
         new = z - lr * cross_entropy_grad(z, target)

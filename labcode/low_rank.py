@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_array, as_float_array, as_ids, as_table, check_int, check_lr, check_overflow, check_size
+from ._validate import as_array, as_finite_array, as_ids, as_table, check_int, check_lr, check_overflow, check_size
 from .batch import IGNORE
 from .bigram import _counts_step, count_matrix
 
@@ -63,12 +63,10 @@ def train_low_rank_bigram(E, W_out, inputs, targets, lr, steps):
     [1.0986, 1.0986, 1.0986]
     """
     E = as_table(E, "E").copy()
-    W_out = as_float_array(W_out, "W_out").copy()
+    W_out = as_finite_array(W_out, "W_out").copy()
     V, d = E.shape
     if W_out.shape != (d, V):
         raise ValueError(f"W_out 的形状必须是 (d, V) = ({d}, {V})（与 E 的形状 (V, d) 对应），收到 {W_out.shape}")
-    if not np.isfinite(W_out).all():
-        raise ValueError("W_out 的每个元素都必须是有限数")
     lr, steps = check_lr(lr), check_int(steps, "steps", 0)
     check_size((steps + 1,), "steps", steps)
     C = pair_counts(inputs, targets, V)

@@ -13,7 +13,17 @@ import numpy as np
 from matplotlib import ticker
 from matplotlib.figure import Figure
 
-from ._validate import as_ids, as_row, as_table, check_temperature, short_repr
+from ._validate import (
+    as_counts,
+    as_finite_array,
+    as_ids,
+    as_row,
+    as_table,
+    check_1d,
+    check_each,
+    check_temperature,
+    short_repr,
+)
 from .fonts import use_cjk_font
 from .probability import entropy, softmax
 
@@ -61,9 +71,7 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, fontsize=9):
     bars : matplotlib 的 BarContainer，可用 ``set_height`` 更新而不必重画
     """
     use_cjk_font()
-    probs = np.asarray(probs, dtype=float)
-    if probs.ndim != 1 or len(labels) != probs.shape[0]:
-        raise ValueError(f"probs 必须是一维且与 labels 等长，收到形状 {probs.shape} 与 {len(labels)} 个标签")
+    probs = as_row(probs, "probs", labels)
     colors = colours_for(labels)[:len(labels)]
     bars = ax.bar(range(len(labels)), probs, color=colors, edgecolor="none")
     if target is not None:
@@ -164,9 +172,9 @@ def nll_curve(highlight=None, *, p_min=0.01):
     use_cjk_font()
     if not (isinstance(p_min, (int, float)) and 0 < p_min < 1):
         raise ValueError(f"p_min 必须在 (0, 1) 内，收到 {p_min!r}")
-    points = np.atleast_1d(np.asarray([] if highlight is None else highlight, dtype=float))
-    if points.ndim != 1 or np.any(~np.isfinite(points)) or np.any(points <= 0) or np.any(points > 1):
-        raise ValueError(f"highlight 里的每个概率都必须在 (0, 1] 内，收到 {highlight!r}")
+    points = check_1d(np.atleast_1d(as_finite_array([] if highlight is None else highlight, "highlight")),
+                      "highlight", "若干个概率")
+    check_each(points, (points > 0) & (points <= 1), "highlight", " (0, 1] 内的概率")
     p = np.linspace(p_min, 1.0, 400)
     fig = Figure(figsize=(FIGURE_WIDTH, 3.2), layout="constrained")
     ax = fig.subplots()
@@ -372,10 +380,8 @@ def count_heatmap(counts, symbols):
     from matplotlib.colors import PowerNorm
 
     use_cjk_font()
-    N = np.asarray(counts)
     V = len(symbols)
-    if N.shape != (V, V) or (N < 0).any():
-        raise ValueError(f"counts 必须是 ({V}, {V}) 的非负计数（与 symbols 的长度一致），收到形状 {N.shape}")
+    N = as_counts(counts, V, nonzero=False, same="与 symbols 的长度一致")
     size = max(4.0, 0.4 * V)
     # 每英寸 100 px：8 磅的数字按原尺寸显示为 11 CSS px，手机上就这样显示（_ext/wide_figures.py）
     fig = SvgFigure(figsize=(size, size + 0.4), layout="constrained", dpi=100)
@@ -408,9 +414,9 @@ def loss_curve(losses, optimum):
     optimum : 计数模型的平均负对数似然（训练损失的下界）
     """
     use_cjk_font()
-    losses = np.asarray(losses, dtype=float)
-    if losses.ndim != 1 or losses.size < 2 or not np.isfinite(losses).all():
-        raise ValueError(f"losses 必须是至少两个有限值的一维数组，收到形状 {losses.shape}")
+    losses = as_finite_array(losses, "losses")
+    if losses.ndim != 1 or losses.size < 2:
+        raise ValueError(f"losses 必须是至少两个值的一维数组，收到形状 {losses.shape}")
     steps = np.arange(losses.size)
     # 上下两幅，各占正文栏的宽度：并排的话，手机会把文字缩小。
     fig = Figure(figsize=(FIGURE_WIDTH, 5.6), layout="constrained")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import traitlets
 
-from .._validate import as_finite_array, as_list, check_distinct, check_int, check_slider
+from .._validate import as_finite_array, as_list, check_1d, check_distinct, check_int, check_slider
 from ..plots import colours_for
 from ._family import FamilyWidget
 
@@ -19,9 +19,7 @@ DEFAULT_LOGITS, DEFAULT_LABELS = (0.0, 1.0, 2.0), ("红", "黄", "绿")
 # ---------------------------------------------------------------- 关于候选的检查
 def check_logits(logits, n=None):
     """2 到 8 个有限实数（一个位置的分数），给了 n 时个数必须等于 n；返回 list[float]。"""
-    z = as_finite_array(logits, "logits")
-    if z.ndim != 1:
-        raise ValueError(f"logits 必须是一维的（一个位置的分数），收到形状 {z.shape}")
+    z = check_1d(as_finite_array(logits, "logits"), "logits", "一个位置的 V 个分数")
     if not MIN_CANDIDATES <= len(z) <= MAX_CANDIDATES:
         raise ValueError(f"logits 的候选个数必须在 {MIN_CANDIDATES} 到 {MAX_CANDIDATES} 之间，"
                          f"收到 {len(z)} 个：{z.tolist()}")

@@ -54,7 +54,7 @@ def test_training_takes_plain_gradient_steps_and_leaves_its_inputs_alone():
 
 @pytest.mark.parametrize(("changed", "named"), [
     (dict(W_out=np.zeros((3, 5))), "W_out"),
-    (dict(W_out=np.full((2, 5), np.nan)), "W_out"),
+    (dict(W_out=np.full((2, 5), np.nan)), "W_out 的每个元素都必须是有限数，收到 nan（位置 (0, 0)）"),
     (dict(E=np.zeros(5)), "E"),
     (dict(targets=TARGETS[:, :3]), "targets"),
     (dict(targets=np.full_like(TARGETS, -100)), "targets"),

@@ -176,9 +176,14 @@ def test_temperature_figure_rejects_an_empty_list_and_nan_logits():
         plots.temperature_bars([2.0, float("nan"), 0.0], [1.0], LABELS)
 
 
-@pytest.mark.parametrize("bad", [[0.0], [1.5], [float("nan")], [[0.5]]])
-def test_nll_curve_rejects_points_outside_the_unit_interval(bad):
-    with pytest.raises(ValueError, match=r"highlight 里的每个概率都必须在 \(0, 1\] 内"):
+@pytest.mark.parametrize("bad, message", [
+    ([0.0], r"highlight 的每个元素都必须是 \(0, 1\] 内的概率，收到 0.0（位置 0）"),
+    ([1.5], r"highlight 的每个元素都必须是 \(0, 1\] 内的概率，收到 1.5（位置 0）"),
+    ([float("nan")], r"highlight 的每个元素都必须是有限数，收到 nan（位置 0）"),
+    ([[0.5]], r"highlight 必须是一维的（若干个概率），收到形状 \(1, 1\)"),
+])
+def test_nll_curve_rejects_points_outside_the_unit_interval(bad, message):
+    with pytest.raises(ValueError, match=message):
         plots.nll_curve(bad)
 
 
@@ -191,6 +196,8 @@ def test_bar_probs_rejects_a_two_dimensional_row():
     ax = matplotlib.figure.Figure().subplots()
     with pytest.raises(ValueError, match="probs 必须是一维"):
         plots.bar_probs(ax, [[0.5, 0.5]], ["甲", "乙"])
+    with pytest.raises(TypeError, match="probs 必须是实数数组"):
+        plots.bar_probs(ax, ["a", "b"], ["甲", "乙"])
 
 
 @pytest.mark.parametrize("titles", [("甲",), ("甲", "乙", "丙"), "甲乙"])
@@ -284,10 +291,14 @@ def test_heat_map_renders_without_missing_glyphs(caplog):
 
 
 def test_chapter4_figures_refuse_bad_input():
-    with pytest.raises(ValueError, match="counts 必须是 \\(2, 2\\) 的非负计数.*\\(3, 3\\)"):
+    with pytest.raises(ValueError, match=r"counts 的形状必须是 \(2, 2\)（与 symbols 的长度一致），收到 \(3, 3\)"):
         plots.count_heatmap(COUNTS, [".", "a"])
-    with pytest.raises(ValueError, match="losses 必须是至少两个有限值"):
+    with pytest.raises(ValueError, match=r"counts 的每个元素都必须是有限的非负数（次数不能为负），收到 nan"):
+        plots.count_heatmap([[1, float("nan")], [0, 2]], [".", "a"])
+    with pytest.raises(ValueError, match="losses 必须是至少两个值的一维数组"):
         plots.loss_curve([2.0], 1.0)
+    with pytest.raises(ValueError, match=r"losses 的每个元素都必须是有限数，收到 nan（位置 1）"):
+        plots.loss_curve([2.0, float("nan")], 1.0)
 
 
 def test_step_size_curve_labels_every_third_power_of_ten_as_the_prose_writes_it():

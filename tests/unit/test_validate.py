@@ -311,10 +311,34 @@ def checker_calls(tree):
             yield node.func.id, *literal
 
 
+def without_notes(text):
+    """A message without its notes in （…）: two copies of one check drift first in their notes."""
+    return re.sub(r"（[^（）]*）", "", text)
+
+
 def rule(text):
-    """The rule a message states, "必须…" up to "，收到", without numbers (an example's seed is no new rule)."""
+    """The rule a message states, "必须…" up to "，收到", without numbers (an example's seed is no new rule)
+    and without notes."""
     start = text.find("必须")
-    return re.sub(r"\d", "", text[start:].split("，收到")[0]) if start >= 0 else ""
+    return re.sub(r"\d", "", without_notes(text[start:]).split("，收到")[0]) if start >= 0 else ""
+
+
+# Rules about a concept that include finiteness, each stated once: the shares of a split add up to 1.
+CONCEPT_RULES = {"words.py split_words"}
+
+
+def checks_finiteness_by_hand(function):
+    """`if` tests that reduce np.isfinite/isnan/isinf over an array with .all()/.any() and raise: the
+    element check that _validate's array checkers make (as_finite_array, as_counts, check_each), with the
+    value and its position in the message."""
+    def reduces(call):
+        return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+            and call.func.attr in {"all", "any"} \
+            and any(isinstance(p, ast.Attribute) and p.attr in {"isfinite", "isnan", "isinf"} for p in ast.walk(call))
+    for node in ast.walk(function):
+        if isinstance(node, ast.If) and any(isinstance(s, ast.Raise) for s in node.body) \
+                and any(reduces(part) for part in ast.walk(node.test)):
+            yield node.lineno
 
 
 VALIDATE_RULES = {rule(template(parts)) for function in functions(ast.parse(Path(_validate.__file__).read_text(
@@ -330,7 +354,9 @@ def generic_checks(modules):
         a traitlets validator handing on proposal["value"] is wiring, not a rule);
     (c) the same rule (a checker, a literal argument name and a note) is spelled out in two places;
     (d) the same message is written in two functions (a copied check, which drifts);
-    (e) a message states a rule of _validate's own (a copy of one of its checks)."""
+    (e) a message states a rule of _validate's own (a copy of one of its checks);
+    (f) an element-wise finiteness check written by hand.
+    Messages are compared without their notes in （…）, where copies drift first."""
     found, rules, messages = [], {}, {}
     for path, tree in modules:
         for function in functions(tree):
@@ -343,9 +369,12 @@ def generic_checks(modules):
                         and head.value.id in params:
                     found.append(f"{where}: its subject is its parameter {head.value.id!r} (a generic check)")
                 if len(text) > 12:
-                    messages.setdefault(text, set()).add(where)
+                    messages.setdefault(without_notes(text), set()).add(where)
                 if rule(text) in VALIDATE_RULES:
                     found.append(f"{where}: states _validate's rule {rule(text)!r} (use its checker)")
+            if f"{path} {function.name}" not in CONCEPT_RULES:
+                found += [f"{where}: checks every element's finiteness by hand (use _validate's array checkers)"
+                          for _ in checks_finiteness_by_hand(function)]
             body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
             call = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in CHECKERS \
@@ -372,6 +401,11 @@ def test_no_module_writes_a_generic_check_of_its_own():
      "written 2 times"),
     ('def f(xs):\n    raise ValueError(f"xs 与 ys 必须等长，收到 {xs}")\n'
      'def g(xs):\n    raise ValueError(f"xs 与 ys 必须等长，收到 {xs}")', "is written in"),
+    ('def f(z):\n    raise ValueError(f"logits 必须是一维的（V 个分数），收到形状 {z}")\n'
+     'def g(z):\n    raise ValueError(f"logits 必须是一维的（分数），收到形状 {z}")', "is written in"),
+    ('def f(p):\n    raise ValueError(f"p 必须是一维且与 labels 等长，收到 {p}")', "states _validate's rule"),
+    ('def f(w):\n    if not np.isfinite(w).all():\n        raise ValueError("w 的每个元素都必须是有限数")', "by hand"),
+    ('def f(p):\n    if p.ndim != 1 or np.any(~np.isfinite(p)):\n        raise ValueError("p 要有限")', "by hand"),
 ])
 def test_the_generic_check_detector_sees_each_kind(code, what):
     """Each kind of generic check the detector knows, written the way the modules used to write them."""
