@@ -12,7 +12,7 @@ because the notebook is checked against it, the kinds of answer box it must hold
 course package's exercise table (labcode/practice/exercises.py), which the grader also reads.
 
 The course package does not read this (the learner's kit has the wheel and the notebooks, no _toc.yml): labcode
-knows only the notebooks its hints link to (SECTION_CELLS in labcode/practice/report.py) and the stages of its
+knows only the notebooks its hints link to (SECTIONS in labcode/practice/report.py) and the stages of its
 course map (STAGES in labcode/overview.py); tests/book/test_chapters.py holds both to the registry.
 """
 from __future__ import annotations

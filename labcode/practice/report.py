@@ -9,26 +9,46 @@ from dataclasses import dataclass, field
 
 from .text import long_array
 
-# 提示指向的小节，按所在的笔记本分组：笔记本 -> {标签: 写着这个标签（和小节标题）的单元格的 id}。
+# 提示指向的小节，按所在的笔记本分组：笔记本 -> {标签: (写着这个标签的单元格的 id, 链接上的文字即小节标题)}。
 # 没通过的报告只出现在读者运行笔记本的地方（JupyterLab、Notebook、VS Code），网站上只存着“还没写”和“通过”；
 # 学习包把各章笔记本放在同一个文件夹里，所以提示链接到读者身边的笔记本，而不是网页。JupyterLab 4 打开以
 # #cell-id=… 结尾的链接时，会滚到那个单元格。课程包里没有 _toc.yml，只知道这里列出的笔记本：
-# tests/unit/test_practice.py 核对这些 id 与笔记本一致，tests/book/test_chapters.py 核对笔记本是书里的哪一章、
-# 标签的前缀（ch2-、app-）与那一章相符。
-SECTION_CELLS = {
+# tests/unit/test_practice.py 核对这些 id 和标题与笔记本一致、每一节都有提示指向，
+# tests/book/test_chapters.py 核对笔记本是书里的哪一章、标签的前缀（ch2-、app-）与那一章相符。
+SECTIONS = {
     "01_probability_to_loss.ipynb": {
-        "ch1-divide-by-sum": "db4c86ee", "ch1-softmax": "87420387", "ch1-overflow": "58b5d69f",
-        "ch1-loss": "1e82170d", "ch1-logsumexp": "8afe3658", "ch1-extreme": "d1fbb0d2", "ch1-epsilon": "c2689599"},
+        "ch1-divide-by-sum": ("db4c86ee", "直接除以总和，为什么不行"),
+        "ch1-softmax": ("87420387", "softmax：先取指数，再归一化"),
+        "ch1-overflow": ("58b5d69f", "先减最大值"),
+        "ch1-loss": ("1e82170d", "从概率到损失"),
+        "ch1-logsumexp": ("8afe3658", "直接从分数算损失"),
+        "ch1-extreme": ("d1fbb0d2", "极端分数"),
+        "ch1-epsilon": ("c2689599", "加一个小常数"),
+    },
     "02_gradient.ipynb": {
-        "ch2-derivation": "49f61887", "ch2-sum-zero": "dfaf6b1d", "ch2-finite-diff": "459e3a41",
-        "ch2-step-size": "c543de7f", "ch2-soft-targets": "2b5c3818", "ch2-batch": "5cc1e614",
-        "ch2-denominator": "9e13be81"},
-    "03_shared_embedding.ipynb": {"ch3-gradient": "5ac7e418", "ch3-overwrite-bug": "96981852"},
+        "ch2-derivation": ("49f61887", "逐个坐标求导"),
+        "ch2-finite-diff": ("459e3a41", "第二道检查：中心差分"),
+        "ch2-step-size": ("c543de7f", "差分步长 δ 该取多大"),
+        "ch2-batch": ("5cc1e614", "一批里不计分的位置：忽略标记"),
+        "ch2-denominator": ("9e13be81", "分母：到底除以几"),
+    },
+    "03_shared_embedding.ipynb": {
+        "ch3-gradient": ("5ac7e418", "梯度是 X^T A"),
+        "ch3-overwrite-bug": ("96981852", "一个不报错的错误"),
+    },
     "04_bigram.ipynb": {
-        "ch4-network": "network", "ch4-identity": "identity", "ch4-gradient": "gradient", "ch4-training": "training",
-        "ch4-mistakes": "mistakes"},
-    "05_idiom_bigram.ipynb": {"ch5-backoff": "zh-backoff-intro"},
-    "appendix.ipynb": {"app-indexing": "49150a78"},
+        "ch4-network": ("network", "同一个模型，写成一层网络"),
+        "ch4-identity": ("identity", "网络可以恰好等于计数模型"),
+        "ch4-gradient": ("gradient", "梯度：逐条写法与计数写法"),
+        "ch4-training": ("training", "训练循环"),
+        "ch4-mistakes": ("mistakes", "常见错误清单"),
+    },
+    "05_idiom_bigram.ipynb": {
+        "ch5-backoff": ("zh-backoff-intro", "没见过的字对：退回到单字频率"),
+    },
+    "appendix.ipynb": {
+        "app-indexing": ("49150a78", "编号与序数"),
+    },
 }
 
 FULL_INPUTS = ("把结果存下来：r = {check}(你的函数)；r.failures[0].args 就是这一项传给你的函数的参数，"
@@ -45,8 +65,7 @@ NOT_WRITTEN = ("函数抛出了 NotImplementedError，书里给的骨架就是�
 class Hint:
     """一条提示：认出的常见错误（``title`` 非空），或没认出错误时的一般提示（``title`` 为空）。
 
-    ``label`` 是书中小节的标签（如 ``"ch1-overflow"``；附录的以 ``"app-"`` 开头），``section`` 是链接上的文字
-    （如 ``"先减最大值"``）。
+    ``label`` 是书中小节的标签（如 ``"ch1-overflow"``；附录的以 ``"app-"`` 开头），它在 :data:`SECTIONS` 里。
     """
 
     key: str
@@ -54,7 +73,6 @@ class Hint:
     why: str
     fix: str
     label: str
-    section: str
 
     @property
     def chapter(self) -> int | None:
@@ -65,16 +83,21 @@ class Hint:
     @property
     def notebook(self) -> str:
         """讲这个错误的那一章（或附录）的笔记本，如 ``01_probability_to_loss.ipynb``。"""
-        for notebook, cells in SECTION_CELLS.items():
-            if self.label in cells:
+        for notebook, sections in SECTIONS.items():
+            if self.label in sections:
                 return notebook
-        raise KeyError(f"SECTION_CELLS 里没有小节 {self.label!r}：把它写进它所在的笔记本之下")
+        raise KeyError(f"SECTIONS 里没有小节 {self.label!r}：把它写进它所在的笔记本之下")
+
+    @property
+    def section(self) -> str:
+        """链接上的文字：小节的标题，如 ``"先减最大值"``。"""
+        return SECTIONS[self.notebook][self.label][1]
 
     @property
     def href(self) -> str:
         """相对于读者笔记本的链接，如 ``01_probability_to_loss.ipynb#cell-id=58b5d69f``：在 JupyterLab 里点开，
         就打开那一章的笔记本并滚到这一节。"""
-        return f"{self.notebook}#cell-id={SECTION_CELLS[self.notebook][self.label]}"
+        return f"{self.notebook}#cell-id={SECTIONS[self.notebook][self.label][0]}"
 
     @property
     def where(self) -> str:

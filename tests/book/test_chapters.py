@@ -16,7 +16,7 @@ import chapter_registry
 from figures import FIGURES, figures
 from labcode import overview
 from labcode.practice.problems import KINDS
-from labcode.practice.report import SECTION_CELLS
+from labcode.practice.report import SECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = chapter_registry.chapters()
@@ -72,9 +72,9 @@ def test_every_stage_of_the_course_map_is_a_chapters():
     assert set(overview.STAGES) == shown, f"stages no chapter shows: {sorted(set(overview.STAGES) - shown)}"
 
 
-@pytest.mark.parametrize("notebook", SECTION_CELLS)
+@pytest.mark.parametrize("notebook", SECTIONS)
 def test_the_hints_link_to_notebooks_of_the_book_with_their_chapters_labels(notebook):
     """The course package links its hints to notebooks by name (it has no _toc.yml): they must be chapters here."""
     chapter = chapter_registry.by_stem(Path(notebook).stem)
-    wrong = [label for label in SECTION_CELLS[notebook] if not label.startswith(chapter.prefix)]
-    assert not wrong, f"SECTION_CELLS of labcode/practice/report.py: {wrong} under {notebook}, {chapter.label}"
+    wrong = [label for label in SECTIONS[notebook] if not label.startswith(chapter.prefix)]
+    assert not wrong, f"SECTIONS of labcode/practice/report.py: {wrong} under {notebook}, {chapter.label}"

@@ -27,6 +27,7 @@ from labcode.practice import (
     check_training_loop,
 )
 from labcode.practice import hints as hint_catalogue
+from labcode.practice.report import SECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKERS = [getattr(practice, name) for name in practice.__all__ if name.startswith("check_")]
@@ -1414,10 +1415,12 @@ def test_every_hint_points_at_the_cell_of_its_section_in_its_chapters_notebook()
         assert hint.label in sections, f"{hint.key}: no ({hint.label})= before a heading in {hint.notebook}"
         cell, heading = sections[hint.label]
         assert hint.href == f"{hint.notebook}#cell-id={cell}", \
-            f"{hint.key}: the cell holding ({hint.label})= has the id {cell!r}: update SECTION_CELLS in report.py"
+            f"{hint.key}: the cell holding ({hint.label})= has the id {cell!r}: update SECTIONS in report.py"
         for run in re.findall(r"[\u4e00-\u9fff]+", hint.section):
             assert run in heading, f"{hint.key}: {hint.section!r} is not the section {heading!r}"
         assert hint.fix and hint.section and (hint.why or not hint.title)
+    unused = {label for sections in SECTIONS.values() for label in sections} - {h.label for h in catalogue}
+    assert not unused, f"no hint points at {sorted(unused)}: take them out of SECTIONS in report.py"
 
 
 def test_an_untransposed_one_hot_product_that_happens_to_fit_is_named_too():
