@@ -72,9 +72,7 @@ function build(model, el) {
   // Draw values[t] (t = 0, 1, ...) on [lo, hi] over `steps` steps; returns the y mapping.
   function plot(c, values, steps, lo, hi, ticks, yLabel) {
     const w = Math.max(280, Math.round(root.clientWidth || 600)), h = c.h;
-    c.svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-    c.svg.setAttribute("width", String(w));
-    c.svg.setAttribute("height", String(h));
+    for (const [k, v] of Object.entries({ viewBox: `0 0 ${w} ${h}`, width: w, height: h })) c.svg.setAttribute(k, v);
     const x = (t) => MARGIN.left + (w - MARGIN.left - MARGIN.right) * t / steps;
     const y = (v) => MARGIN.top + (h - MARGIN.top - MARGIN.bottom) * (hi - v) / (hi - lo);
     c.axes.textContent = "";
@@ -121,10 +119,8 @@ function build(model, el) {
                                                  out: `bt-val bt-${name}-val`, min, max, step, steppers: true });
     input.addEventListener("input", () => {
       // A new alpha or lambda is a new objective: W and the curve start again from 0.
-      const value = input.valueAsNumber;
-      model.set(name, value);
-      if (name === "alpha" || name === "reg") { model.set("W", []); model.set("history", []); }
-      model.save_changes();
+      const restart = name === "alpha" || name === "reg" ? { W: [], history: [] } : {};
+      save(model, { [name]: input.valueAsNumber, ...restart });
     });
     inputs[name] = { input, out };
   }
@@ -211,11 +207,9 @@ function build(model, el) {
   // ---- training in animation frames
   let writing = false; // our own write-back must not reload the state half-way
   function saveResult() {
-    const V = s.V;
-    const W = Array.from({ length: V }, (_, i) => Array.from(s.W.subarray(i * V, (i + 1) * V)));
+    const V = s.V, W = Array.from({ length: V }, (_, i) => Array.from(s.W.subarray(i * V, (i + 1) * V)));
     writing = true;
-    model.set("W", W);
-    model.set("history", s.history.slice());
+    model.set({ W, history: s.history.slice() });
     writing = false;
     model.save_changes();
   }
@@ -247,9 +241,7 @@ function build(model, el) {
   trainButton.addEventListener("click", () => (running ? stop(true) : start()));
   resetButton.addEventListener("click", () => {
     stop(false);
-    model.set("W", []);
-    model.set("history", []);
-    model.save_changes();
+    save(model, { W: [], history: [] });
   });
   seedInput.addEventListener("change", () => {
     const v = Math.trunc(seedInput.valueAsNumber);

@@ -41,6 +41,9 @@ export function widgetRoot(el, cls, label) {
   return root;
 }
 
+// Send the events a reader's move of `input` sends.
+const moved = (input) => ["input", "change"].forEach((type) => input.dispatchEvent(new Event(type, { bubbles: true })));
+
 // A finger dragging up or down across a slider means to scroll the page. The browser scrolls (touch-action:
 // pan-y, family.css) and cancels the pointer, but the slider has already jumped to where the finger landed:
 // put its value back, with the events a reader's move sends, so the widget shows it again.
@@ -56,8 +59,7 @@ function scrollNotSlide(root) {
     before = null;
     if (input.value === value) return;
     input.value = value;
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    input.dispatchEvent(new Event("change", { bubbles: true }));
+    moved(input);
   }, true);
   root.addEventListener("pointerup", () => { before = null; }, true);
 }
@@ -83,9 +85,7 @@ export function sliderRow(parent, { name, swatch, input: inputClass, out: outCla
       event.preventDefault();
       const before = input.value;
       move();
-      if (input.value === before) return;
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-      input.dispatchEvent(new Event("change", { bubbles: true }));
+      if (input.value !== before) moved(input);
     });
   };
   if (steppers) stepper("lc-step-down", "−", "减小一格", () => input.stepDown());
