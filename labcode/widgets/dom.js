@@ -4,8 +4,7 @@ export function make(tag, cls, parent, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
   if (text !== undefined) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
+  return parent.appendChild(node);
 }
 
 // A line of text in `parent`, replacing what it held: each piece is a plain <span> (a string), or [tag, class,
@@ -18,12 +17,11 @@ export function writeLine(parent, pieces) {
   }
 }
 
-// An SVG element with these attributes, appended to `parent` if given.
+// An SVG element with these attributes, appended to `parent`.
 export function svg(tag, attrs, parent) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (parent) parent.appendChild(node);
-  return node;
+  return parent.appendChild(node);
 }
 
 // Set traits ({ name: value, ... }) and send them to the kernel, as a reader's move does.
@@ -68,7 +66,7 @@ function scrollNotSlide(root) {
 // `input` and `out` are the classes of the input and of the readout. With `steppers`, a − and a + button
 // around the readout move the slider one step, so that a finger sets an exact value (lr = 80 on a phone,
 // where the slider gives two pixels a step); they send the events a reader's move sends.
-// Returns { row, input, out }.
+// Returns { input, out }.
 export function sliderRow(parent, { name, swatch, input: inputClass, out: outClass, aria, min, max, step, steppers }) {
   const row = make("label", steppers ? "lc-row lc-stepped" : "lc-row", parent);
   const label = make("span", "lc-name", row);
@@ -91,7 +89,7 @@ export function sliderRow(parent, { name, swatch, input: inputClass, out: outCla
   if (steppers) stepper("lc-step-down", "−", "减小一格", () => input.stepDown());
   const out = make("output", `lc-num ${outClass}`, row);
   if (steppers) stepper("lc-step-up", "+", "增大一格", () => input.stepUp());
-  return { row, input, out };
+  return { input, out };
 }
 
 // Call `fn` on every change of these traits; returns the function that stops listening.
