@@ -4,7 +4,7 @@
 // steps per animation frame so the curve grows live. When a run ends (or is paused) the page
 // writes W and the loss history back to the model; in a kernel Python then holds them.
 import { countLossGradFlat, countOptimum, countStepFlat, fmt, mulberry32, sampleBigram, short } from "./maths.js";
-import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
+import { keepControlKeys, liveRegion, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
 
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
@@ -108,8 +108,7 @@ function build(model, el) {
     return { x, y, w };
   }
 
-  const readout = make("p", "bt-readout", root);
-  readout.setAttribute("aria-live", "polite");
+  const readout = liveRegion("p", "bt-readout", root);
 
   const controls = make("div", "lc-controls", root);
   const inputs = {};
@@ -127,9 +126,7 @@ function build(model, el) {
 
   const actions = make("div", "lc-actions", root);
   const trainButton = make("button", "bt-train", actions);
-  trainButton.type = "button";
   const resetButton = make("button", "bt-reset", actions, "重置 W = 0");
-  resetButton.type = "button";
 
   const sampler = make("div", "lc-actions bt-sampler", root);
   const seedLabel = make("label", "bt-seedlabel", sampler);
@@ -138,10 +135,9 @@ function build(model, el) {
   const seedMax = model.get("seed_max");
   Object.assign(seedInput, { type: "number", min: "0", max: String(seedMax), step: "1" });
   const nextSeed = make("button", "bt-nextseed", sampler, "换一批名字");
-  nextSeed.type = "button";
+  for (const b of [trainButton, resetButton, nextSeed]) b.type = "button";
   const namesCaption = make("p", "bt-namescaption", root);
-  const namesList = make("ol", "bt-names", root);
-  namesList.setAttribute("aria-live", "polite");
+  const namesList = liveRegion("ol", "bt-names", root);
   keepControlKeys(root);
 
   // ---- drawing

@@ -7,6 +7,13 @@ export function make(tag, cls, parent, text) {
   return parent.appendChild(node);
 }
 
+// A <tag> in `parent` whose new text a screen reader announces.
+export function liveRegion(tag, cls, parent) {
+  const node = make(tag, cls, parent);
+  node.setAttribute("aria-live", "polite");
+  return node;
+}
+
 // A line of text in `parent`, replacing what it held: each piece is a plain <span> (a string), or [tag, class,
 // text] for the numbers a test or the eye looks for.
 export function writeLine(parent, pieces) {
