@@ -236,6 +236,7 @@ const pick = (rand, list) => list[Math.floor(rand() * list.length)];
 const sum = (a) => a.reduce((s, v) => s + v, 0);
 const minus = (a, b) => a.map((v, k) => v - b[k]);
 const scale = (a, c) => a.map((v) => v * c);
+const list = (x) => (Array.isArray(x) ? x : [x]);
 
 // The texts of a problem over one row of symbols (the two bigram kinds), with the kind's own in between.
 const rowTexts = (v, own) => ({ symbols: v.symbols.map(quote).join("、"), V: String(v.symbols.length), ...own,
@@ -639,7 +640,6 @@ const KINDS = {
 for (const kind of Object.values(KINDS)) kind.solve = (v) => solved(kind.formula(v));
 
 // ---- judging an answer ----
-const list = (x) => (Array.isArray(x) ? x : [x]);
 // |a − b| ≤ tol for every component (with room for the rounding of tol itself: 1.99 is 10 × 0.001 from 2).
 const within = (a, b, tol) => a.length === b.length && a.every((v, k) => Math.abs(v - b[k]) <= tol * (1 + 1e-9));
 // Four decimals say v exactly (up to the rounding of the arithmetic that gave v: 0.5 · 4/25 is 0.08000000000000002).
