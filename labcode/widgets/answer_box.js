@@ -29,10 +29,10 @@ const ascii = (text) => text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharC
 const normalise = (text) => ascii(text).split(/[=≈]/).pop().trim();
 
 const TOKEN = /\s*(?:(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|([A-Za-z]+)|([-+*/^()%,[\]]))/y;
-const FUNCTIONS = { ln: Math.log, log: Math.log, exp: Math.exp, sqrt: Math.sqrt };
-// Where a function has no finite value, the reader is told why, with the argument it got.
-const DOMAIN = { ln: [(x) => x > 0, "ln 只对大于 0 的数有定义"], log: [(x) => x > 0, "log 只对大于 0 的数有定义"],
-                 sqrt: [(x) => x >= 0, "sqrt 只对不小于 0 的数有定义"] };
+// Each function with where it has a finite value: outside it, the reader is told why, with the argument it got.
+const FUNCTIONS = { ln: [Math.log, (x) => x > 0, "ln 只对大于 0 的数有定义"], exp: [Math.exp, () => true],
+                    log: [Math.log, (x) => x > 0, "log 只对大于 0 的数有定义"],
+                    sqrt: [Math.sqrt, (x) => x >= 0, "sqrt 只对不小于 0 的数有定义"] };
 // The reader's own text inside a message: in Chinese quotes, at most 24 characters, with $ and ` (the message's
 // marks) made full-width.
 const quote = (text) => {
@@ -121,18 +121,16 @@ function evaluate(text) {
       k++;
       return value;
     }
-    if (t.type === "name" && Object.hasOwn(CONSTANTS, t.value)) return CONSTANTS[t.value];
-    if (t.type === "name" && Object.hasOwn(FUNCTIONS, t.value)) {
-      const x = power();
-      const [defined, rule] = DOMAIN[t.value] || [() => true];
-      if (!defined(x)) throw new ReadError(`${rule}，这里 ${t.value} 的参数是 ${printed(x)}`);
-      return FUNCTIONS[t.value](x);
-    }
-    if (t.type === "name" && t.value === "in") {   // "In" for "ln": a capital I and a lowercase l look alike
-      throw new ReadError(`${quote(t.typed)}开头是字母 ${t.typed[0]}；自然对数写作 \`ln\`，开头是小写字母 L（l）`);
-    }
     if (t.type === "name") {
-      throw new ReadError(`不认识${quote(t.typed)}（可以用 \`ln\`、\`log\`、\`exp\`、\`sqrt\`、\`e\`、\`π\`）`);
+      if (Object.hasOwn(CONSTANTS, t.value)) return CONSTANTS[t.value];
+      if (Object.hasOwn(FUNCTIONS, t.value)) {
+        const x = power(), [f, defined, rule] = FUNCTIONS[t.value];
+        if (!defined(x)) throw new ReadError(`${rule}，这里 ${t.value} 的参数是 ${printed(x)}`);
+        return f(x);
+      }
+      throw new ReadError(t.value === "in"   // "In" for "ln": a capital I and a lowercase l look alike
+        ? `${quote(t.typed)}开头是字母 ${t.typed[0]}；自然对数写作 \`ln\`，开头是小写字母 L（l）`
+        : `不认识${quote(t.typed)}（可以用 \`ln\`、\`log\`、\`exp\`、\`sqrt\`、\`e\`、\`π\`）`);
     }
     if (t.type === "[" || t.type === "]") {
       throw new ReadError(/\]\s*[-+]\s*\[/.test(text)
@@ -206,16 +204,15 @@ function readAnswer(text, length) {
   const depth = depths(s);
   if (depth.some((d) => d < 0) || depth.at(-1) !== 0) throw new ReadError("括号没有配对");
   if (Math.max(...depth) > MAX_DEPTH) throw new ReadError(`括号套得太深（${Math.max(...depth)} 层，最多 ${MAX_DEPTH} 层）`);
-  const scaled = scaledVector(s);
-  let factor = 1;
-  if (scaled) [s, factor] = scaled;
+  let factor;
+  [s, factor] = scaledVector(s) || [s, 1];
   // One bracket around the whole answer ("(1+e)/(2)" is not), and either square or holding a comma.
   if ("[(".includes(s[0]) && depths(s).indexOf(0) === s.length - 1
       && (s[0] === "[" || split(s.slice(1, -1), /,/).length > 1)) {
     s = s.slice(1, -1).trim();
   }
   let parts = split(s, /,/);
-  if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();   // "[1, 2, ]"
+  if (parts.length > 1 && parts.at(-1) === "") parts.pop();   // "[1, 2, ]"
   if (parts.length === 1 && length > 1) {   // "0.09 0.2447": components, even when one is missing
     const spaced = split(s, /\s/).filter((p) => p);
     if (spaced.length > 1 && spaced.every((p) => { try { evaluate(p); return true; } catch { return false; } })) {
@@ -239,7 +236,7 @@ const pick = (rand, list) => list[Math.floor(rand() * list.length)];
 const sum = (a) => a.reduce((s, v) => s + v, 0);
 const minus = (a, b) => a.map((v, k) => v - b[k]);
 const scale = (a, c) => a.map((v) => v * c);
-const oneHot = (n, y) => Array.from({ length: n }, (_, k) => (k === y ? 1 : 0));
+const list = (x) => (Array.isArray(x) ? x : [x]);
 
 // The texts of a problem over one row of symbols (the two bigram kinds), with the kind's own in between.
 const rowTexts = (v, own) => ({ symbols: v.symbols.map(quote).join("、"), V: String(v.symbols.length), ...own,
@@ -304,7 +301,7 @@ function otherColumns(v, n, V) {
 // (or take a slip for the answer). Other columns count as slips (otherColumns).
 const DRAW_TOLERANCE = 0.002;
 function slipsApart(kind, v) {
-  const want = [kind.solve(v)].flat(), slips = kind.mistakes(v).map(([value, hint]) => [[value].flat(), hint]);
+  const want = list(kind.solve(v)), slips = kind.mistakes(v).map(([value, hint]) => [list(value), hint]);
   const near = (a, b) => a.every((x, k) => Math.abs(x - b[k]) <= DRAW_TOLERANCE);
   return slips.every(([a, hint], i) => !near(a, want)
     && slips.every(([b, other], j) => j <= i || other === hint || !near(a, b)));
@@ -445,7 +442,7 @@ const KINDS = {
       return [
         [p, "忘了减去 $e_y$：真实目标那一项是 $p_y − 1$。"],
         [scale(crossEntropyGrad(v.z, v.y), -1), "符号反了：梯度是 $p − e_y$，不是 $e_y − p$。"],
-        ...otherTargets(v, (k) => minus(p, oneHot(p.length, k)),
+        ...otherTargets(v, (k) => crossEntropyGrad(v.z, k),
                         () => `$e_y$ 的 1 放错了位置：$y = ${v.y}$ 是编号，从 0 数。`),
       ];
     },
@@ -621,8 +618,7 @@ const KINDS = {
         const y = linear(X, w.map((x) => [x]), [b]).map((row) => row[0] + int(rand, -3, 3));
         values = { X, w, b, y };
       } while (this.solve(values).every((g) => Math.abs(g) < 1e-9));
-      const { X, w, b, y } = values;
-      return { values, texts: { X: rows(X), w: vector(w), b: num(b), y: vector(y) } };
+      return { values, texts: { X: rows(values.X), w: vector(values.w), b: num(values.b), y: vector(values.y) } };
     },
     formula: (v) => v.w.map((_, d) => times([leaf(2 / v.X.length, "$2/n$"), plus(v.X.map((x, i) => times([
       leaf(x[d], `$X_{${i},${d}}$`), plus([leaf(sum(x.map((xj, j) => xj * v.w[j])), `$x_${i}·w$`), leaf(v.b, "$b$"),
@@ -644,7 +640,6 @@ const KINDS = {
 for (const kind of Object.values(KINDS)) kind.solve = (v) => solved(kind.formula(v));
 
 // ---- judging an answer ----
-const list = (x) => (Array.isArray(x) ? x : [x]);
 // |a − b| ≤ tol for every component (with room for the rounding of tol itself: 1.99 is 10 × 0.001 from 2).
 const within = (a, b, tol) => a.length === b.length && a.every((v, k) => Math.abs(v - b[k]) <= tol * (1 + 1e-9));
 // Four decimals say v exactly (up to the rounding of the arithmetic that gave v: 0.5 · 4/25 is 0.08000000000000002).
@@ -657,7 +652,7 @@ const shown = (x) => {
 };
 
 function judge(kind, values, text, tolerance) {
-  const want = list(kind.solve(values));
+  const answer = kind.solve(values), want = list(answer);
   if (!kind.percent && ascii(text).includes("%")) {
     return { ok: false, message: "这里的答案不是概率，不写成百分数：去掉 %，写出这个数本身。" };
   }
@@ -674,7 +669,7 @@ function judge(kind, values, text, tolerance) {
       : `答案应有 ${want.length} 个分量，读到的是 ${got.length} 个：分量之间用逗号隔开，例如 \``
         + `[${want.map((_, k) => example[k % example.length]).join(", ")}]\`。` };
   }
-  if (within(got, want, tolerance)) return { ok: true, message: `正确！答案${shown(kind.solve(values))}。` };
+  if (within(got, want, tolerance)) return { ok: true, message: `正确！答案${shown(answer)}。` };
   const off = want.map((_, k) => k).filter((k) => Math.abs(got[k] - want[k]) > tolerance);
   const near = within(got, want, 10 * tolerance);
   let message = want.length === 1 ? "不对。"
@@ -690,7 +685,7 @@ function judge(kind, values, text, tolerance) {
   if (why) message += why;
   else if (near) {
     // Rounding explains a near miss only when the answer needs more decimals than four: 0.21 for 1/5 is a slip.
-    message += list(kind.solve(values)).every(fourPlaces)
+    message += want.every(fourPlaces)
       ? "已经很接近了。这个答案能精确写出来（比如写成分数），不需要取近似值；差的这一点多半出在算术上，再检查一遍。"
       : `已经很接近了：中间步骤和答案都多保留几位小数（至少 ${Math.ceil(-Math.log10(tolerance))} 位）。`;
   }
@@ -752,7 +747,8 @@ function setUp(root, spec, label, progress, fold = null) {
   const kind = KINDS[spec.kind];
   const part = (name) => root.querySelector(`.ab-${name}`);
   const input = part("input"), verdict = part("verdict");
-  let variant = null, presses = 0, current = { values: spec.values, texts: spec.texts };
+  const book = { values: spec.values, texts: spec.texts };
+  let variant = null, presses = 0, current = book;
 
   let said = "";
   // $…$ marks maths; a repeated verdict gets a zero-width space, to be announced again. The solved count, shown
@@ -778,7 +774,7 @@ function setUp(root, spec, label, progress, fold = null) {
   };
   const turnTo = (id, message = `这是变体 ${idText(id)} 的数：先在纸上自己算，再写下答案、点“核对”。`) => {
     variant = id === null ? null : idText(id);
-    current = id === null ? { values: spec.values, texts: spec.texts } : kind.draw(mulberry32(seed(label, id)));
+    current = id === null ? book : kind.draw(mulberry32(seed(label, id)));
     show();
     input.value = "";
     input.removeAttribute("aria-invalid");
@@ -819,19 +815,19 @@ const attribute = (text) => escape(text).replace(/"/g, "&quot;");
 // On the site (`site`), the root also carries the spec for the page script and a line for the solved count; the
 // controls stay hidden until a script sets them up, so a reader without scripts (or a printout) sees the question.
 export function markup(spec, id, site = false) {
-  return `<div class="answer-box" id="${attribute(id)}" role="group" aria-labelledby="${attribute(id)}-title"`
+  const at = attribute(id);
+  return `<div class="answer-box" id="${at}" role="group" aria-labelledby="${at}-title"`
     + `${site ? ` data-answer-box="${attribute(JSON.stringify(spec))}"` : ""}>\n`
-    + `<p class="ab-title" id="${attribute(id)}-title"><strong>${escape(spec.title)}</strong>`
-    + '<span class="ab-set"></span></p>\n'
-    + `<p class="ab-question" id="${attribute(id)}-question">${toHtml(fill(spec.question, spec.texts))}</p>\n`
+    + `<p class="ab-title" id="${at}-title"><strong>${escape(spec.title)}</strong><span class="ab-set"></span></p>\n`
+    + `<p class="ab-question" id="${at}-question">${toHtml(fill(spec.question, spec.texts))}</p>\n`
     + '<div class="ab-controls" hidden>\n<form class="ab-form">'
-    + `<label class="ab-label" for="${attribute(id)}-input">${toHtml(fill(spec.label, spec.texts))}</label>`
-    + `<input class="ab-input" id="${attribute(id)}-input" type="text" autocomplete="off" autocapitalize="off" `
-    + `spellcheck="false" aria-describedby="${attribute(id)}-question ${attribute(id)}-help">`
+    + `<label class="ab-label" for="${at}-input">${toHtml(fill(spec.label, spec.texts))}</label>`
+    + `<input class="ab-input" id="${at}-input" type="text" autocomplete="off" autocapitalize="off" `
+    + `spellcheck="false" aria-describedby="${at}-question ${at}-help">`
     + '<span class="ab-buttons"><button type="submit" class="ab-check">核对</button>'
     + '<button type="button" class="ab-new">换一组数</button>'
     + '<button type="button" class="ab-book" hidden>回到书中的数</button></span></form>\n'
-    + `<p class="ab-help" id="${attribute(id)}-help">${toHtml(spec.help)}</p>\n`
+    + `<p class="ab-help" id="${at}-help">${toHtml(spec.help)}</p>\n`
     + '<p class="ab-verdict" role="status" aria-live="polite"></p>\n'
     + `${site ? '<p class="ab-progress"></p>\n' : ""}</div>\n</div>\n`;
 }

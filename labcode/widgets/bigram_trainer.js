@@ -4,7 +4,7 @@
 // steps per animation frame so the curve grows live. When a run ends (or is paused) the page
 // writes W and the loss history back to the model; in a kernel Python then holds them.
 import { countLossGradFlat, countOptimum, countStepFlat, fmt, mulberry32, sampleBigram, short } from "./maths.js";
-import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
+import { keepControlKeys, liveRegion, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
 
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
@@ -72,9 +72,7 @@ function build(model, el) {
   // Draw values[t] (t = 0, 1, ...) on [lo, hi] over `steps` steps; returns the y mapping.
   function plot(c, values, steps, lo, hi, ticks, yLabel) {
     const w = Math.max(280, Math.round(root.clientWidth || 600)), h = c.h;
-    c.svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-    c.svg.setAttribute("width", String(w));
-    c.svg.setAttribute("height", String(h));
+    for (const [k, v] of Object.entries({ viewBox: `0 0 ${w} ${h}`, width: w, height: h })) c.svg.setAttribute(k, v);
     const x = (t) => MARGIN.left + (w - MARGIN.left - MARGIN.right) * t / steps;
     const y = (v) => MARGIN.top + (h - MARGIN.top - MARGIN.bottom) * (hi - v) / (hi - lo);
     c.axes.textContent = "";
@@ -110,8 +108,7 @@ function build(model, el) {
     return { x, y, w };
   }
 
-  const readout = make("p", "bt-readout", root);
-  readout.setAttribute("aria-live", "polite");
+  const readout = liveRegion("p", "bt-readout", root);
 
   const controls = make("div", "lc-controls", root);
   const inputs = {};
@@ -121,19 +118,15 @@ function build(model, el) {
                                                  out: `bt-val bt-${name}-val`, min, max, step, steppers: true });
     input.addEventListener("input", () => {
       // A new alpha or lambda is a new objective: W and the curve start again from 0.
-      const value = input.valueAsNumber;
-      model.set(name, value);
-      if (name === "alpha" || name === "reg") { model.set("W", []); model.set("history", []); }
-      model.save_changes();
+      const restart = name === "alpha" || name === "reg" ? { W: [], history: [] } : {};
+      save(model, { [name]: input.valueAsNumber, ...restart });
     });
     inputs[name] = { input, out };
   }
 
   const actions = make("div", "lc-actions", root);
   const trainButton = make("button", "bt-train", actions);
-  trainButton.type = "button";
   const resetButton = make("button", "bt-reset", actions, "重置 W = 0");
-  resetButton.type = "button";
 
   const sampler = make("div", "lc-actions bt-sampler", root);
   const seedLabel = make("label", "bt-seedlabel", sampler);
@@ -142,10 +135,9 @@ function build(model, el) {
   const seedMax = model.get("seed_max");
   Object.assign(seedInput, { type: "number", min: "0", max: String(seedMax), step: "1" });
   const nextSeed = make("button", "bt-nextseed", sampler, "换一批名字");
-  nextSeed.type = "button";
+  for (const b of [trainButton, resetButton, nextSeed]) b.type = "button";
   const namesCaption = make("p", "bt-namescaption", root);
-  const namesList = make("ol", "bt-names", root);
-  namesList.setAttribute("aria-live", "polite");
+  const namesList = liveRegion("ol", "bt-names", root);
   keepControlKeys(root);
 
   // ---- drawing
@@ -211,11 +203,9 @@ function build(model, el) {
   // ---- training in animation frames
   let writing = false; // our own write-back must not reload the state half-way
   function saveResult() {
-    const V = s.V;
-    const W = Array.from({ length: V }, (_, i) => Array.from(s.W.subarray(i * V, (i + 1) * V)));
+    const V = s.V, W = Array.from({ length: V }, (_, i) => Array.from(s.W.subarray(i * V, (i + 1) * V)));
     writing = true;
-    model.set("W", W);
-    model.set("history", s.history.slice());
+    model.set({ W, history: s.history.slice() });
     writing = false;
     model.save_changes();
   }
@@ -247,9 +237,7 @@ function build(model, el) {
   trainButton.addEventListener("click", () => (running ? stop(true) : start()));
   resetButton.addEventListener("click", () => {
     stop(false);
-    model.set("W", []);
-    model.set("history", []);
-    model.save_changes();
+    save(model, { W: [], history: [] });
   });
   seedInput.addEventListener("change", () => {
     const v = Math.trunc(seedInput.valueAsNumber);

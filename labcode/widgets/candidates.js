@@ -46,7 +46,7 @@ export function setHeight(bar, prob) {
 }
 
 // One slider per candidate's score z_k (range and step from the logit_* traits); `onInput(k, value)` runs
-// when the reader moves one. Returns, per candidate, { row, input, out } with data-k = k on input and out.
+// when the reader moves one. Returns, per candidate, { input, out } with data-k = k on input and out.
 export function scoreSliders(parent, p, model, { labels, colour, aria, out, onInput }) {
   return labels.map((label, k) => {
     const s = sliderRow(parent, {

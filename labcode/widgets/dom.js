@@ -4,7 +4,13 @@ export function make(tag, cls, parent, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
   if (text !== undefined) node.textContent = text;
-  if (parent) parent.appendChild(node);
+  return parent.appendChild(node);
+}
+
+// A <tag> in `parent` whose new text a screen reader announces.
+export function liveRegion(tag, cls, parent) {
+  const node = make(tag, cls, parent);
+  node.setAttribute("aria-live", "polite");
   return node;
 }
 
@@ -18,12 +24,11 @@ export function writeLine(parent, pieces) {
   }
 }
 
-// An SVG element with these attributes, appended to `parent` if given.
+// An SVG element with these attributes, appended to `parent`.
 export function svg(tag, attrs, parent) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (parent) parent.appendChild(node);
-  return node;
+  return parent.appendChild(node);
 }
 
 // Set traits ({ name: value, ... }) and send them to the kernel, as a reader's move does.
@@ -41,6 +46,9 @@ export function widgetRoot(el, cls, label) {
   return root;
 }
 
+// Send the events a reader's move of `input` sends.
+const moved = (input) => ["input", "change"].forEach((type) => input.dispatchEvent(new Event(type, { bubbles: true })));
+
 // A finger dragging up or down across a slider means to scroll the page. The browser scrolls (touch-action:
 // pan-y, family.css) and cancels the pointer, but the slider has already jumped to where the finger landed:
 // put its value back, with the events a reader's move sends, so the widget shows it again.
@@ -56,8 +64,7 @@ function scrollNotSlide(root) {
     before = null;
     if (input.value === value) return;
     input.value = value;
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    input.dispatchEvent(new Event("change", { bubbles: true }));
+    moved(input);
   }, true);
   root.addEventListener("pointerup", () => { before = null; }, true);
 }
@@ -66,7 +73,7 @@ function scrollNotSlide(root) {
 // `input` and `out` are the classes of the input and of the readout. With `steppers`, a − and a + button
 // around the readout move the slider one step, so that a finger sets an exact value (lr = 80 on a phone,
 // where the slider gives two pixels a step); they send the events a reader's move sends.
-// Returns { row, input, out }.
+// Returns { input, out }.
 export function sliderRow(parent, { name, swatch, input: inputClass, out: outClass, aria, min, max, step, steppers }) {
   const row = make("label", steppers ? "lc-row lc-stepped" : "lc-row", parent);
   const label = make("span", "lc-name", row);
@@ -83,15 +90,13 @@ export function sliderRow(parent, { name, swatch, input: inputClass, out: outCla
       event.preventDefault();
       const before = input.value;
       move();
-      if (input.value === before) return;
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-      input.dispatchEvent(new Event("change", { bubbles: true }));
+      if (input.value !== before) moved(input);
     });
   };
   if (steppers) stepper("lc-step-down", "−", "减小一格", () => input.stepDown());
   const out = make("output", `lc-num ${outClass}`, row);
   if (steppers) stepper("lc-step-up", "+", "增大一格", () => input.stepUp());
-  return { row, input, out };
+  return { input, out };
 }
 
 // Call `fn` on every change of these traits; returns the function that stops listening.

@@ -3,7 +3,7 @@
 // and the browser encodes, looks up and accumulates by itself, so typing works on the static page with
 // no kernel and no network. In a kernel, Python recomputes with labcode.
 import { embedding, embeddingBackward, embeddingBackwardOverwrite, encode, short, useCounts } from "./maths.js";
-import { keepControlKeys, make, onChanges, save, svg, widgetRoot, writeLine } from "./dom.js";
+import { keepControlKeys, liveRegion, make, onChanges, save, svg, widgetRoot, writeLine } from "./dom.js";
 
 // The maths this page runs, for the tests that compare it with labcode.
 export * as maths from "./maths.js";
@@ -52,8 +52,7 @@ function controls(model, root) {
 
   // The phrase has at most one character per row of grad_out. A character is a code point, as Python counts it
   // (an input's maxLength would count UTF-16 units: an emoji or a rare character took two): what is cut is said.
-  const cut = make("p", "ee-cut", box);
-  cut.setAttribute("aria-live", "polite");
+  const cut = liveRegion("p", "ee-cut", box);
   const maxLen = () => model.get("grad_out").length;
   input.placeholder = `最多 ${maxLen()} 个字`;
   const send = (text) => {
@@ -75,8 +74,7 @@ function controls(model, root) {
 function build(model, el) {
   const root = widgetRoot(el, "ee-root", "嵌入探索器");
   const ui = controls(model, root);
-  const idsLine = make("p", "ee-idsline", root);
-  idsLine.setAttribute("aria-live", "polite");
+  const idsLine = liveRegion("p", "ee-idsline", root);
 
   const diagram = make("div", "ee-diagram", root);
   const left = make("div", "ee-positions", diagram);
@@ -87,8 +85,7 @@ function build(model, el) {
   make("caption", "", table, "梯度行：dE 的每一行 = 它每次被读时那个位置的上游梯度 dH[t] 之和（np.add.at）");
   const head = make("tr", "", make("thead", "", table));
   const body = make("tbody", "", table);
-  const note = make("p", "ee-note", root);
-  note.setAttribute("aria-live", "polite");
+  const note = liveRegion("p", "ee-note", root);
   keepControlKeys(root);
 
   const vocab = model.get("vocab");

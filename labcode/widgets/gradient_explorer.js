@@ -2,7 +2,7 @@
 // The browser does the maths itself, so the page steps with no kernel; in a kernel the
 // traitlets sync both ways and Python computes the same numbers with labcode.
 import { crossEntropy, crossEntropyGrad, fmt, gradientStep, short, softmax } from "./maths.js";
-import { keepControlKeys, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
+import { keepControlKeys, liveRegion, make, onChanges, save, sliderRow, svg, widgetRoot, writeLine } from "./dom.js";
 import {
   barChart, candidateRender, colours, markTarget, minusSign, moveSlider, readoutTable, scoreSliders, setHeight,
   subscripted, targetSelect,
@@ -115,8 +115,7 @@ function build(model, el) {
   make("p", "gx-scope", root, "这里把一个位置的分数 z 直接当作变量来更新，所以每走一步分数之和不变，损失也只降不升。"
     + "真实训练更新的是产生分数的参数，学习率太大时损失可能上升（见第 4 章）。");
   const cells = readoutTable(root, "gx", labels, ["z", "p", "梯度 g", "z′", "p′"], ["z", "p", "g", "zn", "pn"]);
-  const lossLine = make("p", "gx-lossline", root);
-  lossLine.setAttribute("aria-live", "polite");
+  const lossLine = liveRegion("p", "gx-lossline", root);
   const drawHistory = historyView(root);
   keepControlKeys(root);
 

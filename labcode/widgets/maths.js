@@ -8,9 +8,7 @@
 export function logsumexp(z) {
   const m = Math.max(...z);
   if (m === -Infinity) return -Infinity;
-  let total = 0;
-  for (const v of z) total += Math.exp(v - m);
-  return m + Math.log(total);
+  return m + Math.log(z.reduce((total, v) => total + Math.exp(v - m), 0));
 }
 
 // labcode.softmax for one row, with temperature tau (shift first, then divide by tau).
@@ -200,12 +198,9 @@ export function sampleBigram(W, V, temperature, rand, n, maxLen) {
 // labcode.valid_mean: the losses where the target is not ignoreIndex, summed and divided by how many
 // there are (cross_entropy's "mean"). Nested arrays of any depth, losses and targets of the same shape.
 export function validMean(losses, targets, ignoreIndex = -100) {
-  const values = [losses].flat(Infinity);
-  let total = 0, n = 0;
-  [targets].flat(Infinity).forEach((t, k) => {
-    if (t !== ignoreIndex) { total += values[k]; n++; }
-  });
-  return total / n;
+  const kept = [targets].flat(Infinity).map((t) => t !== ignoreIndex);
+  const valid = [losses].flat(Infinity).filter((_, k) => kept[k]);
+  return valid.reduce((total, v) => total + v, 0) / valid.length;
 }
 
 // labcode.linear for rows: Z = X W (+ b), with X of shape (n, d), W (d, m), b (m,).

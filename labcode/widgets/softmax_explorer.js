@@ -3,7 +3,7 @@
 // on a static site the sliders still recompute the bars. In a kernel the
 // traitlets sync both ways and Python recomputes the same values with labcode.
 import { crossEntropy, fmt, shiftFits, short, softmax } from "./maths.js";
-import { keepControlKeys, make, onChanges, save, sliderRow, widgetRoot } from "./dom.js";
+import { keepControlKeys, liveRegion, make, onChanges, save, sliderRow, widgetRoot } from "./dom.js";
 import {
   barChart, candidateRender, colours, markTarget, minusSign, moveSlider, readoutTable, scoreSliders, setHeight,
   subscripted, targetSelect,
@@ -66,14 +66,12 @@ function build(model, el) {
     });
     return button;
   });
-  const shiftNote = make("p", "sx-shiftnote", root);
-  shiftNote.setAttribute("aria-live", "polite");
+  const shiftNote = liveRegion("p", "sx-shiftnote", root);
 
   // Readout: one row per candidate, so it stays narrow on a phone.
   const cells = readoutTable(root, "sx", labels, ["概率 p", "梯度 ∂ℓ/∂z"], ["p", "g"]);
   keepControlKeys(root);
-  const lossLine = make("p", "sx-lossline", root);
-  lossLine.setAttribute("aria-live", "polite");
+  const lossLine = liveRegion("p", "sx-lossline", root);
 
   function update() {
     const z = model.get("logits");
