@@ -59,7 +59,7 @@ function tokens(text) {
     TOKEN.lastIndex = at;
     const m = TOKEN.exec(text);
     if (!m) throw new ReadError(`不认识符号${symbolName(String.fromCodePoint(text.slice(at).trim().codePointAt(0)))}`);
-    if (m[1] !== undefined) found.push({ type: "number", value: parseFloat(m[1]) });
+    if (m[1] !== undefined) found.push({ type: "number", value: parseFloat(m[1]), typed: m[1] });
     else if (m[2] !== undefined) found.push({ type: "name", value: m[2].toLowerCase(), typed: m[2] });
     else found.push({ type: m[3] });
     at = TOKEN.lastIndex;
@@ -142,7 +142,7 @@ function evaluate(text) {
   const value = expression();
   if (k < list.length) {
     const t = list[k];
-    throw new ReadError(`${quote(t.type === "number" ? t.value : t.type === "name" ? t.typed : t.type)}前面少了运算符或逗号`);
+    throw new ReadError(`${quote(t.typed ?? t.type)}前面少了运算符或逗号`);
   }
   return value;
 }
