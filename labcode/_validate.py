@@ -251,6 +251,21 @@ def check_slider(value_range, step, name, *, positive=False):
     return lo, hi, step
 
 
+def check_in_vocab(text, vocab, name, got):
+    """text（参数 name 里收到的 got）的每个字都是词表 vocab 里的字；有 unknown 的词表不查（表外的字编成它）。
+
+    >>> from labcode.vocab import Vocab
+    >>> check_in_vocab("a.", Vocab((".",), "ab"), "text", "'a.'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: text 的每个字都必须是词表里的字（2 个：'ab'；特殊记号 ['.'] 不是文本里的字），收到 'a.'，...
+    """
+    if unknown := vocab.missing(text):
+        chars = [s for s in vocab.symbols if s not in vocab.specials]
+        raise ValueError(f"{name} 的每个字都必须是词表里的字（{len(chars)} 个：{short_repr(''.join(chars))}；"
+                         f"特殊记号 {list(vocab.specials)} 不是文本里的字），收到 {got}，含表外的字 {unknown}")
+    return text
+
+
 def check_bool(value, name):
     """True 或 False（NumPy 的布尔标量也可以），返回 bool。"""
     if not isinstance(value, (bool, np.bool_)):

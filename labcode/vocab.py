@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._validate import as_ids, check_distinct, short_repr
+from ._validate import as_ids, check_distinct, check_in_vocab, short_repr
 
 SPECIALS = ("<UNK>", "<BOS>", "<EOS>")  # 文档的特殊记号，依次是编号 UNK, BOS, EOS
 UNK, BOS, EOS = range(len(SPECIALS))
@@ -98,9 +98,7 @@ class Vocab(Mapping):
         """
         if not isinstance(text, str):
             raise TypeError(f"text 必须是字符串（str），收到 {short_repr(text)}（{type(text).__name__}）")
-        if unknown := self.missing(text):
-            raise ValueError(f"text 的每个字都必须在词表里（词表有 {len(self)} 个符号："
-                             f"{short_repr(''.join(self.symbols))}），收到 {text!r}，含表外的字 {unknown}")
+        check_in_vocab(text, self, "text", repr(text))
         return np.array(self.ids(text), dtype=np.int64)
 
     def decode(self, ids):

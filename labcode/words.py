@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._validate import as_list, check_path, check_rng, short_repr
+from ._validate import as_list, check_in_vocab, check_path, check_rng
 from .vocab import BOUNDARY, Vocab, check_vocab
 
 NAMES_FILE = "names.txt"
@@ -158,10 +158,9 @@ def encode_pairs(words, vocab):
     """
     words = check_words(words)
     check_vocab(vocab, first=BOUNDARY)
-    if unknown := vocab.missing("".join(words)):
-        where = next(i for i, w in enumerate(words) if set(w) & set(unknown))
-        raise ValueError(f"words 的每个字都必须在词表里（词表有 {len(vocab)} 个符号：{short_repr(''.join(vocab))}），"
-                         f"words[{where}] = {words[where]!r} 含表外的字 {unknown}")
+    if vocab.missing("".join(words)):
+        where = next(i for i, w in enumerate(words) if vocab.missing(w))
+        check_in_vocab(words[where], vocab, "words", f"words[{where}] = {words[where]!r}")
     ids = [0]                                        # 编号 0 是 '.'：一个词的结束，也是下一个词的开始
     for word in words:
         ids += [*vocab.ids(word), 0]

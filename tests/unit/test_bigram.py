@@ -270,7 +270,7 @@ def test_vocabulary_and_encoding_errors():
     with pytest.raises(TypeError, match=r"words\[1\].*3"):
         bigram.build_vocab(["ab", 3])
     vocab = bigram.build_vocab(["ab"])
-    with pytest.raises(ValueError, match=r"words\[0\] = 'abé' 含表外的字 \['é'\]"):
+    with pytest.raises(ValueError, match=r"收到 words\[0\] = 'abé'，含表外的字 \['é'\]"):
         bigram.encode_pairs(["abé"], vocab)
     with pytest.raises(TypeError, match="vocab 必须是编号 0 是 '.' 的 Vocab（用 build_vocab 建）"):
         bigram.encode_pairs(["ab"], {"a": 1})

@@ -27,7 +27,8 @@ def test_the_three_conventions_of_the_book():
 
 def test_unknown_characters_become_the_unknown_symbol_or_an_error():
     assert corpus.vocab().encode("谢㐀").tolist()[1] == UNK
-    with pytest.raises(ValueError, match=r"^text 的每个字都必须在词表里.*含表外的字 \['c'\]$"):
+    with pytest.raises(ValueError, match=r"^text 的每个字都必须是词表里的字（2 个：'ab'；特殊记号 \['\.'\] "
+                                         r"不是文本里的字），收到 'abc'，含表外的字 \['c'\]$"):
         Vocab((".",), "ab").encode("abc")
 
 
