@@ -16,6 +16,7 @@ import json
 import re
 from pathlib import Path
 
+from labcode.grade.__main__ import chapter_list
 from labcode.practice.exercises import EXERCISES, notebook_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -180,9 +181,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder")
     parser.add_argument("--students", type=int, default=30)
-    parser.add_argument("--chapters", default="1,4", help="comma-separated chapters (default 1,4)")
+    # the grader's own reading of --chapters: only chapters with a “你来写”, said by name
+    parser.add_argument("--chapters", type=chapter_list, default="1,4", help="comma-separated chapters (default 1,4)")
     args = parser.parse_args()
-    expected = write(args.folder, args.students, [int(c) for c in args.chapters.split(",")])
+    expected = write(args.folder, args.students, args.chapters)
     print(f"{args.students} students, {len(expected)} functions in {args.folder}")
 
 
