@@ -2,7 +2,7 @@
 (WCAG 2.5.5), and the whole title of a solution opens it.
 
 - `static/touch.css` sizes the page's own controls: the folded outputs' and boxes' toggles, the solutions'
-  buttons, the code blocks' copy buttons. (The widgets size theirs in labcode/widgets/family.css, the answer
+  buttons, the code blocks' copy buttons. (The widgets size theirs in labcode/widgets/widget.css, the answer
   boxes in labcode/widgets/answer_box.css, the header's buttons in site-nav.css.) A slider lets a vertical drag
   scroll the page (`touch-action: pan-y`): only a sideways drag moves it.
 - A solution's title (“解答：练习 1.4（…）”) was a link back to the exercise, right above it, and only a 24 × 26 px

@@ -14,7 +14,7 @@ it once per test run):
 - at 360 px, table first columns squeezed to a letter a line and inline code running off the screen; and, as a
   phone is used (touch, `locator.tap()`), the site menu (☰) and the page contents opened, their links listed and
   closed again (tests/site/test_site_nav.py);
-- at 1200 px, in each theme, the colours painted behind every widget of the family, every answer box and every
+- at 1200 px, in each theme, the colours painted behind every widget, every answer box and every
   “你来写” report on screen, and behind each of their texts;
 - the typeset formulas, and on pages with widgets how many of their views were drawn;
 - around each answer box and each exercise, the text a reader sees on the same screen (test_answers_hidden.py);
@@ -578,7 +578,7 @@ PRACTICE_REPORT = ".lc-practice:visible"
 
 
 def _measure_widgets(page, selector=".lc-widget") -> list[dict]:
-    """WIDGET_CONTRAST for every family widget (or answer box) on the page; a tall one is measured in
+    """WIDGET_CONTRAST for every widget (or answer box) on the page; a tall one is measured in
     viewport-sized slices."""
     found = []
     roots = page.locator(selector)

@@ -2,7 +2,7 @@
 
 交互组件工厂只返回交互组件，不自己调用 ``display``；放在单元格最后一行即可显示。
 """
-from ._family import fmt
+from ._base import fmt
 from .answer_box import AnswerBox, answer_box
 from .bigram_trainer import BigramTrainer, bigram_trainer
 from .embedding_explorer import EmbeddingExplorer, embedding_explorer

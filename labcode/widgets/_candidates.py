@@ -10,7 +10,7 @@ import traitlets
 
 from .._validate import as_finite_array, as_list, check_1d, check_distinct, check_int, check_slider
 from ..plots import colours_for
-from ._family import FamilyWidget
+from ._base import WidgetBase
 
 MIN_CANDIDATES, MAX_CANDIDATES = 2, 8
 DEFAULT_LOGITS, DEFAULT_LABELS = (0.0, 1.0, 2.0), ("红", "黄", "绿")
@@ -62,7 +62,7 @@ def candidate_settings(logits, labels, target, logit_range, logit_step):
 
 
 # ---------------------------------------------------------------- 基类
-class CandidateExplorer(FamilyWidget):
+class CandidateExplorer(WidgetBase):
     """候选探索器的基类：V 个候选（2 到 8 个）的分数 ``logits``、名字 ``labels``、真实目标 ``target``，
     以及分数滑块的范围与刻度间隔。赋值时检查；要改候选个数，在 ``with w.hold_trait_notifications():``
     里同时给 ``labels`` 和 ``logits`` 赋值。子类加上自己的特性，重写 ``target`` 的默认值。

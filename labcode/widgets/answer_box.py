@@ -10,13 +10,13 @@ from __future__ import annotations
 import traitlets
 
 from ..practice.problems import Problem, box_problem, plain
-from ._family import HERE, FamilyWidget, bundle
+from ._base import HERE, WidgetBase, bundle
 
 WHERE = ("在本书网站上可以直接在框里作答；在 JupyterLab、Jupyter Notebook 或 VS Code 里，从第一个单元格起运行"
          "笔记本（菜单 Run ▸ Run All Cells），框就会出现，写下答案即可核对。")
 
 
-class AnswerBox(FamilyWidget):
+class AnswerBox(WidgetBase):
     """一个“动手算”框。``label`` 是它在书中的标签，``spec`` 是 ``answer_box.js`` 需要的题目与书中的数
     （:meth:`Problem.spec`）；两者创建后不变。一般用 :func:`answer_box` 创建。"""
 

@@ -22,7 +22,7 @@ from ..bigram import (
 )
 from ..plots import PALETTE
 from ..vocab import BOUNDARY, Vocab, check_vocab
-from ._family import FamilyWidget, bundle, figure_png, fmt, short, snapshot_figure, styles
+from ._base import WidgetBase, bundle, figure_png, fmt, short, snapshot_figure, styles
 
 MAX_NAME = 20            # 采样的名字最多这么多个字：网页上和这里相同
 SEED_MAX = 2**32 - 1     # 网页的随机数生成器（mulberry32）用 32 位的种子
@@ -66,7 +66,7 @@ SLIDERS = (
 
 
 # ---------------------------------------------------------------- 交互组件
-class BigramTrainer(FamilyWidget):
+class BigramTrainer(WidgetBase):
     """Bigram 训练器（交互组件）。训练在浏览器里进行（静态网页也能训练），Python 端也能用 labcode 训练。
 
     特性（traitlets，唯一的真值来源）：``counts``（V×V 整数）与 ``vocab`` 是数据；``alpha``、``reg``、

@@ -1,4 +1,4 @@
-// DOM helpers shared by every widget of the family (labcode/widgets/*.js).
+// DOM helpers shared by every widget (labcode/widgets/*.js).
 
 export function make(tag, cls, parent, text) {
   const node = document.createElement(tag);
@@ -37,7 +37,7 @@ export function save(model, traits) {
   model.save_changes();
 }
 
-// The root element of a widget: a labelled group carrying the family's class (family.css).
+// The root element of a widget: a labelled group carrying the widgets' class (widget.css).
 export function widgetRoot(el, cls, label) {
   const root = make("div", `${cls} lc-widget`, el);
   root.setAttribute("role", "group");
@@ -50,7 +50,7 @@ export function widgetRoot(el, cls, label) {
 const moved = (input) => ["input", "change"].forEach((type) => input.dispatchEvent(new Event(type, { bubbles: true })));
 
 // A finger dragging up or down across a slider means to scroll the page. The browser scrolls (touch-action:
-// pan-y, family.css) and cancels the pointer, but the slider has already jumped to where the finger landed:
+// pan-y, widget.css) and cancels the pointer, but the slider has already jumped to where the finger landed:
 // put its value back, with the events a reader's move sends, so the widget shows it again.
 function scrollNotSlide(root) {
   let before = null; // [input, value] while a finger is down on a slider

@@ -16,7 +16,7 @@ from .._validate import as_finite_array, as_list, as_table, check_bool, check_di
 from ..corpus import UNK, encode, vocab
 from ..embedding import embedding, embedding_backward, embedding_backward_overwrite, rows_read
 from ..plots import PALETTE, vector_text
-from ._family import FamilyWidget, bundle, figure_png, snapshot_figure, styles
+from ._base import WidgetBase, bundle, figure_png, snapshot_figure, styles
 
 MAX_LEN, DIM, MAX_DIM = 12, 2, 4
 EXAMPLES = ("我爱我家", "谢谢", "天天向上", "好好学习，天天向上", "谢谢侬")
@@ -70,7 +70,7 @@ def default_tables(rng, dim=DIM, max_len=MAX_LEN):
 
 
 # ---------------------------------------------------------------- 交互组件
-class EmbeddingExplorer(FamilyWidget):
+class EmbeddingExplorer(WidgetBase):
     """嵌入探索器（交互组件）。``text``（短语）和 ``show_bug``（错误写法开关）是读者改动的特性，
     ``vocab``、``E``、``grad_out`` 随状态进入网页；在浏览器里打字会改 ``text``，
     在 Python 里赋值（如 ``w.text = "谢谢"``）会改网页。

@@ -16,8 +16,8 @@ from .._validate import check_count, check_lr, check_slider
 from ..gradients import gradient_step
 from ..plots import PALETTE
 from ..probability import cross_entropy, cross_entropy_grad, softmax
+from ._base import bundle, figure_png, fmt, short, snapshot_figure, styles
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
-from ._family import bundle, figure_png, fmt, short, snapshot_figure, styles
 
 DEFAULT_TARGET, DEFAULT_LR, DEFAULT_MAX_STEPS = 0, 1.0, 100
 PREVIEW_STEPS = 20  # 损失图里的虚线：按当前 η 再走这么多步（与 gradient_explorer.js 的 PREVIEW_STEPS 相同）

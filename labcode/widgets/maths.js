@@ -1,8 +1,8 @@
-// Maths shared by every widget of the family (labcode/widgets/*.js) and by the pages' own scripts.
+// Maths shared by every widget (labcode/widgets/*.js) and by the pages' own scripts.
 // Each function mirrors a labcode function, and the browser tests compare them:
 // the page computes by itself, so it stays live with no kernel.
 // A widget imports what it uses (`import { softmax } from "./maths.js";`); esbuild bundles it into the widget's
-// module (web/build_widgets.mjs). No imports here: tests/unit/test_family.py loads this file by itself.
+// module (web/build_widgets.mjs). No imports here: tests/unit/test_widget_base.py loads this file by itself.
 
 // labcode.logsumexp for one row: shift by the max so exp never overflows.
 export function logsumexp(z) {
@@ -49,7 +49,7 @@ export function fmt(x, digits) {
   return Number(text) === 0 ? (0).toFixed(digits) : text;
 }
 
-// Shortest form of a number, as labcode.widgets._family.short (Python's f"{x:g}"): six significant digits, no
+// Shortest form of a number, as labcode.widgets._base.short (Python's f"{x:g}"): six significant digits, no
 // trailing zeros, and e-notation (1e-05, 2.5e+06) when the exponent is below −4 or 6 and up.
 export function short(x) {
   if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";

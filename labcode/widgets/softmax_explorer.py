@@ -11,8 +11,8 @@ import traitlets
 from .._validate import check_range, check_temperature, finite
 from ..plots import bar_probs
 from ..probability import cross_entropy, cross_entropy_grad, softmax
+from ._base import bundle, figure_png, fmt, short, snapshot_figure, styles
 from ._candidates import DEFAULT_LABELS, DEFAULT_LOGITS, CandidateExplorer, candidate_settings
-from ._family import bundle, figure_png, fmt, short, snapshot_figure, styles
 
 
 class SoftmaxExplorer(CandidateExplorer):

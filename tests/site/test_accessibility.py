@@ -94,7 +94,7 @@ def width_rules(css: str) -> list[str]:
 def test_no_book_stylesheet_changes_a_colour_with_the_width():
     """Why the dark theme's colour rules run at DARK_WIDTH only (tests/site_tour.py): the book sets its colours the same
     at every width, so the phone shows no text in a colour the desktop page does not."""
-    assert any(p.name == "family.css" for p in BOOK_CSS) and any(p.parent.name == "static" for p in BOOK_CSS)
+    assert any(p.name == "widget.css" for p in BOOK_CSS) and any(p.parent.name == "static" for p in BOOK_CSS)
     found = [f"{path.relative_to(ROOT)}: {body.strip()[:120]}" for path in BOOK_CSS
              for body in width_rules(path.read_text(encoding="utf-8")) if COLOUR_PROPERTY.search(body)]
     assert not found, ("a colour that changes with the width (then axe's dark pass must run at every width):\n"

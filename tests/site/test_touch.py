@@ -1,5 +1,5 @@
 """Touch on a phone (360 px, touch events): a vertical drag across a slider scrolls the page and leaves the slider
-where it was, a sideways drag moves it (labcode/widgets/dom.js, family.css); a tap anywhere on a solution's title
+where it was, a sideways drag moves it (labcode/widgets/dom.js, widget.css); a tap anywhere on a solution's title
 opens it (_ext/touch_targets.py). Chapter 1 is loaded once. Target sizes are measured on every page by the
 site tour (tests/site/test_site_phone.py)."""
 from __future__ import annotations

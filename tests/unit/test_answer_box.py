@@ -25,7 +25,7 @@ import labcode
 from box_latex import answer_text, to_latex
 from labcode.practice import problems
 from labcode.practice.problems import KINDS, ProblemError, box_problem, problem
-from labcode.widgets._family import STATIC
+from labcode.widgets._base import STATIC
 from labcode.widgets.answer_box import WHERE
 from page_script import run_page_script
 

@@ -123,7 +123,7 @@ def test_lazy_reexport_from_labcode():
 
 
 def test_the_page_maths_lives_in_the_shared_maths_module():
-    from labcode.widgets._family import HERE
+    from labcode.widgets._base import HERE
     maths = (HERE / "maths.js").read_text(encoding="utf-8")
     page = (HERE / "bigram_trainer.js").read_text(encoding="utf-8")
     imported = page.split('from "./maths.js";')[0]
@@ -134,7 +134,7 @@ def test_the_page_maths_lives_in_the_shared_maths_module():
 
 def test_constants_are_defined_once_in_python_and_handed_to_the_page(names_trainer):
     """The longest sampled name and the seed range come from Python through traits, not from numbers in JS."""
-    from labcode.widgets._family import HERE
+    from labcode.widgets._base import HERE
     state = names_trainer.get_state()
     assert state["max_name_len"] == MAX_NAME and state["seed_max"] == SEED_MAX == 2**32 - 1
     page = (HERE / "bigram_trainer.js").read_text(encoding="utf-8")

@@ -160,7 +160,7 @@ def test_front_end_maths_on_the_page_state_agrees_with_python(tmp_path):
         assert js["gradRowsOverwrite"] == w.grad_rows_overwrite, text
 
 
-def test_front_end_uses_the_family_maths():
+def test_front_end_uses_the_shared_maths():
     w = embedding_explorer()
     here = Path(labcode.widgets.__file__).parent
     js = (here / "embedding_explorer.js").read_text(encoding="utf-8")

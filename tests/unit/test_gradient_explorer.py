@@ -167,7 +167,7 @@ def test_mimebundle_has_png_snapshot_and_widget_view():
     assert data[WIDGET_VIEW]["model_id"] == w.model_id
 
 
-def test_front_end_imports_the_family_maths_and_exports_its_own():
+def test_front_end_imports_the_shared_maths_and_exports_its_own():
     w = gradient_explorer()
     here = Path(labcode.widgets.__file__).parent
     js = (here / "gradient_explorer.js").read_text(encoding="utf-8")
@@ -175,7 +175,7 @@ def test_front_end_imports_the_family_maths_and_exports_its_own():
     assert "function gradientStep" in w._esm and "// labcode/widgets/maths.js" in w._esm
     assert "export function stepMaths" in js and "export default { render:" in js
     assert "Math.exp" not in js  # the maths is the shared maths.js, not a copy
-    css = [(here / f"{name}.css").read_text(encoding="utf-8") for name in ("family", "candidates")]
+    css = [(here / f"{name}.css").read_text(encoding="utf-8") for name in ("widget", "candidates")]
     assert w._css.startswith(css[0]) and css[1] in w._css
 
 

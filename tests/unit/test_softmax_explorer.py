@@ -129,7 +129,7 @@ def test_fmt_drops_sign_of_zero_and_keeps_plain_minus():
     assert fmt(0.4076059644, 4) == "0.4076"
 
 
-def test_front_end_is_the_packaged_module_with_the_family_pieces_it_imports():
+def test_front_end_is_the_packaged_module_with_the_shared_pieces_it_imports():
     w = softmax_explorer()
     js = Path(labcode.widgets.__file__).with_name("softmax_explorer.js").read_text(encoding="utf-8")
     assert 'from "./maths.js";' in js and 'from "./candidates.js";' in js  # explicit imports, no globals

@@ -1,7 +1,7 @@
-"""交互组件家族的公共部分：前端模块、数字格式、纸面快照和基类。
+"""交互组件的公共部分：前端模块、数字格式、纸面快照和基类。
 
 每个交互组件 = 一个 Python 类（traitlets 是唯一的真值来源）+ 一个同名的 JS 模块（anywidget 的 ``_esm``）。
-JS 模块用真正的 ``import`` 写明它从家族共用模块里取了什么（``maths.js`` 是与 labcode 对应的数学，
+JS 模块用真正的 ``import`` 写明它从共用模块里取了什么（``maths.js`` 是与 labcode 对应的数学，
 ``dom.js`` 是界面小工具，``candidates.js`` 是候选探索器共用的柱状图、滑块行与表格）。
 esbuild（web/build_widgets.mjs，``make assets``）把每个交互组件模块和它导入的共用模块打包成一个 ES 模块，
 放在 ``static/name.mjs``：不联网、从 file:// 打开都能用，课程包（wheel）里带着它们。
@@ -28,8 +28,8 @@ def bundle(name):
 
 
 def styles(*names):
-    """家族共用的 ``family.css`` 加上各个 ``name.css``（按给出的顺序），作为 anywidget 的 ``_css`` 文本。"""
-    parts = [(HERE / f"{n}.css").read_text(encoding="utf-8") for n in ("family", *names)]
+    """各组件共用的 ``widget.css`` 加上各个 ``name.css``（按给出的顺序），作为 anywidget 的 ``_css`` 文本。"""
+    parts = [(HERE / f"{n}.css").read_text(encoding="utf-8") for n in ("widget", *names)]
     return "\n".join(parts)
 
 
@@ -65,8 +65,8 @@ def figure_png(fig):
     return buf.getvalue()
 
 
-class FamilyWidget(anywidget.AnyWidget):
-    """家族交互组件的基类：子类实现 ``summary()``（一行文字），有图的还实现 ``snapshot_png()``（PNG 字节）。
+class WidgetBase(anywidget.AnyWidget):
+    """交互组件的基类：子类实现 ``summary()``（一行文字），有图的还实现 ``snapshot_png()``（PNG 字节）。
 
     纯文本界面、GitHub 和 PDF 讲义不能运行交互组件，它们显示这两样东西而不是交互组件对象的 repr。
     """

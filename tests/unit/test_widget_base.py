@@ -1,4 +1,4 @@
-"""labcode.widgets._family and web/build_widgets.mjs: how a widget's front end reaches the page.
+"""labcode.widgets._base and web/build_widgets.mjs: how a widget's front end reaches the page.
 
 esbuild bundles each widget module with the shared modules it imports (maths.js, dom.js, candidates.js) into one
 ES module, the widget's `_esm`, and the answer boxes' module into a classic page script for the site; the bundles
@@ -17,7 +17,7 @@ import pytest
 
 import labcode
 from conftest import require_tool
-from labcode.widgets import _family, answer_box, bigram_trainer, embedding_explorer, gradient_explorer, softmax_explorer
+from labcode.widgets import _base, answer_box, bigram_trainer, embedding_explorer, gradient_explorer, softmax_explorer
 
 ROOT = Path(__file__).resolve().parents[2]
 FACTORIES = {"softmax_explorer": softmax_explorer, "gradient_explorer": gradient_explorer,
@@ -38,14 +38,14 @@ def test_the_bundles_are_esbuilds_of_todays_sources(tmp_path):
     fresh = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()}
     assert sorted(fresh) == sorted([f"{name}.mjs" for name in FACTORIES] + ["answer_box.page.js"])
     for name, text in fresh.items():
-        assert (_family.STATIC / name).read_text(encoding="utf-8") == text, f"{name} is stale: run `make assets`"
+        assert (_base.STATIC / name).read_text(encoding="utf-8") == text, f"{name} is stale: run `make assets`"
 
 
 @pytest.mark.parametrize("name", FACTORIES)
 def test_each_widget_imports_explicitly_and_its_bundle_holds_the_shared_code(name):
-    source = (_family.HERE / f"{name}.js").read_text(encoding="utf-8")
+    source = (_base.HERE / f"{name}.js").read_text(encoding="utf-8")
     bundle = FACTORIES[name]()._esm
-    assert bundle == _family.bundle(name)
+    assert bundle == _base.bundle(name)
     assert 'from "./maths.js";' in source and 'from "./dom.js";' in source
     assert not re.search(r"^import ", bundle, re.M), "an import statement reached the page"
     for module in ("maths", "dom"):
@@ -70,7 +70,7 @@ def test_all_bundles_run_as_es_modules_and_export_a_render(tmp_path):
     assert all(r["render"] == "function" for r in result.values())
     assert result["softmax_explorer"]["exports"] == ["default", "explorerMaths"]
     assert result["gradient_explorer"]["exports"] == ["PREVIEW_STEPS", "default", "runSteps", "stepMaths"]
-    exported = sorted(re.findall(r"^export function (\w+)", (_family.HERE / "maths.js").read_text(encoding="utf-8"),
+    exported = sorted(re.findall(r"^export function (\w+)", (_base.HERE / "maths.js").read_text(encoding="utf-8"),
                                  re.M))
     assert result["embedding_explorer"]["maths"] == exported  # the page's maths, for parity tests
     assert result["bigram_trainer"]["maths"] == exported
@@ -79,7 +79,7 @@ def test_all_bundles_run_as_es_modules_and_export_a_render(tmp_path):
 
 def test_the_shared_maths_agrees_with_labcode(tmp_path):
     """maths.js as written (an ES module with no imports) against labcode, for the functions every widget uses."""
-    (tmp_path / "maths.mjs").write_text((_family.HERE / "maths.js").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "maths.mjs").write_text((_base.HERE / "maths.js").read_text(encoding="utf-8"), encoding="utf-8")
     cases = [[0.0, 1.0, 2.0], [1000.0, -1000.0], [-3.25, 0.5, 7.0, 2.0]]
     script = ('import * as m from "./maths.mjs";\n'
               "const cases = JSON.parse(process.argv[1]);\n"
@@ -95,13 +95,13 @@ def test_the_shared_maths_agrees_with_labcode(tmp_path):
         assert out["loss"][k] == pytest.approx(labcode.cross_entropy(np.array(z), 1), rel=1e-12)
         np.testing.assert_allclose(out["grad"][k], labcode.cross_entropy_grad(np.array(z), 1), rtol=1e-12, atol=1e-15)
         np.testing.assert_allclose(out["step"][k], labcode.gradient_step(z, 1, 0.5), rtol=1e-12)
-    assert out["fmt"] == [_family.fmt(-0.0001, 3), _family.fmt(-0.25, 3)]
+    assert out["fmt"] == [_base.fmt(-0.0001, 3), _base.fmt(-0.25, 3)]
 
 
 def test_numbers_read_the_same_in_the_page_as_in_python(tmp_path):
-    """maths.js's short, which labels the sliders, against _family.short, which writes the widgets' summaries and
+    """maths.js's short, which labels the sliders, against _base.short, which writes the widgets' summaries and
     pictures: the same text for a slider's values and for what Python may set (λ = 1e-05, a million steps)."""
-    (tmp_path / "maths.mjs").write_text((_family.HERE / "maths.js").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "maths.mjs").write_text((_base.HERE / "maths.js").read_text(encoding="utf-8"), encoding="utf-8")
     values = [0.0, -0.0, 1.0, -1.5, 0.1 * 3, 2 / 3, 70.0, 1000.0, 123456.0, 999999.4, 999999.6, 1234567.0, 0.0001,
               0.00012345, 0.00001, -0.000012345, 1e-12, 3e20, float("inf"), float("-inf"), float("nan")]
     values += [round(-10 + 0.1 * k, 10) for k in range(201)]    # the softmax explorer's score slider
@@ -110,12 +110,12 @@ def test_numbers_read_the_same_in_the_page_as_in_python(tmp_path):
               "const values = JSON.parse(process.argv[1], (k, v) => (v === \"nan\" ? NaN : v === \"inf\" ? Infinity"
               " : v === \"-inf\" ? -Infinity : v === \"-0\" ? -0 : v));\n"
               "console.log(JSON.stringify(values.map(short)));\n")
-    sent = [v if np.isfinite(v) and not (v == 0 and np.signbit(v)) else _family.short(v) for v in values]
+    sent = [v if np.isfinite(v) and not (v == 0 and np.signbit(v)) else _base.short(v) for v in values]
     proc = subprocess.run([node(), "--input-type=module", "-e", script, json.dumps(sent)], capture_output=True,
                           text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     page = json.loads(proc.stdout)
-    differ = [(v, page[k], _family.short(v)) for k, v in enumerate(values) if page[k] != _family.short(v)]
+    differ = [(v, page[k], _base.short(v)) for k, v in enumerate(values) if page[k] != _base.short(v)]
     assert not differ, differ
 
 
@@ -129,13 +129,13 @@ def test_the_page_script_is_a_classic_script_that_starts_the_boxes(tmp_path):
               "vm.createContext(page);\n"
               "vm.runInContext(fs.readFileSync(process.argv[1], 'utf8'), page);\n"
               "console.log(JSON.stringify(Object.keys(page)));\n")
-    proc = subprocess.run([node(), "-e", script, str(_family.STATIC / "answer_box.page.js")], capture_output=True,
+    proc = subprocess.run([node(), "-e", script, str(_base.STATIC / "answer_box.page.js")], capture_output=True,
                           text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == ["document", "location", "addEventListener", "window", "labAnswerBoxes"]
 
 
 def test_a_missing_bundle_says_how_to_make_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(_family, "STATIC", tmp_path)
+    monkeypatch.setattr(_base, "STATIC", tmp_path)
     with pytest.raises(RuntimeError, match=r"找不到交互组件的前端模块 .*softmax_explorer\.mjs：在仓库里先运行 `make"):
-        _family.bundle("softmax_explorer")
+        _base.bundle("softmax_explorer")
