@@ -258,7 +258,7 @@ def ruled_out(passed, wrong, slack=0.0):
 
 # ---- 整理返回值：(值, None)，或 (None, 问题) ----
 
-def as_array(value, expected):
+def coerce_array(value, expected):
     """读者应返回与 expected 同形状的浮点 NumPy 数组。"""
     if value is None:
         return None, "函数返回了 None：是不是忘了写 return？"
@@ -277,7 +277,7 @@ def as_array(value, expected):
     return value, None
 
 
-def as_number(value, expected=None):
+def coerce_number(value, expected=None):
     """读者应返回一个实数：float、np.float64/np.float32 或 0 维数组都可以。"""
     if value is None:
         return None, "函数返回了 None：是不是忘了写 return？"
@@ -295,16 +295,16 @@ def as_number(value, expected=None):
     return None, f"应返回一个数，收到 {type(value).__name__}"
 
 
-def as_loss_and_grad(value, expected):
+def coerce_loss_and_grad(value, expected):
     """读者应返回 (loss, dW) 两个值：loss 是一个数，dW 是与 W 同形状的数组。"""
     if value is None:
         return None, "函数返回了 None：是不是忘了写 return？"
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         return None, f"应返回两个值 (loss, dW)，收到 {type(value).__name__}"
-    loss, problem = as_number(value[0])
+    loss, problem = coerce_number(value[0])
     if problem:
         return None, f"loss：{problem}"
-    dW, problem = as_array(value[1], expected[1])
+    dW, problem = coerce_array(value[1], expected[1])
     if problem:
         return None, f"dW：{problem}"
     return (loss, dW), None

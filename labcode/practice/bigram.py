@@ -7,7 +7,7 @@ from ..bigram import count_matrix, count_weights, loss_and_grad, loss_and_grad_f
 from ..embedding import _embedding_backward, embedding_backward
 from ..probability import _logsumexp, cross_entropy, log_softmax, softmax
 from . import hints
-from .battery import ANY, Probe, as_loss_and_grad, draws, passes, run, several_numbers
+from .battery import ANY, Probe, coerce_loss_and_grad, draws, passes, run, several_numbers
 from .embedding import kept_one_copy
 from .gradient import raised_in_batch
 from .probability import loss_mistakes
@@ -77,7 +77,7 @@ def check_bigram_loss_and_grad(fn, *, seed=None):
     probes = [Probe(name, (W, xs, ys), loss_and_grad(W, xs, ys),
                     f"W = {show(W)}，xs = {show(xs)}，ys = {show(ys)}")
               for name, W, xs, ys in _bigram_cases(seed)]
-    return run("check_bigram_loss_and_grad", fn, probes, coerce=as_loss_and_grad, predict=_bigram_mistakes,
+    return run("check_bigram_loss_and_grad", fn, probes, coerce=coerce_loss_and_grad, predict=_bigram_mistakes,
                explain_error=_bigram_error, explain_shape=_bigram_loss_shape, advice=hints.ADVICE_BIGRAM, **PAIRS)
 
 
@@ -178,7 +178,7 @@ def check_counts_loss_and_grad(fn, *, seed=None):
              _optimum_case(seed)]
     probes = [Probe(name, (W, C), loss_and_grad_from_counts(W, C), f"W = {show(W)}，C = {show(C)}")
               for name, W, C in cases]
-    return run("check_counts_loss_and_grad", fn, probes, coerce=as_loss_and_grad, predict=_counts_mistakes,
+    return run("check_counts_loss_and_grad", fn, probes, coerce=coerce_loss_and_grad, predict=_counts_mistakes,
                advice=hints.ADVICE_COUNTS, params=("W", "C"), modified={"W": hints.W_MODIFIED, "C": hints.C_MODIFIED})
 
 

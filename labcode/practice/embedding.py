@@ -5,7 +5,7 @@ import numpy as np
 
 from ..embedding import embedding_backward
 from . import hints
-from .battery import Probe, as_array, draws, run
+from .battery import Probe, coerce_array, draws, run
 from .text import show
 
 SEED = 3
@@ -59,8 +59,8 @@ def check_embedding_backward(fn, *, seed=None):
 
 
 def _as_gradient_table(value, expected):
-    """dE 与 as_array 的要求一样；形状不对时，说出它该是什么形状。"""
-    value, problem = as_array(value, expected)
+    """dE 与 coerce_array 的要求一样；形状不对时，说出它该是什么形状。"""
+    value, problem = coerce_array(value, expected)
     if problem and problem.startswith("形状应为"):
         problem += "（dE 与嵌入表 E 同形状 (vocab_size, d)：每个编号一行，没被读到的行是 0）"
     return value, problem

@@ -8,7 +8,7 @@ import numpy as np
 from ..gradients import numerical_grad
 from ..probability import cross_entropy, cross_entropy_grad, softmax
 from . import hints
-from .battery import ATOL, RTOL, Probe, as_array, as_number, draws, passes, run, several_numbers
+from .battery import ATOL, RTOL, Probe, coerce_array, coerce_number, draws, passes, run, several_numbers
 from .probability import ONE_VECTOR, loss_mistakes, off_the_end, overflow_error, overflowed, random_targets
 from .text import show
 
@@ -58,7 +58,7 @@ def check_cross_entropy_grad(fn, *, seed=None):
     """
     probes = [Probe(name, (z, y), cross_entropy_grad(z, y), f"z = {show(z)}，y = {y}")
               for name, z, y in _gradient_cases(seed)]
-    return run("check_cross_entropy_grad", fn, probes, coerce=as_array, predict=_gradient_mistakes,
+    return run("check_cross_entropy_grad", fn, probes, coerce=coerce_array, predict=_gradient_mistakes,
                explain_error=_gradient_error, advice=hints.ADVICE_GRAD, **ONE_VECTOR)
 
 
@@ -150,7 +150,7 @@ def check_mean_loss(fn, *, seed=None):
     probes = [Probe(name, (logits, targets), cross_entropy(logits, targets),
                     f"logits = {show(logits)}，targets = {show(targets)}")
               for name, logits, targets in _mean_loss_cases(seed)]
-    return run("check_mean_loss", fn, probes, coerce=as_number, predict=_mean_loss_mistakes,
+    return run("check_mean_loss", fn, probes, coerce=coerce_number, predict=_mean_loss_mistakes,
                explain_error=_mean_loss_error, explain_shape=_mean_loss_shape, advice=hints.ADVICE_MEAN_LOSS,
                params=("logits", "targets"),
                modified={"logits": hints.LOGITS_MODIFIED, "targets": hints.TARGETS_MODIFIED})
@@ -270,7 +270,7 @@ def check_numerical_grad(fn, *, seed=None):
     """
     probes = [Probe(name, (f, x, delta), numerical_grad(f, x, delta), f"{formula}，x = {show(x)}，delta = {delta:g}")
               for name, f, x, delta, formula in _numerical_grad_cases(seed)]
-    return run("check_numerical_grad", fn, probes, coerce=as_array, predict=_numerical_grad_mistakes,
+    return run("check_numerical_grad", fn, probes, coerce=coerce_array, predict=_numerical_grad_mistakes,
                explain_error=_numerical_grad_error, explain_shape=_numerical_grad_shape,
                params=("f", "x", "delta"), modified={"x": CHANGES_X},
                advice=hints.ADVICE_NUMERICAL_GRAD, tolerance=DIFFERENCE_TOLERANCE, float32=False)

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..idioms import interpolated_nll
 from . import hints
-from .battery import Probe, as_number, draws, run
+from .battery import Probe, coerce_number, draws, run
 from .text import show
 
 SEED = 6
@@ -61,7 +61,7 @@ def check_interpolated_nll(fn, *, seed=None):
     probes = [Probe(name, (C, xs, ys, gamma), interpolated_nll(C, xs, ys, gamma),
                     f"C = {show(C)}，xs = {show(xs)}，ys = {show(ys)}，gamma = {gamma}")
               for name, C, xs, ys, gamma in _interpolated_cases(seed)]
-    return run("check_interpolated_nll", fn, probes, coerce=as_number, predict=_interpolated_mistakes,
+    return run("check_interpolated_nll", fn, probes, coerce=coerce_number, predict=_interpolated_mistakes,
                advice=hints.ADVICE_INTERPOLATED, params=("C", "xs", "ys", "gamma"),
                modified={"C": hints.C_MODIFIED, **hints.PAIRS_MODIFIED})
 

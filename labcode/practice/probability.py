@@ -5,7 +5,7 @@ import numpy as np
 
 from ..probability import cross_entropy, log_softmax, logsumexp, softmax
 from . import hints
-from .battery import Probe, as_array, as_number, draws, passes, run, several_numbers
+from .battery import Probe, coerce_array, coerce_number, draws, passes, run, several_numbers
 from .text import show
 
 SEED = 1  # 随机分数的种子：不给 seed 时每次检查都是同样几组数，报告逐字相同
@@ -70,7 +70,7 @@ def check_softmax(fn, *, seed=None):
     (False, '没有先减最大值')
     """
     probes = [Probe(name, (z,), softmax(z), f"z = {show(z)}") for name, z in _score_vectors(seed)]
-    return run("check_softmax", fn, probes, coerce=as_array, predict=_softmax_mistakes,
+    return run("check_softmax", fn, probes, coerce=coerce_array, predict=_softmax_mistakes,
                explain_error=overflow_error(hints.NO_MAX_SHIFT), advice=hints.ADVICE_SOFTMAX, **ONE_VECTOR)
 
 
@@ -119,7 +119,7 @@ def check_logsumexp(fn, *, seed=None):
     # 减最小值会上溢、减平均值不会：分得清这两种错误
     vectors.append(("相差 1000 [0, 1000]", np.array([0.0, 1000.0])))
     probes = [Probe(name, (z,), float(logsumexp(z)), f"z = {show(z)}") for name, z in vectors]
-    return run("check_logsumexp", fn, probes, coerce=as_number, predict=_logsumexp_mistakes,
+    return run("check_logsumexp", fn, probes, coerce=coerce_number, predict=_logsumexp_mistakes,
                explain_error=overflow_error(hints.NO_MAX_SHIFT_LSE), explain_shape=_logsumexp_shape,
                advice=hints.ADVICE_LOGSUMEXP, **ONE_VECTOR)
 
@@ -180,7 +180,7 @@ def check_cross_entropy(fn, *, seed=None):
     """
     probes = [Probe(name, (z, y), float(cross_entropy(z, y)), f"z = {show(z)}，y = {y}")
               for name, z, y in _loss_cases(seed)]
-    return run("check_cross_entropy", fn, probes, coerce=as_number, predict=_cross_entropy_mistakes,
+    return run("check_cross_entropy", fn, probes, coerce=coerce_number, predict=_cross_entropy_mistakes,
                explain_error=_cross_entropy_error, explain_shape=_cross_entropy_shape,
                advice=hints.ADVICE_CROSS_ENTROPY, **ONE_VECTOR)
 

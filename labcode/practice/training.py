@@ -9,7 +9,7 @@ import numpy as np
 
 from ..bigram import NAMES_LR, bigram_data, loss_and_grad, loss_and_grad_from_counts, names_data
 from . import hints
-from .battery import Probe, Returned, as_array, draws, run, same_values
+from .battery import Probe, Returned, coerce_array, draws, run, same_values
 from .text import show
 
 
@@ -96,7 +96,7 @@ def _as_weights_and_losses(value, expected):
         return None, "函数返回了 None：是不是忘了写 return？"
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         return None, f"应返回两个值 (W, losses)，收到 {type(value).__name__}"
-    W, problem = as_array(value[0], expected[0])
+    W, problem = coerce_array(value[0], expected[0])
     if problem:
         return None, f"W：{problem}"
     try:
