@@ -1,5 +1,5 @@
-"""Page weight and time to usable of every page of the benchmark's site, on a throttled phone (CONTRIBUTING.md
-gives the figures before the pages were made light).
+"""Page weight and time to usable of every page of the benchmark's site, on a throttled phone
+(docs/decisions/2026-11-29-light-pages.md gives the figures before the pages were made light).
 
 Each page is opened once in a fresh browser context (empty cache) at 360 × 740 px, with Chromium's network
 emulation set to slow 4G (1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip), from a local server that gzips
