@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import csv
 import functools
-import hashlib
-import hmac
 import io
 import json
 import math
@@ -27,10 +25,11 @@ import chapter_registry
 from box_cells import notebook_boxes
 from box_latex import decimal_text, exact_text
 from box_variants import variant_text
+from labcode.grade.salt import check_salt as salt_rule
+from labcode.grade.salt import keyed
 from labcode.practice.problems import Problem, box_problem, exact_form
 
 ROOT = Path(__file__).resolve().parents[1]
-MIN_SALT = 8
 TRIES = 4096          # candidates a student may go through for one box before the box runs out of problems
 BATCH = 15            # candidates drawn with the first that is not known yet (then 4 times as many, …)
 STUDENT = ("student", "student_id", "id", "学号")
@@ -137,15 +136,16 @@ def chapter_boxes(chapters: list[str]) -> list[Box]:
 # --- a student's variants -------------------------------------------------------------------------------
 
 def check_salt(salt: str) -> None:
-    if not isinstance(salt, str) or len(salt) < MIN_SALT:
-        raise WorksheetError(f"课程的盐（--salt 或环境变量 LM_BY_HAND_SALT）至少要 {MIN_SALT} 个字符，"
-                             f"收到 {len(salt or '')} 个：随便写一串只有你知道的字，记下来，不要公开")
+    """A worksheet needs the salt: without it, anyone could work out which variants a student gets."""
+    try:
+        salt_rule(salt)
+    except ValueError as err:
+        raise WorksheetError(str(err)) from None
 
 
 def candidate(salt: str, student: str, label: str, k: int) -> int:
     """The k-th variant ID a student may get for a box: HMAC-SHA256 of (student, box, k) keyed by the salt."""
-    digest = hmac.new(salt.encode(), f"{student}\0{label}\0{k}".encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:2], "big")
+    return int.from_bytes(keyed(salt, student, label, k)[:2], "big")
 
 
 def _rounded(x):

@@ -7,6 +7,7 @@ import sys
 
 from ..practice.exercises import EXERCISES
 from . import Limits, grade
+from .salt import check_salt
 
 
 def chapter_list(text):
@@ -30,7 +31,7 @@ def main(argv=None):
     parser.add_argument("--out", required=True, help="结果写到这个文件夹：grades.csv 和 feedback/")
     parser.add_argument("--chapters", type=chapter_list, help="评哪几章，如 1,2（默认：笔记本里出现的章）")
     parser.add_argument("--salt", default=os.environ.get("LM_BY_HAND_SALT", ""),
-                        help="课程的盐，决定每个学生的随机数（默认取环境变量 LM_BY_HAND_SALT）")
+                        help="课程的盐，至少 8 个字符，决定每个学生的随机数（默认取环境变量 LM_BY_HAND_SALT）")
     parser.add_argument("--student-pattern", help="从笔记本的相对路径取学生的正则表达式，含 (?P<student>…)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="同时评几本笔记本（默认 2）")
     parser.add_argument("--notebook-seconds", type=float, default=defaults.notebook_seconds,
@@ -44,6 +45,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if not os.path.isdir(args.submissions):
         parser.error(f"交作业文件夹不存在：{args.submissions}")
+    try:
+        check_salt(args.salt, optional=True)
+    except ValueError as err:
+        parser.error(str(err))
+    if not args.salt:
+        print("提醒：没有给课程的盐（--salt 或 LM_BY_HAND_SALT），每个学生检查里随机的那几项可以由公开的代码算出。",
+              file=sys.stderr)
     limits = Limits(case_seconds=args.case_seconds, exercise_seconds=args.exercise_seconds,
                     notebook_seconds=args.notebook_seconds, memory_mb=args.memory_mb)
     done = grade(args.submissions, args.out, chapters=args.chapters, salt=args.salt, jobs=args.jobs, limits=limits,

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import concurrent.futures
-import hashlib
 import json
 import os
 import re
@@ -25,6 +24,7 @@ from pathlib import Path
 
 from ..practice.exercises import EXERCISES
 from .program import load
+from .salt import check_salt, keyed
 
 
 @dataclass(frozen=True)
@@ -114,8 +114,7 @@ def chapters_in(submissions):
 
 def seed_for(salt, student, function):
     """每个学生、每道题一组随机数：由课程的盐、学生和函数名算出（同样的盐，重评得到同样的结果）。"""
-    digest = hashlib.sha256(f"{salt}\0{student}\0{function}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return int.from_bytes(keyed(salt, student, function)[:8], "big") >> 1
 
 
 def assign(submissions, exercises):
@@ -199,7 +198,7 @@ def read_results(path):
 
 def grade_folder(folder, *, chapters=None, salt="", jobs=2, limits=None, pattern=None):
     """评一个文件夹：返回 (每行的 Row, {学生: {笔记本相对路径: 运行结果}}, 评的题)。"""
-    limits = limits or Limits()
+    salt, limits = check_salt(salt, optional=True), limits or Limits()
     submissions = find(folder, pattern)
     chapters = sorted(chapters) if chapters else chapters_in(submissions)
     exercises = [e for e in EXERCISES if e.chapter in chapters]
