@@ -32,7 +32,8 @@ def public_callables():
 
 def test_every_teaching_module_and_widget_is_read():
     assert {"probability", "bigram", "low_rank", "vocab"} <= {m.__name__.split(".")[-1] for m in MODULES}
-    assert len(WIDGETS) == 4 and all(callable(f) for f in WIDGETS)
+    # the scan sees the factories (a new widget needs no entry here)
+    assert {"softmax_explorer", "bigram_trainer"} <= {f.__name__ for f in WIDGETS} and all(map(callable, WIDGETS))
 
 
 def book_sections():
