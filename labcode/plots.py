@@ -414,9 +414,9 @@ def loss_curve(losses, optimum):
     optimum : 计数模型的平均负对数似然（训练损失的下界）
     """
     use_cjk_font()
-    losses = as_finite_array(losses, "losses")
-    if losses.ndim != 1 or losses.size < 2:
-        raise ValueError(f"losses 必须是至少两个值的一维数组，收到形状 {losses.shape}")
+    losses = check_1d(as_finite_array(losses, "losses"), "losses", "更新 0, 1, … 次后的损失")
+    if losses.size < 2:
+        raise ValueError(f"losses 必须至少有两个值（更新 0 次和 1 次后），收到 {losses.size} 个")
     steps = np.arange(losses.size)
     # 上下两幅，各占正文栏的宽度：并排的话，手机会把文字缩小。
     fig = Figure(figsize=(FIGURE_WIDTH, 5.6), layout="constrained")

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._validate import as_ids, check_distinct, check_in_vocab, short_repr
+from ._validate import as_ids, check_1d, check_distinct, check_in_vocab, short_repr
 
 SPECIALS = ("<UNK>", "<BOS>", "<EOS>")  # 文档的特殊记号，依次是编号 UNK, BOS, EOS
 UNK, BOS, EOS = range(len(SPECIALS))
@@ -103,9 +103,7 @@ class Vocab(Mapping):
 
     def decode(self, ids):
         """把一维编号序列换回文字：每个编号写成它的符号，特殊记号也照写（如 ``<BOS>``、``.``）。"""
-        ids = as_ids(ids, len(self))
-        if ids.ndim != 1:
-            raise ValueError(f"ids 必须是一维编号序列（一次解码一篇），收到形状 {ids.shape}")
+        ids = check_1d(as_ids(ids, len(self)), "ids", "一次解码一篇的编号序列")
         return "".join(self.symbols[i] for i in ids)
 
 
@@ -116,7 +114,7 @@ def check_vocab(vocab, *, first=None, size=None, of=None):
     讲解：:ref:`ch4-pairs`
     """
     if not isinstance(vocab, Vocab) or (first is not None and vocab.specials[0] != first):
-        need = "Vocab" if first is None else f"编号 0 是 {first!r} 的 Vocab（用 build_vocab 建）"
+        need = " Vocab" if first is None else f"编号 0 是 {first!r} 的 Vocab（用 build_vocab 建）"
         raise TypeError(f"vocab 必须是{need}，收到 {short_repr(str(vocab))}（{type(vocab).__name__}）")
     if size is not None and len(vocab) != size:
         raise ValueError(f"vocab 的大小必须等于 {of} 的行数 {size}，收到 {len(vocab)} 个符号")

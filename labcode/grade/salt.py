@@ -19,8 +19,9 @@ def check_salt(salt, *, optional=False):
     """
     if optional and salt == "":
         return salt
-    if not isinstance(salt, str) or len(salt) < MIN_SALT:
-        got = len(salt) if isinstance(salt, str) else 0
+    if salt is not None and not isinstance(salt, str):
+        raise TypeError(f"课程的盐必须是字符串（str），收到 {type(salt).__name__}")
+    if (got := len(salt or "")) < MIN_SALT:   # None：没有给盐
         raise ValueError(f"课程的盐（--salt 或环境变量 LM_BY_HAND_SALT）至少要 {MIN_SALT} 个字符，收到 {got} 个："
                          "随便写一串只有你知道的字，记下来，不要公开")
     return salt

@@ -66,7 +66,7 @@ def test_bad_inputs():
         corpus.decode([5, -100])
     with pytest.raises(IndexError, match=r"ids 的每个编号都必须 < \d+"):
         corpus.decode([len(corpus.vocab())])
-    with pytest.raises(ValueError, match=r"ids 必须是一维编号序列（一次解码一篇），收到形状 \(1, 2\)"):
+    with pytest.raises(ValueError, match=r"ids 必须是一维的（一次解码一篇的编号序列），收到形状 \(1, 2\)"):
         corpus.decode([[3, 4]])
     with pytest.raises(TypeError, match=r"texts 必须是由句子组成的列表，收到单个字符串 '谢谢'"):
         corpus.make_batch("谢谢")

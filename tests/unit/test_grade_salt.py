@@ -14,6 +14,8 @@ def test_a_short_salt_is_refused_and_an_empty_one_only_where_it_is_optional():
     with pytest.raises(ValueError, match="收到 0 个"):
         check_salt("")
     assert check_salt("", optional=True) == "" and check_salt("course-2027") == "course-2027"
+    with pytest.raises(TypeError, match="课程的盐必须是字符串（str），收到 bytes"):
+        check_salt(b"course-2027")
 
 
 def test_seeds_depend_on_the_salt_the_student_and_the_function():

@@ -295,7 +295,7 @@ def test_chapter4_figures_refuse_bad_input():
         plots.count_heatmap(COUNTS, [".", "a"])
     with pytest.raises(ValueError, match=r"counts 的每个元素都必须是有限的非负数（次数不能为负），收到 nan"):
         plots.count_heatmap([[1, float("nan")], [0, 2]], [".", "a"])
-    with pytest.raises(ValueError, match="losses 必须是至少两个值的一维数组"):
+    with pytest.raises(ValueError, match=r"losses 必须至少有两个值（更新 0 次和 1 次后），收到 1 个"):
         plots.loss_curve([2.0], 1.0)
     with pytest.raises(ValueError, match=r"losses 的每个元素都必须是有限数，收到 nan（位置 1）"):
         plots.loss_curve([2.0, float("nan")], 1.0)

@@ -341,6 +341,16 @@ def checks_finiteness_by_hand(function):
             yield node.lineno
 
 
+def checks_1d_by_hand(function):
+    """`if x.ndim != 1: raise …` alone: the rule of _validate.check_1d, written again."""
+    for node in ast.walk(function):
+        test = node.test if isinstance(node, ast.If) else None
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Attribute) and test.left.attr == "ndim" \
+                and isinstance(test.ops[0], ast.NotEq) and isinstance(test.comparators[0], ast.Constant) \
+                and test.comparators[0].value == 1 and any(isinstance(s, ast.Raise) for s in node.body):
+            yield node.lineno
+
+
 VALIDATE_RULES = {rule(template(parts)) for function in functions(ast.parse(Path(_validate.__file__).read_text(
     encoding="utf-8"))) for parts in raised_messages(function)}
 VALIDATE_RULES = {r for r in VALIDATE_RULES if len(r.replace("{}", "")) >= 8}
@@ -355,7 +365,7 @@ def generic_checks(modules):
     (c) the same rule (a checker, a literal argument name and a note) is spelled out in two places;
     (d) the same message is written in two functions (a copied check, which drifts);
     (e) a message states a rule of _validate's own (a copy of one of its checks);
-    (f) an element-wise finiteness check written by hand.
+    (f) an element-wise finiteness check, or a lone one-dimension check, written by hand.
     Messages are compared without their notes in （…）, where copies drift first."""
     found, rules, messages = [], {}, {}
     for path, tree in modules:
@@ -375,6 +385,7 @@ def generic_checks(modules):
             if f"{path} {function.name}" not in CONCEPT_RULES:
                 found += [f"{where}: checks every element's finiteness by hand (use _validate's array checkers)"
                           for _ in checks_finiteness_by_hand(function)]
+            found += [f"{where}: checks one dimension by hand (use check_1d)" for _ in checks_1d_by_hand(function)]
             body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
             call = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in CHECKERS \
@@ -406,6 +417,7 @@ def test_no_module_writes_a_generic_check_of_its_own():
     ('def f(p):\n    raise ValueError(f"p 必须是一维且与 labels 等长，收到 {p}")', "states _validate's rule"),
     ('def f(w):\n    if not np.isfinite(w).all():\n        raise ValueError("w 的每个元素都必须是有限数")', "by hand"),
     ('def f(p):\n    if p.ndim != 1 or np.any(~np.isfinite(p)):\n        raise ValueError("p 要有限")', "by hand"),
+    ('def f(ids):\n    if ids.ndim != 1:\n        raise ValueError(f"ids 要一维，收到 {ids.shape}")', "check_1d"),
 ])
 def test_the_generic_check_detector_sees_each_kind(code, what):
     """Each kind of generic check the detector knows, written the way the modules used to write them."""

@@ -50,9 +50,9 @@ def test_decode_inverts_encode(text):
     (lambda: Vocab((".",), "a.a"), ValueError, r"^specials 与 chars 的符号必须互不相同，\['\.', 'a'\] 出现了不止一次"),
     (lambda: Vocab((".",), "ab", unknown="a"), ValueError, r"^unknown 必须是特殊记号之一"),
     (lambda: Vocab((".",), "ab").encode(3), TypeError, r"^text 必须是字符串（str），收到 3（int）"),
-    (lambda: Vocab((".",), "ab").decode([[0]]), ValueError, r"^ids 必须是一维编号序列"),
+    (lambda: Vocab((".",), "ab").decode([[0]]), ValueError, r"^ids 必须是一维的（一次解码一篇的编号序列）"),
     (lambda: Vocab((".",), "ab").decode([3]), IndexError, r"^ids 的每个编号都必须 < 3"),
-    (lambda: check_vocab({".": 0}), TypeError, r"^vocab 必须是Vocab，收到"),
+    (lambda: check_vocab({".": 0}), TypeError, r"^vocab 必须是 Vocab，收到"),
     (lambda: check_vocab(corpus.vocab(), first=BOUNDARY), TypeError, r"^vocab 必须是编号 0 是 '\.' 的 Vocab"),
     (lambda: check_vocab(Vocab((".",), "a"), size=3, of="W"), ValueError, r"^vocab 的大小必须等于 W 的行数 3，收到 2"),
 ])
