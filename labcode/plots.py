@@ -17,6 +17,7 @@ from ._validate import (
     as_counts,
     as_finite_array,
     as_ids,
+    as_probs,
     as_row,
     as_table,
     check_1d,
@@ -71,7 +72,7 @@ def bar_probs(ax, probs, labels, *, target=None, title=None, fontsize=9):
     bars : matplotlib 的 BarContainer，可用 ``set_height`` 更新而不必重画
     """
     use_cjk_font()
-    probs = as_row(probs, "probs", labels)
+    probs = as_row(as_probs(probs)[0], "probs", labels)   # 有限、非负、和为 1，每个候选一个
     colors = colours_for(labels)[:len(labels)]
     bars = ax.bar(range(len(labels)), probs, color=colors, edgecolor="none")
     if target is not None:

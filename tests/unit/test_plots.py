@@ -198,6 +198,10 @@ def test_bar_probs_rejects_a_two_dimensional_row():
         plots.bar_probs(ax, [[0.5, 0.5]], ["甲", "乙"])
     with pytest.raises(TypeError, match="probs 必须是实数数组"):
         plots.bar_probs(ax, ["a", "b"], ["甲", "乙"])
+    with pytest.raises(ValueError, match="probs 必须全是有限数"):
+        plots.bar_probs(ax, [float("nan"), 1.0], ["甲", "乙"])
+    with pytest.raises(ValueError, match="probs 不能有负数"):
+        plots.bar_probs(ax, [-0.5, 1.5], ["甲", "乙"])
 
 
 @pytest.mark.parametrize("titles", [("甲",), ("甲", "乙", "丙"), "甲乙"])
