@@ -105,9 +105,9 @@ def count_nll(counts, alpha=0.0):
     return float(finite(lambda: -np.sum(C * log_p) / C.sum(), "平均负对数似然", "counts"))
 
 
-def check_row_totals(totals, ids=None):
+def check_row_totals(totals, ids=None, *, fix="请给 alpha > 0"):
     """平滑后各行的总数（totals[k] 属于编号为 ids[k] 的行，默认 ids = 0, 1, …）都必须大于 0：
-    全是 0 的行在 α = 0 时概率没有定义。返回 totals。
+    全是 0 的行在 α = 0 时概率没有定义（fix 说怎么办）。返回 totals。
 
     讲解：:ref:`ch4-counts`
     """
@@ -116,7 +116,7 @@ def check_row_totals(totals, ids=None):
     empty = np.unique(ids[totals == 0])
     if empty.size:
         raise ValueError(f"counts 有的行全是 0（编号为 {empty[:8].tolist()} 的行），"
-                         f"alpha = 0 时这些行的概率没有定义；请给 alpha > 0")
+                         f"alpha = 0 时这些行的概率没有定义；{fix}")
     return totals
 
 

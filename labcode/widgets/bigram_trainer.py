@@ -13,6 +13,7 @@ import traitlets
 from .._validate import as_counts, check_alpha, check_each, check_int, check_lr, check_reg, check_temperature
 from ..bigram import (
     NAMES_LR,
+    check_row_totals,
     count_optimum,
     loss_and_grad_from_counts,
     names_data,
@@ -37,9 +38,7 @@ def check_trainer_counts(counts):
     check_each(C, C == np.round(C), "counts", "整数（次数）")
     if C.shape[0] < 2:
         raise ValueError(f"counts 至少要有两个符号（'.' 和一个字），收到形状 {C.shape}")
-    empty = np.flatnonzero(C.sum(axis=1) == 0).tolist()
-    if empty:
-        raise ValueError(f"counts 的每一行至少要有一个正计数（每个符号后面都要跟过字符），编号为 {empty} 的行全是 0")
+    check_row_totals(C.sum(axis=1), fix="训练器的 α 可以调到 0，所以每个符号后面都要跟过字符")
     return C.astype(np.int64)
 
 

@@ -173,7 +173,7 @@ def test_bad_arguments_raise_errors_naming_argument_rule_and_value(kwargs, error
     ([[1, 0.5], [1, 1]], ValueError, r"counts 的每个元素都必须是整数（次数），收到 0\.5（位置 \(0, 1\)）"),
     ([[1, -2], [1, 1]], ValueError, r"counts 的每个元素都必须是有限的非负数.*收到 -2"),
     ([[0, 0], [0, 0]], ValueError, r"counts 至少要有一个正的计数，收到全 0 矩阵"),
-    ([[0, 3], [0, 0]], ValueError, r"counts 的每一行至少要有一个正计数.*编号为 \[1\] 的行全是 0"),
+    ([[0, 3], [0, 0]], ValueError, r"counts 有的行全是 0（编号为 \[1\] 的行）.*训练器的 α 可以调到 0"),
     ([[0, 3], [0, 0], [1, 1]], ValueError, r"counts 必须是 \(V, V\) 的方阵"),
     ([["a", "b"], ["c", "d"]], TypeError, r"counts 必须是实数数组"),
 ])
