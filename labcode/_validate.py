@@ -452,8 +452,8 @@ def as_pairs(xs, ys, vocab_size):
     return xs, ys
 
 
-def as_counts(counts, vocab_size=None, *, nonzero=True, same="与 W 相同"):
-    """计数矩阵 C：(V, V) 的方阵（给了 vocab_size 时 V 必须等于它，same 说它从哪里来），有限、非负，总和有限；
+def as_counts(counts, vocab_size=None, *, nonzero=True, note="与 W 相同"):
+    """计数矩阵 C：(V, V) 的方阵（给了 vocab_size 时 V 必须等于它，note 说 V 从哪里来），有限、非负，总和有限；
     nonzero 时（要除以总数 N 的函数）还要至少一个正计数。
 
     整数 dtype 原样返回（成语的大矩阵不必再复制一份），其余转成 float64。
@@ -467,7 +467,7 @@ def as_counts(counts, vocab_size=None, *, nonzero=True, same="与 W 相同"):
         C = as_float_array(C, "counts")
     check_square(C, "counts")
     if vocab_size is not None and C.shape[0] != vocab_size:
-        raise ValueError(f"counts 的形状必须是 ({vocab_size}, {vocab_size})（{same}），收到 {C.shape}")
+        raise ValueError(f"counts 的形状必须是 ({vocab_size}, {vocab_size})（{note}），收到 {C.shape}")
     check_each(C, np.isfinite(C) & (C >= 0), "counts", "有限的非负数（次数不能为负）")
     with np.errstate(over="ignore"):
         total = float(C.sum(dtype=np.float64))

@@ -382,7 +382,7 @@ def count_heatmap(counts, symbols):
 
     use_cjk_font()
     V = len(symbols)
-    N = as_counts(counts, V, nonzero=False, same="与 symbols 的长度一致")
+    N = as_counts(counts, V, nonzero=False, note="与 symbols 的长度一致")
     size = max(4.0, 0.4 * V)
     # 每英寸 100 px：8 磅的数字按原尺寸显示为 11 CSS px，手机上就这样显示（_ext/wide_figures.py）
     fig = SvgFigure(figsize=(size, size + 0.4), layout="constrained", dpi=100)

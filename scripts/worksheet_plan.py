@@ -22,11 +22,10 @@ from pathlib import Path
 import book_layout
 import box_variants
 import chapter_registry
+import labcode.grade.salt as course_salt
 from box_cells import notebook_boxes
 from box_latex import decimal_text, exact_text
 from box_variants import variant_text
-from labcode.grade.salt import check_salt as salt_rule
-from labcode.grade.salt import keyed
 from labcode.practice.problems import Problem, box_problem, exact_form
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,14 +137,14 @@ def chapter_boxes(chapters: list[str]) -> list[Box]:
 def check_salt(salt: str) -> None:
     """A worksheet needs the salt: without it, anyone could work out which variants a student gets."""
     try:
-        salt_rule(salt)
-    except ValueError as err:
+        course_salt.check_salt(salt)
+    except (TypeError, ValueError) as err:
         raise WorksheetError(str(err)) from None
 
 
 def candidate(salt: str, student: str, label: str, k: int) -> int:
     """The k-th variant ID a student may get for a box: HMAC-SHA256 of (student, box, k) keyed by the salt."""
-    return int.from_bytes(keyed(salt, student, label, k)[:2], "big")
+    return int.from_bytes(course_salt.keyed(salt, student, label, k)[:2], "big")
 
 
 def _rounded(x):
